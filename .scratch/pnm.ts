@@ -1,0 +1,580 @@
+import picomatch from "picomatch";
+const allRuleLists = (..._a: any[]): any[] => [];
+import { spanOf } from "../server/src/engine/config/parse";
+import type { Fix } from "../server/src/engine/diagnostics";
+import { compileJsGlob } from "../server/src/engine/runtime/jsGlob";
+import type { Runtime } from "../server/src/engine/runtime/runtime";
+import type { Check } from "../server/src/engine/checks/check";
+
+/**
+ * §2.2 items 6 and 8. Tool paths are canonicalised before they are matched (§1.3): a deepagents-js path never
+ * holds `//` nor a trailing `/` (except the root), a deepagents-py path never holds a trailing `/` (except `/` and
+ * `//`). A pattern that can only match such text decides nothing. Separately, picomatch (deepagents-js) does not
+ * expand brace ranges it cannot write as one character class: it builds a class out of the range's parts.
+ *
+ * Every claim here is about what the runtime's own matcher does; test/checks/pattern-never-matches.test.ts
+ * enumerates canonical paths to prove each one. This file also holds the small reading of glob text that the
+ * other pattern checks share (`scanGlob`, `examplePaths`).
+ */
+export const patternNeverMatches: Check = {
+  code: "pattern-never-matches",
+  severity: "warning",
+  summary: "A pattern that cannot match any path the runtime checks (a `//`, a trailing `/`, a range JS does not expand).",
+  run(context) {
+    for (const list of allRuleLists(context.model)) {
+      for (const rule of list.rules) {
+        for (const node of rule.pathNodes) {
+          if (node.type !== "string") continue;
+          const pattern = node.value as string;
+          const dead = context.runtimes
+            .map((runtime, r) => ({ runtime, primary: r === 0, reason: neverMatchReason(runtime, pattern) }))
+            .filter((d): d is { runtime: Runtime; primary: boolean; reason: string } => d.reason !== undefined);
+          if (dead.length > 0) {
+            const alive = context.runtimes.filter((r) => !dead.some((d) => d.runtime === r));
+            const repaired = repairedPattern(pattern);
+            const usable = repaired !== pattern && context.runtimes.every((r) => !r.permissionPathProblem(repaired) && !neverMatchReason(r, repaired));
+            context.report({
+              message: deadMessage(pattern, dead, alive, repaired),
+              span: spanOf(node),
+              fixes: usable ? [{ title: `Change to ${JSON.stringify(repaired)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(repaired) }], safe: false }] : [],
+            });
+            continue;
+          }
+          for (const [r, runtime] of context.runtimes.entries()) {
+            if (runtime.permissionPathProblem(pattern) || !expandsRangesAsPicomatch(runtime)) continue;
+            const ranges = brokenRanges(pattern);
+            if (ranges.length === 0) continue;
+            const finding = rangeFinding(runtime, r === 0, pattern, ranges);
+            context.report({ message: finding.message, span: spanOf(node), witness: finding.witness, fixes: finding.fixes.map((f) => ({ ...f, edits: [{ span: spanOf(node), newText: f.newText }] })) });
+            break;
+          }
+        }
+      }
+    }
+  },
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading glob text (shared by the pattern checks)
+// ---------------------------------------------------------------------------------------------------------------
+
+/** One character of a pattern, as picomatch and wcmatch tokenise it. */
+export interface GlobChar {
+  readonly ch: string;
+  readonly index: number;
+  /** A backslash that escapes the next character. */
+  readonly escape: boolean;
+  /** The character after an escaping backslash: always literal text. */
+  readonly escaped: boolean;
+  /** Part of a `[…]` class, brackets included. */
+  readonly inClass: boolean;
+  /** `{…}` groups (with a matching `}`) around this character; the braces count themselves. */
+  readonly braceDepth: number;
+  /** `(…)` groups (with a matching `)`) around this character; the parentheses count themselves. */
+  readonly parenDepth: number;
+  /** The index of the matching `}` / `)` / `]` for an opening one. */
+  readonly close?: number;
+}
+
+/** Outside any class, not escaped: the character can be an operator. */
+export function isStructural(c: GlobChar): boolean {
+  return !c.escape && !c.escaped && !c.inClass;
+}
+
+export function scanGlob(pattern: string): GlobChar[] {
+  interface Mutable { ch: string; index: number; escape: boolean; escaped: boolean; inClass: boolean; braceDepth: number; parenDepth: number; close?: number }
+  const chars: Mutable[] = [];
+  const at = (i: number, extra: Partial<Mutable> = {}): Mutable => ({ ch: pattern[i]!, index: i, escape: false, escaped: false, inClass: false, braceDepth: 0, parenDepth: 0, ...extra });
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === "\\" && i + 1 < pattern.length) {
+      chars.push(at(i, { escape: true }), at(i + 1, { escaped: true }));
+      i++;
+      continue;
+    }
+    if (c === "[") {
+      const end = classEnd(pattern, i);
+      if (end > 0) {
+        for (let j = i; j <= end; j++) chars.push(at(j, { inClass: true, ...(j === i ? { close: end } : {}) }));
+        i = end;
+        continue;
+      }
+    }
+    chars.push(at(i));
+  }
+  for (const [open, closeCh, key] of [["{", "}", "braceDepth"], ["(", ")", "parenDepth"]] as const) {
+    const stack: number[] = [];
+    const pairs: [number, number][] = [];
+    chars.forEach((c, k) => {
+      if (!isStructural(c)) return;
+      if (c.ch === open) stack.push(k);
+      else if (c.ch === closeCh && stack.length > 0) pairs.push([stack.pop()!, k]);
+    });
+    for (const [a, b] of pairs) {
+      chars[a]!.close = chars[b]!.index;
+      for (let k = a; k <= b; k++) chars[k]![key]++;
+    }
+  }
+  return chars;
+}
+
+/** The `]` that closes a class opened at `start`, or -1 when the `[` is literal text. */
+function classEnd(pattern: string, start: number): number {
+  let j = start + 1;
+  if (pattern[j] === "!" || pattern[j] === "^") j++;
+  if (pattern[j] === "]") j++;
+  while (j < pattern.length) {
+    if (pattern[j] === "\\") j += 2;
+    else if (pattern[j] === "[" && pattern[j + 1] === ":") {
+      const k = pattern.indexOf(":]", j + 2);
+      j = k < 0 ? j + 1 : k + 2;
+    } else if (pattern[j] === "]") return j;
+    else j++;
+  }
+  return -1;
+}
+
+/** `(…)` groups, extglobs and `|` are operators in picomatch and text in wcmatch (§2.2 item 5). */
+export function hasGroupSyntax(chars: readonly GlobChar[]): boolean {
+  return chars.some((c) => isStructural(c) && (c.ch === "|" || (c.ch === "(" && c.close !== undefined)));
+}
+
+function outsideGroups(c: GlobChar): boolean {
+  return !c.inClass && c.braceDepth === 0 && c.parenDepth === 0;
+}
+
+/** A `/` followed by `/` where both are plain text of the pattern (not inside a class, brace or group). */
+function hasDoubleSlash(chars: readonly GlobChar[]): boolean {
+  const text = chars.filter((c) => !c.escape);
+  return text.some((c, k) => c.ch === "/" && outsideGroups(c) && text[k + 1]?.ch === "/" && outsideGroups(text[k + 1]!));
+}
+
+/** Anything but plain text: wildcards, classes, braces, groups, and escapes (the path would not hold the `\\`). */
+function hasWildcards(chars: readonly GlobChar[]): boolean {
+  return chars.some((c) => c.escape || c.inClass || (isStructural(c) && ("*?|".includes(c.ch) || ((c.ch === "{" || c.ch === "(") && c.close !== undefined))));
+}
+
+/** True when the pattern is plain text from `from` to `to` (exclusive). */
+export function isLiteralText(chars: readonly GlobChar[], from = 0, to = Infinity): boolean {
+  return !hasWildcards(chars.filter((c) => c.index >= from && c.index < to));
+}
+
+/** What wildcards stand for when `examplePaths` turns a pattern into concrete paths. */
+export interface ExampleFill {
+  /** A whole-segment `**`: any number of segments (`""` drops the segment). */
+  readonly globstar: readonly string[];
+  readonly star: readonly string[];
+  readonly qmark: readonly string[];
+  /** Characters tried in a `[…]` class; only those the class accepts are kept. */
+  readonly classChars: readonly string[];
+}
+
+export const PLAIN_FILL: ExampleFill = { globstar: ["a", "", "a/b"], star: ["a", ""], qmark: ["a"], classChars: ["a", "b", "x", "0", "1", "!", "-", "_", "."] };
+
+type GlobNode =
+  | { kind: "text"; text: string }
+  | { kind: "star" }
+  | { kind: "globstar" }
+  | { kind: "qmark" }
+  | { kind: "class"; source: string }
+  | { kind: "alt"; options: GlobNode[][] };
+
+/**
+ * Concrete strings a pattern is likely to match, for looking for witnesses. Nothing here is a claim: every caller
+ * keeps only the strings the runtime's own matcher (and canonicalisation) confirms.
+ */
+export function examplePaths(pattern: string, fill: ExampleFill, limit = 400): string[] {
+  const chars = scanGlob(pattern);
+  const nodes = parseNodes(chars, 0, chars.length, fill);
+  const seen = new Set<string>();
+  for (const raw of generate(nodes, fill, limit)) {
+    let path = raw.replace(/\/{2,}/g, "/");
+    if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
+    seen.add(path);
+  }
+  return [...seen];
+}
+
+function parseNodes(chars: readonly GlobChar[], from: number, to: number, fill: ExampleFill): GlobNode[] {
+  const nodes: GlobNode[] = [];
+  const text = (t: string) => {
+    const last = nodes[nodes.length - 1];
+    if (last?.kind === "text") last.text += t;
+    else nodes.push({ kind: "text", text: t });
+  };
+  const position = (index: number) => chars.findIndex((c) => c.index === index);
+  for (let k = from; k < to; k++) {
+    const c = chars[k]!;
+    if (c.escape) continue;
+    if (c.escaped) { text(c.ch); continue; }
+    if (c.inClass && c.close !== undefined) {
+      const end = position(c.close);
+      nodes.push({ kind: "class", source: chars.slice(k, end + 1).map((x) => x.ch).join("") });
+      k = end;
+      continue;
+    }
+    if (c.inClass) { text(c.ch); continue; }
+    const extglob = "@?+*!".includes(c.ch) && chars[k + 1]?.ch === "(" && chars[k + 1]!.close !== undefined && isStructural(chars[k + 1]!);
+    if (extglob) {
+      const end = position(chars[k + 1]!.close!);
+      const options = splitTop(chars, k + 2, end, "|", fill);
+      if (c.ch === "?" || c.ch === "*") options.push([]);
+      if (c.ch === "!") options.splice(0, options.length, [{ kind: "text", text: "z" }], []);
+      nodes.push({ kind: "alt", options });
+      k = end;
+      continue;
+    }
+    if ((c.ch === "{" || c.ch === "(") && c.close !== undefined) {
+      const end = position(c.close);
+      const inner = chars.slice(k + 1, end).map((x) => x.ch).join("");
+      const range = /^(-?\w+)\.\.(-?\w+)(?:\.\.-?\d+)?$/.exec(inner);
+      const options = range && c.ch === "{" ? [[{ kind: "text", text: range[1]! } as GlobNode], [{ kind: "text", text: range[2]! } as GlobNode]] : splitTop(chars, k + 1, end, c.ch === "{" ? "," : "|", fill);
+      nodes.push({ kind: "alt", options });
+      k = end;
+      continue;
+    }
+    if (c.ch === "*") {
+      let n = 1;
+      while (chars[k + n]?.ch === "*" && isStructural(chars[k + n]!)) n++;
+      const before = k === 0 ? "/" : chars[k - 1]!.ch;
+      const after = chars[k + n]?.ch ?? "/";
+      nodes.push(n >= 2 && "/{,(|".includes(before) && "/},)|".includes(after) ? { kind: "globstar" } : { kind: "star" });
+      k += n - 1;
+      continue;
+    }
+    if (c.ch === "?") { nodes.push({ kind: "qmark" }); continue; }
+    text(c.ch);
+  }
+  return nodes;
+}
+
+function splitTop(chars: readonly GlobChar[], from: number, to: number, separator: string, fill: ExampleFill): GlobNode[][] {
+  const depthOf = (c: GlobChar) => c.braceDepth + c.parenDepth;
+  const base = from < to ? depthOf(chars[from]!) : 0;
+  const options: GlobNode[][] = [];
+  let start = from;
+  for (let k = from; k <= to; k++) {
+    const c = chars[k];
+    if (k === to || (c && isStructural(c) && c.ch === separator && depthOf(c) === base)) {
+      options.push(parseNodes(chars, start, k, fill));
+      start = k + 1;
+    }
+  }
+  return options;
+}
+
+function generate(nodes: readonly GlobNode[], fill: ExampleFill, limit: number): string[] {
+  let results = [""];
+  for (const node of nodes) {
+    const choices = choicesOf(node, fill, limit);
+    const next: string[] = [];
+    for (const prefix of results) {
+      for (const choice of choices) {
+        next.push(prefix + choice);
+        if (next.length >= limit) break;
+      }
+      if (next.length >= limit) break;
+    }
+    results = next;
+  }
+  return results;
+}
+
+function choicesOf(node: GlobNode, fill: ExampleFill, limit: number): readonly string[] {
+  switch (node.kind) {
+    case "text": return [node.text];
+    case "star": return fill.star;
+    case "globstar": return fill.globstar;
+    case "qmark": return fill.qmark;
+    case "class": {
+      // The class as a JavaScript class: only a way to order candidates; the matchers decide.
+      let regex: RegExp | undefined;
+      try { regex = new RegExp(`^${node.source.replace(/^\[!/, "[^")}$`); } catch { regex = undefined; }
+      const accepted = fill.classChars.filter((ch) => regex?.test(ch));
+      return accepted.length > 0 ? accepted : fill.classChars;
+    }
+    case "alt": return node.options.flatMap((o) => generate(o, fill, limit));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Patterns that only match text a canonical tool path never is
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * Why `pattern` matches no canonical tool path in `runtime`, or `undefined`. The text rules below hold because
+ * both matchers compile a `/` outside classes, braces and groups to a literal slash; the one place where picomatch
+ * lets a slash disappear is a trailing `/**` (it matches the folder itself), which can only leave a trailing `/`.
+ * So a pattern with a `//` or a trailing `/` can match a canonical path only if that path is a root (`/`, or `//`
+ * in Python), and those are asked of the matcher directly.
+ */
+export function neverMatchReason(runtime: Runtime, pattern: string): string | undefined {
+  if (runtime.permissionPathProblem(pattern)) return undefined;
+  const chars = scanGlob(pattern);
+  if (hasGroupSyntax(chars)) return undefined;
+  const compiled = runtime.compilePattern(pattern);
+  if (compiled.unusable) return undefined;
+  const roots = ["/", "//"].filter((root) => isCanonical(runtime, root));
+  if (roots.some((root) => compiled.matches(root))) return undefined;
+  const last = chars[chars.length - 1]!;
+  const q = quirks(runtime);
+  // wcmatch expands braces first (bracex), so a `**` inside one could end up as the last segment.
+  const braces = chars.some((c) => isStructural(c) && c.ch === "{" && c.close !== undefined);
+  const trailingSlashIsFinal = !q.trailingGlobstarSlashMatches || (!braces && !lastSegmentIsGlobstar(chars));
+  if (pattern !== "/" && last.ch === "/" && outsideGroups(last) && trailingSlashIsFinal) {
+    return lastSegmentIsGlobstar(chars)
+      ? "its tool paths never end in `/` (a trailing slash is removed before matching, §1.3), and a pattern ending in `/**/` only matches text that does"
+      : "its tool paths never end in `/` (a trailing slash is removed before matching, §1.3), and this pattern only matches text that does";
+  }
+  if (hasDoubleSlash(chars) && !q.doubleSlashMatches) {
+    return "its tool paths never contain `//` (repeated slashes are collapsed before matching, §1.3), and this pattern only matches text that does";
+  }
+  return undefined;
+}
+
+function lastSegmentIsGlobstar(chars: readonly GlobChar[]): boolean {
+  const text = chars.filter((c) => !c.escape).map((c) => c.ch).join("");
+  return /(^|\/)\*\*\/$/.test(text);
+}
+
+function isCanonical(runtime: Runtime, path: string): boolean {
+  const canonical = runtime.canonicalToolPath(path, true);
+  return canonical.ok && canonical.path === path;
+}
+
+interface MatcherQuirks {
+  /** wcmatch matches `/secrets//**` against `/secrets/a` (G73); picomatch does not. */
+  doubleSlashMatches: boolean;
+  /** wcmatch matches `/x/**\/` against `/x/a` (G78); picomatch does not. */
+  trailingGlobstarSlashMatches: boolean;
+}
+
+const quirkCache = new WeakMap<Runtime, MatcherQuirks>();
+
+/** Asked of the runtime's own matcher, so no check has to know which runtime it is (design.md). */
+function quirks(runtime: Runtime): MatcherQuirks {
+  let q = quirkCache.get(runtime);
+  if (!q) {
+    q = {
+      doubleSlashMatches: runtime.compilePattern("/secrets//**").matches("/secrets/a"),
+      trailingGlobstarSlashMatches: runtime.compilePattern("/x/**/").matches("/x/a"),
+    };
+    quirkCache.set(runtime, q);
+  }
+  return q;
+}
+
+/** The pattern the author most likely meant: repeated slashes collapsed, a trailing `/` read as "everything under". */
+export function repairedPattern(pattern: string): string {
+  const chars = scanGlob(pattern);
+  let out = "";
+  chars.forEach((c, k) => {
+    const prev = chars[k - 1];
+    if (c.ch === "/" && !c.escaped && outsideGroups(c) && prev?.ch === "/" && !prev.escaped && outsideGroups(prev)) return;
+    out += c.ch;
+  });
+  if (out.length > 1 && out.endsWith("/")) {
+    out = out.replace(/\/+$/, "");
+    if (!/(^|\/)\*\*$/.test(out)) out += "/**";
+  }
+  return out === "" ? "/**" : out;
+}
+
+function deadMessage(
+  pattern: string,
+  dead: readonly { runtime: Runtime; primary: boolean; reason: string }[],
+  alive: readonly Runtime[],
+  repaired: string,
+): string {
+  const names = dead.map((d) => (d.primary ? d.runtime.label : `${d.runtime.label} (in compatibleWith)`));
+  const sameReason = dead.every((d) => d.reason === dead[0]!.reason);
+  const because = sameReason ? dead[0]!.reason : dead.map((d) => `in ${d.runtime.label}, ${d.reason}`).join("; ");
+  const otherwise = alive.map((r) => {
+    const example = examplePaths(repaired, PLAIN_FILL).find((p) => isCanonical(r, p) && r.compilePattern(pattern).matches(p));
+    return example ? ` ${r.label} does match it (e.g. \`${example}\`).` : "";
+  }).join("");
+  return `This pattern never matches in ${names.join(" or ")}: ${because}. The rule decides nothing through ${JSON.stringify(pattern)}.${otherwise}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Brace ranges in picomatch (§2.2 item 8, G96–G99)
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * picomatch 2.3.2 (`lib/parse.js`, `expandRange`) does not expand a range: it sorts the range's parts as strings
+ * and writes them into one class, `[${parts.join("-")}]`; when that is not a valid class it writes the parts
+ * joined by an unescaped `..`, which in a regular expression means any two characters. So `{1..3}` works,
+ * while `{1..10..2}` becomes `[1-10-2]` (one of `-`, `0`, `1`, `2`) and `{01..03}` becomes `01..03`.
+ * This replays that function through picomatch's own `expandRange` hook, and keeps the result only when the
+ * regular expression is the one the runtime compiles.
+ */
+interface BrokenRange {
+  /** The range as written, e.g. `{1..10..2}`, and where. */
+  text: string;
+  start: number;
+  /** What picomatch writes in its place. */
+  compiled: string;
+  /** The characters the class accepts (undefined when picomatch fell back to `a..b`). */
+  classChars?: string[];
+  /** The parts around the unescaped `..` when picomatch fell back. */
+  fallbackParts?: string[];
+  /** What bash and bracex (deepagents-py) expand it to, when it is a range they know. */
+  expansion?: string[];
+}
+
+function picomatchRangeOutput(parts: string[]): string {
+  const sorted = [...parts].sort();
+  const value = `[${sorted.join("-")}]`;
+  try {
+    new RegExp(value);
+  } catch {
+    return sorted.map((v) => v.replace(/([-*+?.^${}(|)[\]])/g, "\\$1")).join("..");
+  }
+  return value;
+}
+
+function brokenRanges(pattern: string): BrokenRange[] {
+  const calls: { parts: string[]; output: string }[] = [];
+  let regex: RegExp;
+  try {
+    regex = picomatch.makeRe(pattern, {
+      dot: true,
+      windows: false,
+      expandRange: (...args: unknown[]) => {
+        const parts = args.slice(0, -1).map(String);
+        const output = picomatchRangeOutput(parts);
+        calls.push({ parts, output });
+        return output;
+      },
+    } as picomatch.PicomatchOptions);
+  } catch {
+    return [];
+  }
+  if (calls.length === 0 || regex.source !== compileJsGlob(pattern).regex?.source) return [];
+  // picomatch calls the hook when a brace holding `..` closes: innermost first, left to right, as found here.
+  const chars = scanGlob(pattern);
+  const braces = chars
+    .filter((c) => isStructural(c) && c.ch === "{" && c.close !== undefined)
+    .map((c) => ({ start: c.index, end: c.close!, text: pattern.slice(c.index, c.close! + 1) }))
+    .filter((b) => {
+      const inner = b.text.slice(1, -1);
+      return inner.includes("..") && !inner.includes("{");
+    })
+    .sort((a, b) => a.end - b.end);
+  if (braces.length !== calls.length) return [];
+  const result: BrokenRange[] = [];
+  braces.forEach((brace, k) => {
+    const { parts, output } = calls[k]!;
+    const expansion = bashRange(brace.text);
+    const range: BrokenRange = { text: brace.text, start: brace.start, compiled: output, expansion };
+    if (output.startsWith("[")) {
+      const cls = new RegExp(`^${output}$`);
+      range.classChars = [];
+      for (let code = 0x20; code < 0x7f; code++) if (cls.test(String.fromCharCode(code))) range.classChars.push(String.fromCharCode(code));
+      // A class that holds exactly the range's values is the expansion: nothing to report (`{1..3}`, `{a..c}`).
+      if (expansion && sameSet(expansion, range.classChars)) return;
+    } else {
+      range.fallbackParts = [...parts].sort();
+    }
+    // Only ranges that bash and bracex expand: anything else is not a range the author could have meant.
+    if (expansion) result.push(range);
+  });
+  return result;
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const sa = new Set(a);
+  return sa.size === new Set(b).size && b.every((x) => sa.has(x));
+}
+
+/** bash's (and bracex's) expansion of `{x..y}` / `{x..y..step}`: integers (zero-padded when written so) or letters. */
+export function bashRange(text: string): string[] | undefined {
+  const m = /^\{(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?\}$/.exec(text);
+  if (!m) return undefined;
+  const [, from, to, stepText] = m as unknown as [string, string, string, string | undefined];
+  const step = Math.abs(Number(stepText ?? "1")) || 1;
+  const numeric = /\d/.test(from);
+  if (numeric !== /\d/.test(to)) return undefined;
+  if (numeric) {
+    const a = Number(from);
+    const b = Number(to);
+    const padded = /^-?0\d/.test(from) || /^-?0\d/.test(to);
+    const width = Math.max(from.length, to.length);
+    const count = Math.floor(Math.abs(b - a) / step) + 1;
+    if (count > 1000) return undefined;
+    const values: string[] = [];
+    for (let k = 0; k < count; k++) {
+      const v = a + (a <= b ? k : -k) * step;
+      values.push(padded ? (v < 0 ? `-${String(-v).padStart(width - 1, "0")}` : String(v).padStart(width, "0")) : String(v));
+    }
+    return values;
+  }
+  const a = from.charCodeAt(0);
+  const b = to.charCodeAt(0);
+  const values: string[] = [];
+  for (let v = a; a <= b ? v <= b : v >= b; v += a <= b ? step : -step) values.push(String.fromCharCode(v));
+  return values;
+}
+
+/** Exported for the tests, which compare it with the matcher over a universe of paths. */
+export function describeCharacters(chars: readonly string[]): string {
+  const quoted = chars.map((c) => `\`${c}\``);
+  return quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(", ")} or ${quoted[quoted.length - 1]}`;
+}
+
+function rangeFinding(runtime: Runtime, primary: boolean, pattern: string, ranges: readonly BrokenRange[]): { message: string; witness?: string; fixes: (Omit<Fix, "edits"> & { newText: string })[] } {
+  const who = primary ? runtime.label : `${runtime.label} (in compatibleWith)`;
+  const compiled = runtime.compilePattern(pattern);
+  const chars = scanGlob(pattern);
+  const parts: string[] = [];
+  let witness: string | undefined;
+  for (const range of ranges) {
+    const restLiteral = isLiteralText(chars, 0, range.start) && isLiteralText(chars, range.start + range.text.length);
+    const head = pattern.slice(0, range.start);
+    const tail = pattern.slice(range.start + range.text.length);
+    let what: string;
+    if (range.classChars) {
+      if (restLiteral && ranges.length === 1) {
+        const matched = range.classChars.map((ch) => head + ch + tail).filter((p) => isCanonical(runtime, p) && compiled.matches(p));
+        const literal = isCanonical(runtime, pattern) ? ` (and the path spelled exactly like the pattern, which micromatch compares as text first)` : "";
+        what = matched.length === 0
+          ? `picomatch turns it into the class \`${range.compiled}\`, and no tool path fits the pattern then${literal}`
+          : `picomatch turns it into the class \`${range.compiled}\`, so the pattern matches only ${describePaths(matched)}${literal}`;
+      } else {
+        what = `picomatch turns it into the class \`${range.compiled}\`: at that place the pattern matches only one character, ${describeCharacters(range.classChars)}`;
+      }
+    } else {
+      what = `picomatch turns it into ${range.fallbackParts!.map((p) => `the text \`${p}\``).join(", then any two characters (even `/`, not a line break), then ")}`;
+    }
+    parts.push(`it does not expand the range \`${range.text}\`: ${what}`);
+    if (!witness && restLiteral && range.expansion) {
+      witness = range.expansion.map((v) => head + v + tail).find((p) => isCanonical(runtime, p) && !compiled.matches(p));
+    }
+  }
+  const fixed = ranges.reduceRight((text, r) => {
+    if (!r.expansion || r.expansion.length > 64) return text;
+    return text.slice(0, r.start) + `{${r.expansion.join(",")}}` + text.slice(r.start + r.text.length);
+  }, pattern);
+  const never = witness ? ` It does not match \`${witness}\`.` : "";
+  return {
+    message: `In ${who}, ${parts.join("; ")}.${never} List the values instead${fixed !== pattern ? `: ${JSON.stringify(fixed)}` : ""}.`,
+    witness,
+    fixes: fixed !== pattern ? [{ title: `Write the range out: ${JSON.stringify(fixed)}`, newText: JSON.stringify(fixed), safe: false }] : [],
+  };
+}
+
+function describePaths(paths: readonly string[]): string {
+  const quoted = paths.map((p) => `\`${p}\``);
+  return quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(", ")} and ${quoted[quoted.length - 1]}`;
+}
+
+/** picomatch's signature quirk: `{1..10..2}` becomes the class `[1-10-2]`, which accepts `0`. */
+function expandsRangesAsPicomatch(runtime: Runtime): boolean {
+  let q = rangeQuirkCache.get(runtime);
+  if (q === undefined) {
+    q = runtime.compilePattern("/{1..10..2}").matches("/0");
+    rangeQuirkCache.set(runtime, q);
+  }
+  return q;
+}
+const rangeQuirkCache = new WeakMap<Runtime, boolean>();

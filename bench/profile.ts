@@ -1,0 +1,109 @@
+/**
+ * Where does the engine's time go? Runs one of the benchmark's workloads (ours only) under V8's sampling
+ * profiler and prints the functions with the most self time and the most total time.
+ *
+ *   node --import tsx bench/profile.ts decisions 10     # CompiledRuleList.decide, 10 rules, the bench inputs
+ *   node --import tsx bench/profile.ts decisions 100
+ *   node --import tsx bench/profile.ts check 1000       # checkConfigText on the 1,000-rule config
+ *
+ * The .cpuprofile is kept (its path is printed) for Chrome DevTools › Performance › Load profile.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { performance } from "node:perf_hooks";
+import { checkConfigText } from "../server/src/engine/checkConfig";
+import { CompiledRuleList } from "../server/src/engine/permissions/ruleList";
+import { deepagentsJs } from "../server/src/engine/runtime";
+import { SCHEMA_URI } from "./check";
+import { generateConfigText, generateInputs, generateRules } from "./generate";
+import { consume, sink } from "./measure";
+
+const [what = "decisions", sizeText = "10", secondsText = "4"] = process.argv.slice(2);
+const size = Number(sizeText);
+const seconds = Number(secondsText);
+const ROOT = join(__dirname, "..");
+
+function workload(): void {
+  const until = performance.now() + seconds * 1000;
+  let units = 0;
+  if (what === "decisions") {
+    // The same inputs as bench/run.ts (seed 1 for the rules, seed 7 for the inputs).
+    const list = new CompiledRuleList(deepagentsJs, generateRules(size, 1));
+    const inputs = generateInputs(1000, 7);
+    const ops = inputs.map((i) => i.op);
+    const paths = inputs.map((i) => i.path);
+    while (performance.now() < until) {
+      let acc = 0;
+      for (let i = 0; i < paths.length; i++) if (list.decide(ops[i]!, paths[i]!).decision === "deny") acc++;
+      consume(acc);
+      units += paths.length;
+    }
+  } else if (what === "check") {
+    const text = generateConfigText(size, 1000 + size, SCHEMA_URI);
+    while (performance.now() < until) {
+      consume(checkConfigText(text).findings.length);
+      units++;
+    }
+  } else {
+    throw new Error(`unknown workload ${what} (decisions | check)`);
+  }
+  console.log(`${what} at ${size} rules: ${((units / seconds) | 0).toLocaleString("en")} per second under the profiler (checksum ${sink})`);
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  hitCount?: number;
+  children?: number[];
+}
+
+function summarise(file: string): void {
+  const profile = JSON.parse(readFileSync(file, "utf8")) as { nodes: ProfileNode[]; startTime: number; endTime: number; samples: number[] };
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const totalHits = profile.nodes.reduce((s, n) => s + (n.hitCount ?? 0), 0);
+  const label = (n: ProfileNode) => {
+    const { functionName, url, lineNumber } = n.callFrame;
+    const where = url ? `${relative(ROOT, url.replace(/^file:\/\//, ""))}:${lineNumber + 1}` : "";
+    return `${functionName || "(anonymous)"}${where ? `  ${where}` : ""}`;
+  };
+  const self = new Map<string, number>();
+  const total = new Map<string, number>();
+  const walk = (id: number, onStack: Set<string>): number => {
+    const n = byId.get(id)!;
+    const key = label(n);
+    let hits = n.hitCount ?? 0;
+    self.set(key, (self.get(key) ?? 0) + hits);
+    const nested = onStack.has(key);
+    onStack.add(key);
+    for (const c of n.children ?? []) hits += walk(c, onStack);
+    if (!nested) {
+      onStack.delete(key);
+      total.set(key, (total.get(key) ?? 0) + hits);
+    }
+    return hits;
+  };
+  walk(profile.nodes[0]!.id, new Set());
+  const show = (title: string, m: Map<string, number>) => {
+    console.log(`\n${title}`);
+    for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, 18)) console.log(`  ${((100 * v) / totalHits).toFixed(1).padStart(5)}%  ${k}`);
+  };
+  show("Self time (share of all samples)", self);
+  show("Total time, callees included", new Map([...total].filter(([k]) => !/^\((root|program|idle|garbage collector)\)/.test(k) || k.startsWith("(garbage"))));
+  console.log(`\nProfile: ${file}`);
+}
+
+if (process.env.AGENT_SANDBOX_PROFILE_CHILD) {
+  workload();
+} else {
+  const dir = mkdtempSync(join(tmpdir(), "agent-sandbox-profile-"));
+  const r = spawnSync(process.execPath, ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-interval", "100", "--import", "tsx", __filename, what, sizeText, secondsText], {
+    stdio: "inherit",
+    env: { ...process.env, AGENT_SANDBOX_PROFILE_CHILD: "1" },
+  });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+  const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
+  if (!file) throw new Error(`no profile written in ${dir}`);
+  summarise(join(dir, file));
+}

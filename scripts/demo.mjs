@@ -1,0 +1,20 @@
+// The README's main command: what `check` and `explain` say about the example shipped in examples/.
+import { spawnSync } from "node:child_process";
+
+const config = "examples/research-agent/agent-sandbox.jsonc";
+const run = (title, args) => {
+  console.log(`\n$ agent-sandbox ${args.join(" ")}    # ${title}`);
+  const result = spawnSync(process.execPath, ["dist/cli.js", ...args], { stdio: "inherit", env: { ...process.env, FORCE_COLOR: "0" } });
+  if (result.status === 2 || result.error) {
+    console.error(`demo: agent-sandbox ${args[0]} could not run`);
+    process.exit(1);
+  }
+};
+
+run("every finding in the example", ["check", config]);
+run("a secret is denied by the first rule", ["explain", config, "--op", "read", "--path", "/workspace/.env"]);
+run("JS keeps '.' segments: the same secret slips through", ["explain", config, "--op", "read", "--path", "/workspace/./.env"]);
+run("data is read-only", ["explain", config, "--op", "write", "--path", "/workspace/data/results.csv"]);
+run("outside the workspace everything is denied", ["explain", config, "--op", "read", "--path", "/etc/passwd"]);
+run("the auditor subagent may not write", ["explain", config, "--op", "write", "--path", "/workspace/notes/todo.md", "--agent", "auditor"]);
+run("relative paths are rejected once rules exist", ["explain", config, "--op", "read", "--path", "notes/todo.md", "--format", "json"]);

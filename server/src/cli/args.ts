@@ -1,0 +1,52 @@
+/** A small, strict argument parser: unknown flags are errors (exit 2), never silently ignored. */
+export interface ParsedArgs {
+  command: string | undefined;
+  positionals: string[];
+  flags: Map<string, string[]>;
+}
+
+export class UsageError extends Error {}
+
+export function parseArgs(argv: readonly string[], spec: { values: readonly string[]; booleans: readonly string[] }): ParsedArgs {
+  const flags = new Map<string, string[]>();
+  const positionals: string[] = [];
+  let command: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg.startsWith("--")) {
+      const eq = arg.indexOf("=");
+      const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
+      if (spec.booleans.includes(name)) {
+        if (eq >= 0) throw new UsageError(`--${name} takes no value`);
+        flags.set(name, ["true"]);
+      } else if (spec.values.includes(name)) {
+        const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
+        if (value === undefined) throw new UsageError(`--${name} needs a value`);
+        flags.set(name, [...(flags.get(name) ?? []), value]);
+      } else {
+        throw new UsageError(`unknown option --${name}`);
+      }
+    } else if (arg === "-h") {
+      flags.set("help", ["true"]);
+    } else if (command === undefined) {
+      command = arg;
+    } else {
+      positionals.push(arg);
+    }
+  }
+  return { command, positionals, flags };
+}
+
+export function flag(args: ParsedArgs, name: string): string | undefined {
+  return args.flags.get(name)?.at(-1);
+}
+
+export function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], name: string, fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(", ")} (got "${value}")`);
+  return value as T;
+}

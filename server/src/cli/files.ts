@@ -1,0 +1,62 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+
+/** File names the product owns (config-format.md). */
+export function isConfigFileName(name: string): boolean {
+  return /^(.+\.)?agent-sandbox\.jsonc?$/.test(name);
+}
+export function isDryRunFileName(name: string): boolean {
+  return /\.dryrun\.jsonc?$/.test(name);
+}
+
+const SKIPPED_FOLDERS = new Set(["node_modules", ".git", "dist", "out", ".vscode-test"]);
+
+/** Config and dry-run files under a folder (sorted, so output is stable). */
+export function findFiles(root: string, accept: (name: string) => boolean): string[] {
+  const found: string[] = [];
+  const walk = (dir: string, depth: number) => {
+    if (depth > 32) return;
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (entry.isDirectory()) {
+        if (!SKIPPED_FOLDERS.has(entry.name)) walk(join(dir, entry.name), depth + 1);
+      } else if (entry.isFile() && accept(entry.name)) found.push(join(dir, entry.name));
+    }
+  };
+  walk(root, 0);
+  return found;
+}
+
+export function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The path as shown to the user: relative to the working directory, with `/`. */
+export function displayPath(path: string): string {
+  const rel = relative(process.cwd(), resolve(path));
+  return (rel === "" ? "." : rel.startsWith("..") ? resolve(path) : rel).split(sep).join("/");
+}
+
+/** File access relative to a config file's folder, for inputs the config names. */
+export function relativeAccess(configPath: string): { fileExists: (p: string) => boolean; readFile: (p: string) => string | undefined } {
+  const base = dirname(resolve(configPath));
+  return {
+    fileExists: (p) => existsSync(resolve(base, p)),
+    readFile: (p) => {
+      try {
+        return readFileSync(resolve(base, p), "utf8");
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}

@@ -1,0 +1,183 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { basename } from "node:path";
+import { checkConfigText, type CheckOptions } from "../engine/checkConfig";
+import { checkDryRunText } from "../engine/checkDryRun";
+import { SEVERITIES, type Finding, type Severity } from "../engine/diagnostics";
+import { explainDecision } from "../engine/explain";
+import { applySafeFixes } from "../engine/fixes";
+import { toDiagnosticJson, type DiagnosticJson } from "../engine/output";
+import type { Operation } from "../engine/runtime/runtime";
+import { flag, oneOf, parseArgs, UsageError, type ParsedArgs } from "./args";
+import { displayPath, findFiles, isConfigFileName, isDirectory, isDryRunFileName, relativeAccess } from "./files";
+import { toSarif } from "./sarif";
+import { paint, textReport } from "./text";
+
+declare const AGENT_SANDBOX_VERSION: string;
+const VERSION = typeof AGENT_SANDBOX_VERSION === "string" ? AGENT_SANDBOX_VERSION : "dev";
+const DOCS = "https://github.com/agent-sandbox/agent-sandbox/blob/main/docs";
+
+const USAGE = `agent-sandbox ${VERSION}: see and check your agents' sandbox configuration
+
+Usage:
+  agent-sandbox check [PATH ...] [--format text|json|sarif] [--fix] [--severity CODE=LEVEL ...]
+  agent-sandbox explain CONFIG --op read|write --path PATH [--agent NAME] [--role ROLE] [--format text|json]
+
+PATH: config files (agent-sandbox.jsonc, *.agent-sandbox.jsonc), dry-run files (*.dryrun.jsonc) or folders
+to search (default: the current folder). LEVEL: error, warning, information, hint or off.
+Exit codes: 0 nothing at error level, 1 findings at error level, 2 the command could not run.
+`;
+
+interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  color: boolean;
+}
+
+export function main(argv: readonly string[], io: Io): number {
+  let args: ParsedArgs;
+  try {
+    args = parseArgs(argv, { values: ["format", "severity", "op", "path", "agent", "role"], booleans: ["fix", "help", "version"] });
+    if (flag(args, "version")) {
+      io.out(`${VERSION}\n`);
+      return 0;
+    }
+    if (flag(args, "help") || args.command === undefined || args.command === "help") {
+      io.out(USAGE);
+      return args.command === undefined && !flag(args, "help") ? 2 : 0;
+    }
+    switch (args.command) {
+      case "check":
+        return check(args, io);
+      case "explain":
+        return explain(args, io);
+      default:
+        throw new UsageError(`unknown command "${args.command}"`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`agent-sandbox: ${error.message}\nRun "agent-sandbox --help" for usage.\n`);
+      return 2;
+    }
+    // Never a stack trace for the user; the message is still there for a bug report.
+    io.err(`agent-sandbox: internal error: ${(error as Error).message}\n`);
+    return 2;
+  }
+}
+
+function severityOverrides(args: ParsedArgs): Record<string, Severity | "off"> {
+  const overrides: Record<string, Severity | "off"> = {};
+  for (const entry of args.flags.get("severity") ?? []) {
+    const [code, level] = entry.split("=");
+    if (!code || !level || !([...SEVERITIES, "off"] as string[]).includes(level)) {
+      throw new UsageError(`--severity takes CODE=LEVEL with LEVEL one of ${[...SEVERITIES, "off"].join(", ")} (got "${entry}")`);
+    }
+    overrides[code] = level as Severity | "off";
+  }
+  return overrides;
+}
+
+interface FileReport {
+  path: string;
+  diagnostics: DiagnosticJson[];
+}
+
+function check(args: ParsedArgs, io: Io): number {
+  const format = oneOf(flag(args, "format"), ["text", "json", "sarif"] as const, "format", "text");
+  const fix = !!flag(args, "fix");
+  const severities = severityOverrides(args);
+  const targets = args.positionals.length ? args.positionals : ["."];
+  const files: string[] = [];
+  for (const target of targets) {
+    if (isDirectory(target)) files.push(...findFiles(target, (n) => isConfigFileName(n) || isDryRunFileName(n)));
+    else files.push(target);
+  }
+  const reports: FileReport[] = [];
+  let unreadable = 0;
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      io.err(`agent-sandbox: cannot read ${displayPath(file)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
+      unreadable++;
+      continue;
+    }
+    const dryRun = isDryRunFileName(basename(file));
+    const options: CheckOptions = { ...relativeAccess(file), severities };
+    const run = (t: string) => (dryRun ? { ...checkDryRunText(t), model: undefined } : checkConfigText(t, options));
+    let result = run(text);
+    if (fix && !dryRun) {
+      let fixed = text;
+      // Fixes can touch the same lines; apply what does not overlap, re-check, repeat.
+      for (let round = 0; round < 10; round++) {
+        const next = applySafeFixes(fixed, result.findings);
+        if (next.applied === 0) break;
+        fixed = next.text;
+        result = run(fixed);
+      }
+      if (fixed !== text) writeFileSync(file, fixed);
+    }
+    reports.push({ path: displayPath(file), diagnostics: result.findings.map((f: Finding) => toDiagnosticJson(f, result.lines)) });
+  }
+  if (files.length === 0) {
+    io.err(`agent-sandbox: no config or dry-run files found in ${targets.join(", ")}\n`);
+    return 2;
+  }
+  const summary = { files: reports.length, errors: 0, warnings: 0, information: 0, hints: 0 };
+  for (const r of reports) {
+    for (const d of r.diagnostics) {
+      if (d.severity === "error") summary.errors++;
+      else if (d.severity === "warning") summary.warnings++;
+      else if (d.severity === "information") summary.information++;
+      else summary.hints++;
+    }
+  }
+  if (format === "json") io.out(`${JSON.stringify({ files: reports, summary }, null, 2)}\n`);
+  else if (format === "sarif") io.out(`${JSON.stringify(toSarif(reports, VERSION, DOCS), null, 2)}\n`);
+  else io.out(textReport(reports, summary, io.color));
+  if (unreadable > 0) return 2;
+  return summary.errors > 0 ? 1 : 0;
+}
+
+function explain(args: ParsedArgs, io: Io): number {
+  const format = oneOf(flag(args, "format"), ["text", "json"] as const, "format", "text");
+  const configPath = args.positionals[0];
+  if (!configPath || args.positionals.length > 1) throw new UsageError("explain takes exactly one CONFIG file");
+  const op = oneOf(flag(args, "op"), ["read", "write"] as const, "op", "read") as Operation;
+  if (!flag(args, "op")) throw new UsageError("explain needs --op read|write");
+  const path = flag(args, "path");
+  if (path === undefined) throw new UsageError("explain needs --path PATH");
+  let text: string;
+  try {
+    text = readFileSync(configPath, "utf8");
+  } catch (error) {
+    io.err(`agent-sandbox: cannot read ${displayPath(configPath)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
+    return 2;
+  }
+  const result = checkConfigText(text, relativeAccess(configPath));
+  if (!result.model) {
+    const first = result.findings[0];
+    const where = first ? `:${result.lines.positionAt(first.span.start).line + 1}` : "";
+    io.err(`agent-sandbox: ${displayPath(configPath)}${where}: ${first?.message ?? "not a configuration"}\n`);
+    return 2;
+  }
+  const answer = explainDecision(result.model, flag(args, "agent") ?? "main", op, path);
+  if (!answer.ok) throw new UsageError(answer.error);
+  const e = answer.explanation;
+  if (format === "json") {
+    io.out(`${JSON.stringify({ ...e, role: flag(args, "role") ?? null }, null, 2)}\n`);
+  } else {
+    const colour = e.decision === "deny" || e.decision === "error" ? "red" : e.decision === "allow" ? "green" : "yellow";
+    io.out(`${paint(e.decision.toUpperCase(), colour, io.color)}  ${e.summary}\n`);
+  }
+  return 0;
+}
+
+if (require.main === module) {
+  const code = main(process.argv.slice(2), {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    color: !!process.stdout.isTTY && !process.env.NO_COLOR,
+  });
+  process.exitCode = code;
+}

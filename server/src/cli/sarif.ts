@@ -1,0 +1,41 @@
+import type { DiagnosticJson } from "../engine/output";
+
+const LEVEL = { error: "error", warning: "warning", information: "note", hint: "note" } as const;
+
+/** SARIF 2.1.0 for code-scanning services. Regions are 1-based; columns count UTF-16 units like LSP. */
+export function toSarif(files: { path: string; diagnostics: DiagnosticJson[] }[], version: string, docsBase: string): object {
+  const ruleIds = [...new Set(files.flatMap((f) => f.diagnostics.map((d) => d.code)))].sort();
+  return {
+    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
+    version: "2.1.0",
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: "agent-sandbox",
+            version,
+            informationUri: docsBase,
+            rules: ruleIds.map((id) => ({ id, helpUri: `${docsBase}/checks/${id}.md` })),
+          },
+        },
+        columnKind: "utf16CodeUnits",
+        results: files.flatMap((file) =>
+          file.diagnostics.map((d) => ({
+            ruleId: d.code,
+            ruleIndex: ruleIds.indexOf(d.code),
+            level: LEVEL[d.severity],
+            message: { text: d.witness ? `${d.message} (witness: ${d.witness})` : d.message },
+            locations: [{ physicalLocation: { artifactLocation: { uri: file.path }, region: region(d.range) } }],
+            ...(d.related?.length
+              ? { relatedLocations: d.related.map((r, i) => ({ id: i, message: { text: r.message }, physicalLocation: { artifactLocation: { uri: file.path }, region: region(r.range) } })) }
+              : {}),
+          })),
+        ),
+      },
+    ],
+  };
+}
+
+function region(range: DiagnosticJson["range"]) {
+  return { startLine: range.start.line + 1, startColumn: range.start.character + 1, endLine: range.end.line + 1, endColumn: range.end.character + 1 };
+}

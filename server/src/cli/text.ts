@@ -1,0 +1,35 @@
+import type { DiagnosticJson } from "../engine/output";
+
+const CODES = { red: 31, yellow: 33, green: 32, blue: 34, gray: 90, bold: 1 } as const;
+
+export function paint(text: string, colour: keyof typeof CODES, enabled: boolean): string {
+  return enabled ? `\u001b[${CODES[colour]}m${text}\u001b[0m` : text;
+}
+
+const SEVERITY_COLOUR = { error: "red", warning: "yellow", information: "blue", hint: "gray" } as const;
+
+/** Human-friendly output, one block per file, in the style linters use (`line:col  severity  message  code`). */
+export function textReport(
+  files: { path: string; diagnostics: DiagnosticJson[] }[],
+  summary: { files: number; errors: number; warnings: number; information: number; hints: number },
+  color: boolean,
+): string {
+  let out = "";
+  for (const file of files) {
+    if (file.diagnostics.length === 0) continue;
+    out += `${paint(file.path, "bold", color)}\n`;
+    for (const d of file.diagnostics) {
+      const where = `${d.range.start.line + 1}:${d.range.start.character + 1}`.padEnd(8);
+      out += `  ${where}${paint(d.severity.padEnd(12), SEVERITY_COLOUR[d.severity], color)}${d.message}  ${paint(d.code, "gray", color)}\n`;
+      if (d.witness !== undefined) out += `  ${"".padEnd(20)}${paint(`witness: ${d.witness}`, "gray", color)}\n`;
+      for (const r of d.related ?? []) out += `  ${"".padEnd(20)}${paint(`${r.range.start.line + 1}:${r.range.start.character + 1} ${r.message}`, "gray", color)}\n`;
+    }
+    out += "\n";
+  }
+  const total = summary.errors + summary.warnings + summary.information + summary.hints;
+  const counts = `${summary.errors} error(s), ${summary.warnings} warning(s), ${summary.information} information, ${summary.hints} hint(s)`;
+  out += total === 0
+    ? `${paint("✔", "green", color)} ${summary.files} file(s) checked, no problems\n`
+    : `${paint("✖", summary.errors ? "red" : "yellow", color)} ${total} problem(s) in ${summary.files} file(s): ${counts}\n`;
+  return out;
+}

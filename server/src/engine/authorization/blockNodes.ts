@@ -1,0 +1,155 @@
+import type { CheckContext } from "../checks/check";
+import { property, propertyKeyNode, spanOf, type JsonNode } from "../config/parse";
+import type { Finding } from "../diagnostics";
+import { rbacConstructionIssues, type RbacIssue } from "./rbac";
+
+/**
+ * The `authorization` block as the checks walk it: every role, every resource policy, with the nodes to report
+ * on. A repeated key behaves as in DeerFlow's YAML loader (and `JSON.parse`): the last value wins.
+ */
+export interface Entry {
+  key: string;
+  keyNode: JsonNode;
+  valueNode: JsonNode;
+}
+
+/** The effective properties of an object node: one per key, the last value, in order of first appearance. */
+export function entriesOf(node: JsonNode | undefined): Entry[] {
+  if (node?.type !== "object") return [];
+  const byKey = new Map<string, Entry>();
+  for (const prop of node.children ?? []) {
+    const [keyNode, valueNode] = prop.children ?? [];
+    if (!keyNode || !valueNode || typeof keyNode.value !== "string") continue;
+    const existing = byKey.get(keyNode.value);
+    if (existing) {
+      existing.keyNode = keyNode;
+      existing.valueNode = valueNode;
+    } else byKey.set(keyNode.value, { key: keyNode.value, keyNode, valueNode });
+  }
+  return [...byKey.values()];
+}
+
+/** The node at a path of keys and indices below `root` (last value wins for repeated keys). */
+export function nodeAtPath(root: JsonNode | undefined, path: readonly (string | number)[]): JsonNode | undefined {
+  let node = root;
+  for (const segment of path) {
+    if (!node) return undefined;
+    if (typeof segment === "number") node = node.type === "array" ? node.children?.[segment] : undefined;
+    else node = property(node, segment);
+  }
+  return node;
+}
+
+/** One resource policy of one role: `roles.<role>.<resourceKey>` when it is an object. */
+export interface PolicyNodes {
+  role: string;
+  roleKeyNode: JsonNode;
+  resourceKey: string;
+  resourceKeyNode: JsonNode;
+  policyNode: JsonNode;
+  allowNode?: JsonNode;
+  denyNode?: JsonNode;
+}
+
+export interface RoleNodes {
+  role: string;
+  keyNode: JsonNode;
+  bodyNode: JsonNode;
+  /** The role's resource keys (any value). */
+  resources: Entry[];
+}
+
+export interface BlockNodes {
+  node: JsonNode;
+  rolesNode?: JsonNode;
+  roles: RoleNodes[];
+  policies: PolicyNodes[];
+  issues: RbacIssue[];
+}
+
+const cache = new WeakMap<JsonNode, BlockNodes>();
+
+/** The walk of an `authorization` object node, computed once per parsed file and shared by every authz check. */
+export function blockNodesOf(authorization: JsonNode | undefined): BlockNodes | undefined {
+  if (authorization?.type !== "object") return undefined;
+  const cached = cache.get(authorization);
+  if (cached) return cached;
+  const rolesNode = property(authorization, "roles");
+  const roles: RoleNodes[] = [];
+  const policies: PolicyNodes[] = [];
+  for (const role of entriesOf(rolesNode)) {
+    if (role.valueNode.type !== "object") continue;
+    const resources = entriesOf(role.valueNode);
+    roles.push({ role: role.key, keyNode: role.keyNode, bodyNode: role.valueNode, resources });
+    for (const resource of resources) {
+      if (resource.valueNode.type !== "object") continue;
+      policies.push({
+        role: role.key,
+        roleKeyNode: role.keyNode,
+        resourceKey: resource.key,
+        resourceKeyNode: resource.keyNode,
+        policyNode: resource.valueNode,
+        allowNode: property(resource.valueNode, "allow"),
+        denyNode: property(resource.valueNode, "deny"),
+      });
+    }
+  }
+  const result: BlockNodes = { node: authorization, rolesNode, roles, policies, issues: rbacConstructionIssues(authorization) };
+  cache.set(authorization, result);
+  return result;
+}
+
+/** The node a construction issue belongs on (its key or its value), falling back to the block's own key. */
+export function issueNode(block: BlockNodes, issue: RbacIssue): JsonNode {
+  const node = nodeAtPath(block.node, issue.jsonPath);
+  if (node) {
+    if (issue.on === "key") return propertyKeyNode(node) ?? node;
+    return node;
+  }
+  return propertyKeyNode(block.node) ?? block.node;
+}
+
+/** The string items of an `allow`/`deny` list, with their nodes. */
+export function listStrings(node: JsonNode | undefined): { value: string; node: JsonNode; index: number }[] {
+  if (node?.type !== "array") return [];
+  const out: { value: string; node: JsonNode; index: number }[] = [];
+  (node.children ?? []).forEach((child, index) => {
+    if (child.type === "string" && child.value !== "") out.push({ value: child.value as string, node: child, index });
+  });
+  return out;
+}
+
+/** Most findings one authz check reports per file; a generated role map can hold thousands of the same mistake. */
+export const MAX_FINDINGS_PER_CHECK = 100;
+
+/**
+ * Reports up to `MAX_FINDINGS_PER_CHECK` findings, then one closing finding on the `roles` key that says how many
+ * more there are, so a 10,000-role map gives a readable list rather than 10,000 squiggles.
+ */
+export class CappedReporter {
+  private count = 0;
+  constructor(
+    private readonly context: CheckContext,
+    private readonly block: BlockNodes,
+    private readonly what: string,
+  ) {}
+
+  report(finding: Omit<Finding, "code" | "severity">): void {
+    if (++this.count <= MAX_FINDINGS_PER_CHECK) this.context.report(finding);
+  }
+
+  finish(): void {
+    const more = this.count - MAX_FINDINGS_PER_CHECK;
+    if (more <= 0) return;
+    const anchor = (this.block.rolesNode && propertyKeyNode(this.block.rolesNode)) ?? propertyKeyNode(this.block.node) ?? this.block.node;
+    this.context.report({
+      message: `${more} more ${this.what} in this authorization block ${more === 1 ? "is" : "are"} not listed (only the first ${MAX_FINDINGS_PER_CHECK} are shown).`,
+      span: spanOf(anchor),
+    });
+  }
+}
+
+/** "role "guest"" / "role "guest", tools" for messages. */
+export function roleLabel(role: string): string {
+  return `role ${JSON.stringify(role)}`;
+}

@@ -1,0 +1,81 @@
+import configSchema from "../../../schemas/agent-sandbox.schema.json";
+import { CHECKS } from "./checks";
+import type { CheckContext } from "./checks/check";
+import { buildModel, type ConfigModel } from "./config/model";
+import { parseJsonc } from "./config/parse";
+import { SchemaValidator, type Schema } from "./config/schemaValidator";
+import type { Finding, Severity } from "./diagnostics";
+import { isSuppressed, suppressedLines } from "./suppressions";
+import { LineIndex } from "./text";
+
+export interface CheckOptions {
+  /** Whether a path relative to the config file's folder exists. Default: nothing exists. */
+  fileExists?: (relativePath: string) => boolean;
+  /** Reads a file relative to the config file's folder (`undefined` when it cannot be read). Default: none. */
+  readFile?: (relativePath: string) => string | undefined;
+  /** Per-code severity overrides (`off` drops the code). */
+  severities?: Readonly<Record<string, Severity | "off">>;
+}
+
+export interface CheckResult {
+  findings: Finding[];
+  /** The model, when the file parsed well enough to build one. */
+  model: ConfigModel | undefined;
+  lines: LineIndex;
+}
+
+const configValidator = new SchemaValidator(configSchema as unknown as Schema);
+
+/** Parse, validate against the schema, and run every check: the one entry point every host uses. */
+export function checkConfigText(text: string, options: CheckOptions = {}): CheckResult {
+  const lines = new LineIndex(text);
+  const parsed = parseJsonc(text);
+  const findings: Finding[] = [...parsed.findings];
+  let model: ConfigModel | undefined;
+  if (parsed.root) {
+    if (parsed.root.type !== "object") {
+      findings.push({ code: "schema", severity: "error", message: "A configuration is a JSON object: `{ \"version\": 1, … }`.", span: { start: parsed.root.offset, end: parsed.root.offset + parsed.root.length } });
+    } else {
+      findings.push(...configValidator.validate(parsed.root));
+      model = buildModel(parsed.root);
+      runChecks(model, text, options, findings);
+    }
+  }
+  return { findings: finish(findings, text, lines, options), model, lines };
+}
+
+function runChecks(model: ConfigModel, text: string, options: CheckOptions, out: Finding[]): void {
+  const runtimes = [model.runtime, ...model.compatibleWith.map((c) => c.value).filter((r) => r !== model.runtime)];
+  for (const check of CHECKS) {
+    const context: CheckContext = {
+      model,
+      text,
+      runtimes: [...new Set(runtimes)],
+      fileExists: options.fileExists ?? (() => false),
+      readFile: options.readFile ?? (() => undefined),
+      report: (f) => out.push({ ...f, code: check.code, severity: f.severity ?? check.severity }),
+    };
+    try {
+      check.run(context);
+    } catch (error) {
+      // A bug in one check must not hide the others' findings, nor crash the host.
+      out.push({
+        code: "internal-error",
+        severity: "error",
+        message: `The ${check.code} check failed on this file (${(error as Error).message}). Please report it.`,
+        span: { start: 0, end: 0 },
+      });
+    }
+  }
+}
+
+function finish(findings: Finding[], text: string, lines: LineIndex, options: CheckOptions): Finding[] {
+  const suppressed = suppressedLines(text, lines);
+  const result: Finding[] = [];
+  for (const f of findings) {
+    const override = options.severities?.[f.code];
+    if (override === "off" || isSuppressed(f, lines, suppressed)) continue;
+    result.push(override ? { ...f, severity: override } : f);
+  }
+  return result.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end || a.code.localeCompare(b.code));
+}

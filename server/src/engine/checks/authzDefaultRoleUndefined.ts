@@ -1,0 +1,50 @@
+import { blockNodesOf, issueNode } from "../authorization/blockNodes";
+import { pyStrListRepr, pySorted, pyStrRepr } from "../authorization/python";
+import { RBAC_PROVIDER_PATH } from "../authorization/rbac";
+import { property, spanOf } from "../config/parse";
+import type { Fix } from "../diagnostics";
+import { didYouMean } from "../didYouMean";
+import type { Check } from "./check";
+
+/** Messages list at most this many role names; DeerFlow lists them all, which for a generated role map is unreadable. */
+const MAX_LISTED_ROLES = 20;
+
+/**
+ * deerflow-authorization.md A.1.5 (runtime.py L50–56 + rbac.py L124–130): with the block enabled, DeerFlow's
+ * factory checks `default_role` against the declared roles after constructing the provider, and refuses to build
+ * the agent when it is not one of them. `default_role` defaults to "user".
+ */
+export const authzDefaultRoleUndefined: Check = {
+  code: "authz-default-role-undefined",
+  severity: "error",
+  summary: "`default_role` is not one of the declared roles: DeerFlow refuses to build the agent.",
+  run(context) {
+    const block = blockNodesOf(context.model.authorization);
+    if (!block) return;
+    for (const issue of block.issues) {
+      if (issue.kind !== "default-role-undefined") continue;
+      const node = issueNode(block, issue);
+      const defaultRoleNode = property(block.node, "default_role");
+      const declared = block.roles.map((r) => r.role);
+      const allKeys = [...(block.rolesNode?.children ?? [])].map((p) => p.children?.[0]?.value).filter((k): k is string => typeof k === "string");
+      let message = issue.message;
+      const known = [...new Set(allKeys)];
+      if (known.length > MAX_LISTED_ROLES) {
+        const sorted = pySorted(known);
+        const shortList = `[${sorted.slice(0, MAX_LISTED_ROLES).map(pyStrRepr).join(", ")}, …]`;
+        message = message.replace(pyStrListRepr(sorted), `${shortList} (${known.length} roles; list shortened)`);
+      }
+      const implicit = defaultRoleNode ? "" : ' `default_role` is not set, so it is "user".';
+      const fixes: Fix[] = [];
+      if (defaultRoleNode?.type === "string" && defaultRoleNode.value !== "") {
+        const suggestion = didYouMean(String(defaultRoleNode.value), declared);
+        if (suggestion) fixes.push({ title: `Change to "${suggestion}"`, edits: [{ span: spanOf(defaultRoleNode), newText: JSON.stringify(suggestion) }], safe: false });
+      }
+      context.report({
+        message: `DeerFlow refuses to build the agent: the default role (used when a request has no role) must be one of the roles declared here.${implicit} ${message}`,
+        span: spanOf(node),
+        fixes,
+      });
+    }
+  },
+};

@@ -1,0 +1,87 @@
+import { blockNodesOf, CappedReporter, entriesOf, issueNode, nodeAtPath } from "../authorization/blockNodes";
+import { pydanticBool } from "../authorization/python";
+import type { RbacIssue } from "../authorization/rbac";
+import { removeArrayElement } from "../config/edits";
+import { property, propertyKeyNode, spanOf, type JsonNode } from "../config/parse";
+import type { Fix } from "../diagnostics";
+import { didYouMean } from "../didYouMean";
+import type { Check } from "./check";
+
+/**
+ * deerflow-authorization.md A.1.5: every construction-time `ValueError` of DeerFlow's RBAC provider, with its
+ * message word for word. DeerFlow raises it while resolving the provider, on every agent build, and the build
+ * fails whatever `fail_closed` says.
+ */
+export const authzInvalid: Check = {
+  code: "authz-invalid",
+  severity: "error",
+  summary: "DeerFlow's RBAC provider refuses this authorization block at construction (its message, word for word).",
+  run(context) {
+    const block = blockNodesOf(context.model.authorization);
+    if (!block) return;
+    const enabled = pydanticBool(property(block.node, "enabled")?.value) ?? false;
+    const prefix = enabled
+      ? "DeerFlow refuses to build the agent: its RBAC provider raises at construction, whatever fail_closed says."
+      : "With \"enabled\": true, DeerFlow would refuse to build the agent: its RBAC provider raises at construction.";
+    const out = new CappedReporter(context, block, "invalid entries");
+    for (const issue of block.issues) {
+      if (issue.kind !== "invalid") continue;
+      const node = issueNode(block, issue);
+      out.report({ message: `${prefix} ${issue.message}`, span: spanOf(node), fixes: fixesFor(context.text, block.node, issue, node) });
+    }
+    out.finish();
+  },
+};
+
+function rename(keyNode: JsonNode, to: string): Fix {
+  return { title: `Rename to "${to}"`, edits: [{ span: spanOf(keyNode), newText: JSON.stringify(to) }], safe: false };
+}
+
+function replaceWith(node: JsonNode, title: string, newText: string): Fix {
+  return { title, edits: [{ span: spanOf(node), newText }], safe: false };
+}
+
+function fixesFor(text: string, root: JsonNode, issue: RbacIssue, node: JsonNode): Fix[] {
+  switch (issue.rule) {
+    case "reserved-alias": {
+      // `tool:` → `tools:`, unless the role already has `tools` (then the two must be merged by hand).
+      const roleNode = nodeAtPath(root, ["roles", issue.role!]);
+      if (!issue.pluralKey || entriesOf(roleNode).some((e) => e.key === issue.pluralKey)) return [];
+      return [rename(node, issue.pluralKey)];
+    }
+    case "policy-keys": {
+      const policyNode = nodeAtPath(root, ["roles", issue.role!, issue.resourceKey!]);
+      const present = new Set(entriesOf(policyNode).map((e) => e.key));
+      const fixes: Fix[] = [];
+      for (const key of issue.unknownKeys ?? []) {
+        const suggestion = didYouMean(key, ["allow", "deny"]);
+        const keyNode = nodeAtPath(policyNode, [key]);
+        const keyOfIt = keyNode && propertyKeyNode(keyNode);
+        if (suggestion && !present.has(suggestion) && keyOfIt) {
+          fixes.push(rename(keyOfIt, suggestion));
+          present.add(suggestion);
+        }
+      }
+      return fixes;
+    }
+    case "allow-string": {
+      const value = String(node.value);
+      const wrap = replaceWith(node, `Allow only ${JSON.stringify(value)}: ${JSON.stringify([value])}`, JSON.stringify([value]));
+      const star = replaceWith(node, 'Allow everything: "*"', '"*"');
+      return /^(all|any|every(thing)?|\*\*|true|yes)$/i.test(value.trim()) ? [star] : [wrap];
+    }
+    case "deny-type":
+      return node.type === "string" && node.value !== ""
+        ? [replaceWith(node, `Wrap in a list: ${JSON.stringify([node.value])}`, JSON.stringify([node.value]))]
+        : [];
+    case "deny-null": {
+      // DeerFlow's own advice: omit the key for no deny list.
+      const prop = node.parent;
+      const object = prop?.parent;
+      const index = object?.children?.indexOf(prop!) ?? -1;
+      return object && index >= 0 ? [{ title: 'Remove "deny"', edits: [removeArrayElement(text, object, index)], safe: true }] : [];
+    }
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,47 @@
+import { agentToolNames } from "../authorization/agentTools";
+import { blockNodesOf, CappedReporter, listStrings } from "../authorization/blockNodes";
+import { spanOf } from "../config/parse";
+import { didYouMean } from "../didYouMean";
+import type { Check } from "./check";
+
+const GLOB_CHARS = /[*?[]/;
+
+/**
+ * deerflow-authorization.md A.2 #23 and rbac.py L60–66: a role's `tools` entries are compared with the bound
+ * tool names exactly and case-sensitively. A name no agent in this file has (the eight filesystem tools, `task`,
+ * the top-level user `tools`, each subagent's `tools`) allows or denies nothing. Glob-like names are
+ * `authz-literal-star` / `authz-literal-glob`'s.
+ */
+export const authzToolUnknown: Check = {
+  code: "authz-tool-unknown",
+  severity: "warning",
+  summary: "A tool name in a role that no agent in this file has (matching is exact and case-sensitive).",
+  run(context) {
+    const block = blockNodesOf(context.model.authorization);
+    if (!block) return;
+    let known: Set<string> | undefined;
+    const out = new CappedReporter(context, block, "unknown tool names");
+    for (const policy of block.policies) {
+      if (policy.resourceKey !== "tools") continue;
+      for (const side of ["allow", "deny"] as const) {
+        for (const item of listStrings(side === "allow" ? policy.allowNode : policy.denyNode)) {
+          if (GLOB_CHARS.test(item.value)) continue;
+          known ??= agentToolNames(context.model);
+          if (known.has(item.value)) continue;
+          const suggestion = didYouMean(item.value, known);
+          const caseOnly = suggestion !== undefined && suggestion.toLowerCase() === item.value.toLowerCase();
+          const effect = side === "allow" ? "allows nothing" : "denies nothing";
+          out.report({
+            message:
+              `No agent in this file has a tool named ${JSON.stringify(item.value)} (they have the eight filesystem tools, task, and the user tools declared here). ` +
+              `DeerFlow compares tool names exactly${caseOnly ? ", and case matters" : " and case-sensitively"}, so this entry ${effect}.` +
+              (suggestion ? ` Did you mean "${suggestion}"?` : ""),
+            span: spanOf(item.node),
+            fixes: suggestion ? [{ title: `Change to "${suggestion}"`, edits: [{ span: spanOf(item.node), newText: JSON.stringify(suggestion) }], safe: false }] : [],
+          });
+        }
+      }
+    }
+    out.finish();
+  },
+};

@@ -1,0 +1,33 @@
+import type { ConfigModel } from "../config/model";
+import type { JsonNode } from "../config/parse";
+import type { Finding, Severity } from "../diagnostics";
+import type { Runtime } from "../runtime/runtime";
+
+/**
+ * One check = one diagnostic code = one file in this folder = one page in docs/checks/<code>.md.
+ * A check reads the model and reports findings; it never formats output or knows its host.
+ */
+export interface Check {
+  readonly code: string;
+  readonly severity: Severity;
+  /** One line for the docs index and `--list-checks`. */
+  readonly summary: string;
+  run(context: CheckContext): void;
+}
+
+export interface CheckContext {
+  readonly model: ConfigModel;
+  readonly text: string;
+  /** The runtimes whose semantics matter here: `runtime` first, then each `compatibleWith` entry. */
+  readonly runtimes: readonly Runtime[];
+  /** Whether a file exists, for inputs the config names (`systemPromptFile`, `skills`, `workspace.root`). */
+  readonly fileExists: (relativePath: string) => boolean;
+  /** Reads such an input (`undefined` when it cannot be read). */
+  readonly readFile: (relativePath: string) => string | undefined;
+  report(finding: Omit<Finding, "code" | "severity"> & { severity?: Severity }): void;
+}
+
+/** Text of the file between two offsets; checks use it to build edits that keep the user's formatting. */
+export function sourceOf(text: string, node: JsonNode): string {
+  return text.slice(node.offset, node.offset + node.length);
+}

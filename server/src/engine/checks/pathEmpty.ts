@@ -1,0 +1,15 @@
+import { spanOf } from "../config/parse";
+import type { Check } from "./check";
+import { forEachPathProblem, refusal } from "./pathProblem";
+
+/** §1.2 V2, V14: `""` or a value that is not a string. */
+export const pathEmpty: Check = {
+  code: "path-empty",
+  severity: "error",
+  summary: "A permission path is empty or not a string: the runtime refuses the config.",
+  run(context) {
+    forEachPathProblem(context, ["empty", "not-a-string"], ({ node, runtime, message, primary }) => {
+      context.report({ message: refusal(runtime, primary, message), span: spanOf(node) });
+    });
+  },
+};

@@ -1,0 +1,22 @@
+import { spanOf } from "../config/parse";
+import type { Check } from "./check";
+import { forEachPathProblem, refusal } from "./pathProblem";
+
+/** §1.2 V1, V7, V13: a pattern must start with `/` (a `!` negation or `~/` is not absolute either). */
+export const pathNotAbsolute: Check = {
+  code: "path-not-absolute",
+  severity: "error",
+  summary: "A permission path does not start with `/`: the runtime refuses the config.",
+  run(context) {
+    forEachPathProblem(context, ["not-absolute"], ({ node, value, runtime, message, primary }) => {
+      const text = String(value);
+      // Prefix `/` only where the rest reads as a path; `!x` and `~/x` mean something else entirely.
+      const looksLikePath = /^[A-Za-z0-9_.*{[?@-]/.test(text) && !text.startsWith("~") && !text.startsWith("./") && !text.startsWith("../");
+      context.report({
+        message: refusal(runtime, primary, message),
+        span: spanOf(node),
+        fixes: looksLikePath ? [{ title: `Make it absolute: "/${text}"`, edits: [{ span: spanOf(node), newText: JSON.stringify(`/${text}`) }], safe: true }] : [],
+      });
+    });
+  },
+};

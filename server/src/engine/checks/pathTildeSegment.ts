@@ -1,0 +1,15 @@
+import { spanOf } from "../config/parse";
+import type { Check } from "./check";
+import { forEachPathProblem, refusal } from "./pathProblem";
+
+/** §1.2 V5–V6: a `~` segment (Python raises NotImplementedError). `/~user/x` is accepted (V8). */
+export const pathTildeSegment: Check = {
+  code: "path-tilde-segment",
+  severity: "error",
+  summary: "A permission path has a `~` segment: the runtime refuses the config.",
+  run(context) {
+    forEachPathProblem(context, ["tilde-segment"], ({ node, runtime, message, primary }) => {
+      context.report({ message: refusal(runtime, primary, message), span: spanOf(node) });
+    });
+  },
+};

@@ -1,0 +1,27 @@
+import { allRuleLists } from "../config/model";
+import { removeArrayElement } from "../config/edits";
+import { spanOf } from "../config/parse";
+import type { Check } from "./check";
+
+/** §1.2 V15, V18: `paths: []` or `operations: []` can never match. */
+export const ruleEmpty: Check = {
+  code: "rule-empty",
+  severity: "warning",
+  summary: "A rule with no paths or no operations never matches.",
+  run(context) {
+    for (const list of allRuleLists(context.model)) {
+      for (const rule of list.rules) {
+        const emptyPaths = rule.pathsNode?.type === "array" && rule.pathNodes.length === 0;
+        const emptyOps = rule.operationsNode?.type === "array" && (rule.operationsNode.children?.length ?? 0) === 0;
+        if (!emptyPaths && !emptyOps) continue;
+        const what = emptyPaths && emptyOps ? "no paths and no operations" : emptyPaths ? "no paths" : "no operations";
+        context.report({
+          message: `This rule has ${what}, so it never matches any tool call in ${context.model.runtime.label}; it decides nothing.`,
+          span: spanOf((emptyPaths ? rule.pathsNode : rule.operationsNode)!),
+          tags: ["unnecessary"],
+          fixes: [{ title: "Remove the rule", edits: [removeArrayElement(context.text, list.node, rule.index)], safe: true }],
+        });
+      }
+    }
+  },
+};

@@ -1,0 +1,112 @@
+import { createScanner, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import { Token } from "./tokens";
+import type { Finding } from "../diagnostics";
+
+export type JsonNode = Node;
+
+/** Files larger than this are reported, not analysed: no agent config is this big, and checks must stay fast. */
+export const MAX_FILE_BYTES = 4 * 1024 * 1024;
+/** Deeper nesting than any config needs; jsonc-parser recurses per level and would overflow the stack. */
+export const MAX_NESTING = 128;
+
+export interface ParsedJsonc {
+  text: string;
+  /** `undefined` when the text could not be analysed at all (too large, too deep, binary, empty). */
+  root: JsonNode | undefined;
+  findings: Finding[];
+}
+
+export function parseJsonc(text: string): ParsedJsonc {
+  const findings: Finding[] = [];
+  const syntax = (message: string, start: number, end = start + 1): ParsedJsonc => {
+    findings.push({ code: "json-syntax", severity: "error", message, span: { start, end: Math.min(Math.max(end, start), text.length) } });
+    return { text, root: undefined, findings };
+  };
+  if (text.length > MAX_FILE_BYTES) {
+    return syntax(
+      `The file is ${(text.length / 1024 / 1024).toFixed(1)} MB; files over ${MAX_FILE_BYTES / 1024 / 1024} MB are not analysed (no agent configuration is this large).`,
+      0,
+      1,
+    );
+  }
+  const nul = text.indexOf("\u0000");
+  if (nul >= 0) return syntax("The file contains binary data (a NUL byte); it is not a JSONC configuration.", nul);
+  const tooDeep = firstTooDeepOffset(text);
+  if (tooDeep >= 0) {
+    return syntax(`Nesting deeper than ${MAX_NESTING} levels; the file was not analysed further (no configuration is this deep).`, tooDeep);
+  }
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
+  const reported = new Set<number>();
+  for (const error of errors) {
+    if (reported.has(error.offset) || reported.size >= 50) continue; // one message per place, and not thousands
+    reported.add(error.offset);
+    findings.push({
+      code: "json-syntax",
+      severity: "error",
+      message: syntaxMessage(printParseErrorCode(error.error)),
+      span: { start: error.offset, end: error.offset + Math.max(1, error.length) },
+    });
+  }
+  if (!root) {
+    if (errors.length === 0) return syntax("The file is empty: a configuration needs at least `{ \"version\": 1 }`.", 0, 0);
+    return { text, root: undefined, findings };
+  }
+  return { text, root, findings };
+}
+
+function syntaxMessage(code: string): string {
+  const words: Record<string, string> = {
+    InvalidSymbol: "Invalid symbol",
+    InvalidNumberFormat: "Invalid number",
+    PropertyNameExpected: "A property name in double quotes is expected",
+    ValueExpected: "A value is expected",
+    ColonExpected: "A colon is expected",
+    CommaExpected: "A comma is expected",
+    CloseBraceExpected: "A closing brace `}` is expected",
+    CloseBracketExpected: "A closing bracket `]` is expected",
+    EndOfFileExpected: "End of file expected: there is text after the top-level value",
+    InvalidCommentToken: "Invalid comment",
+    UnexpectedEndOfComment: "The comment is not closed",
+    UnexpectedEndOfString: "The string is not closed",
+    UnexpectedEndOfNumber: "The number is not complete",
+    InvalidUnicode: "Invalid unicode escape",
+    InvalidEscapeCharacter: "Invalid escape character in a string",
+    InvalidCharacter: "Invalid character in a string",
+  };
+  return `${words[code] ?? code}.`;
+}
+
+/** Offset of the first `{`/`[` that opens level MAX_NESTING + 1, or -1. Iterative: safe on any input. */
+function firstTooDeepOffset(text: string): number {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  for (let kind = scanner.scan(); kind !== Token.EOF; kind = scanner.scan()) {
+    if (kind === Token.OpenBrace || kind === Token.OpenBracket) {
+      if (++depth > MAX_NESTING) return scanner.getTokenOffset();
+    } else if (kind === Token.CloseBrace || kind === Token.CloseBracket) {
+      depth = Math.max(0, depth - 1);
+    }
+  }
+  return -1;
+}
+
+/** The node of a property's value (`undefined` when absent). Last one wins, as in JSON.parse. */
+export function property(node: JsonNode | undefined, key: string): JsonNode | undefined {
+  if (!node || node.type !== "object" || !node.children) return undefined;
+  let found: JsonNode | undefined;
+  for (const prop of node.children) {
+    const [k, v] = prop.children ?? [];
+    if (k && k.value === key) found = v;
+  }
+  return found;
+}
+
+export function propertyKeyNode(valueNode: JsonNode): JsonNode | undefined {
+  const parent = valueNode.parent;
+  return parent?.type === "property" ? parent.children?.[0] : undefined;
+}
+
+export function spanOf(node: JsonNode): { start: number; end: number } {
+  return { start: node.offset, end: node.offset + node.length };
+}

@@ -1,0 +1,206 @@
+import type { Finding } from "../diagnostics";
+import { didYouMean } from "../didYouMean";
+import { spanOf, type JsonNode } from "./parse";
+
+/**
+ * A validator for the JSON Schema subset our schemas use (type, const, enum, properties, required,
+ * additionalProperties, items, minItems, minLength, $ref, anyOf, oneOf with a `discriminator` key). It walks the
+ * jsonc-parser tree directly, so every message has an exact range, and says what a person needs: the key that
+ * is wrong, what is allowed, and the likely intended word.
+ */
+export interface Schema {
+  $ref?: string;
+  type?: string | string[];
+  const?: unknown;
+  enum?: unknown[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  additionalProperties?: boolean | Schema;
+  items?: Schema;
+  minItems?: number;
+  minLength?: number;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  discriminator?: string;
+  description?: string;
+  definitions?: Record<string, Schema>;
+}
+
+export class SchemaValidator {
+  constructor(private readonly rootSchema: Schema) {}
+
+  validate(root: JsonNode): Finding[] {
+    const findings: Finding[] = [];
+    this.check(root, this.rootSchema, findings);
+    return findings;
+  }
+
+  private resolve(schema: Schema): Schema {
+    let s = schema;
+    for (let guard = 0; s.$ref && guard < 16; guard++) {
+      const name = s.$ref.replace(/^#\/definitions\//, "");
+      const target = this.rootSchema.definitions?.[name];
+      if (!target) break;
+      // Keep the referring schema's own annotations (description) but take the target's constraints.
+      s = { ...target, ...withoutRef(s) };
+    }
+    return s;
+  }
+
+  private check(node: JsonNode, schemaIn: Schema, out: Finding[]): void {
+    const schema = this.resolve(schemaIn);
+    if (schema.oneOf && schema.discriminator) return this.checkDiscriminated(node, schema, out);
+    if (schema.anyOf) return this.checkAnyOf(node, schema, out);
+    if (!this.checkTypeAndValue(node, schema, out)) return;
+    if (node.type === "object") this.checkObject(node, schema, out);
+    else if (node.type === "array") {
+      const items = node.children ?? [];
+      if (schema.minItems !== undefined && items.length < schema.minItems) {
+        out.push(error(node, `At least ${schema.minItems} item(s) expected.`));
+      }
+      if (schema.items) for (const item of items) this.check(item, schema.items, out);
+    } else if (node.type === "string" && schema.minLength !== undefined && String(node.value).length < schema.minLength) {
+      out.push(error(node, "An empty string is not allowed here."));
+    }
+  }
+
+  /** Type, const and enum. Returns false when the value is of the wrong kind (no point looking inside). */
+  private checkTypeAndValue(node: JsonNode, schema: Schema, out: Finding[]): boolean {
+    const types = schema.type === undefined ? undefined : Array.isArray(schema.type) ? schema.type : [schema.type];
+    if (types && !types.some((t) => typeMatches(node, t))) {
+      out.push(error(node, `Expected ${types.map(article).join(" or ")}, found ${article(kindOf(node))}.`));
+      return false;
+    }
+    if (schema.const !== undefined && node.value !== schema.const) {
+      out.push(error(node, `Expected ${JSON.stringify(schema.const)}.`));
+      return false;
+    }
+    if (schema.enum) {
+      if (!schema.enum.includes(node.value) || (node.type !== "string" && node.type !== "number" && node.type !== "boolean")) {
+        const words = schema.enum.map((v) => JSON.stringify(v)).join(", ");
+        const suggestion = typeof node.value === "string" ? didYouMean(node.value, schema.enum.filter(isString)) : undefined;
+        out.push({
+          ...error(node, `${node.type === "string" ? JSON.stringify(node.value) : `A ${kindOf(node)}`} is not allowed here. Expected one of: ${words}.${suggestion ? ` Did you mean ${JSON.stringify(suggestion)}?` : ""}`),
+          ...(suggestion ? { fixes: [{ title: `Change to ${JSON.stringify(suggestion)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(suggestion) }], safe: false }] } : {}),
+        });
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private checkObject(node: JsonNode, schema: Schema, out: Finding[]): void {
+    const seen = new Map<string, JsonNode>();
+    const known = Object.keys(schema.properties ?? {});
+    for (const prop of node.children ?? []) {
+      const [keyNode, valueNode] = prop.children ?? [];
+      if (!keyNode) continue;
+      const key = String(keyNode.value);
+      if (seen.has(key)) {
+        out.push(error(keyNode, `Duplicate key ${JSON.stringify(key)}: only the last one counts.`));
+      }
+      seen.set(key, keyNode);
+      const propertySchema = schema.properties?.[key];
+      if (propertySchema) {
+        if (valueNode) this.check(valueNode, propertySchema, out);
+      } else if (schema.additionalProperties === false) {
+        const suggestion = didYouMean(key, known);
+        const allowed = known.filter((k) => k !== "$schema").map((k) => `"${k}"`).join(", ");
+        out.push({
+          ...error(keyNode, `Unknown key ${JSON.stringify(key)}.${suggestion ? ` Did you mean ${JSON.stringify(suggestion)}?` : ` Allowed keys: ${allowed}.`}`),
+          ...(suggestion
+            ? { fixes: [{ title: `Rename to ${JSON.stringify(suggestion)}`, edits: [{ span: spanOf(keyNode), newText: JSON.stringify(suggestion) }], safe: false }] }
+            : {}),
+        });
+      } else if (typeof schema.additionalProperties === "object" && valueNode) {
+        this.check(valueNode, schema.additionalProperties, out);
+      }
+    }
+    for (const key of schema.required ?? []) {
+      if (!seen.has(key)) out.push(error(node, `Missing required key ${JSON.stringify(key)}.`, true));
+    }
+  }
+
+  private checkDiscriminated(node: JsonNode, schema: Schema, out: Finding[]): void {
+    if (!this.checkTypeAndValue(node, { type: "object" }, out)) return;
+    const key = schema.discriminator!;
+    const branches = schema.oneOf!.map((b) => this.resolve(b));
+    const values = branches.map((b) => b.properties?.[key]?.const).filter(isString);
+    const tagNode = node.children?.find((p) => p.children?.[0]?.value === key)?.children?.[1];
+    if (!tagNode) {
+      out.push(error(node, `Missing required key ${JSON.stringify(key)}: one of ${values.map((v) => JSON.stringify(v)).join(", ")}.`, true));
+      return;
+    }
+    const branch = branches.find((b) => b.properties?.[key]?.const === tagNode.value);
+    if (!branch) {
+      this.checkTypeAndValue(tagNode, { enum: values }, out);
+      return;
+    }
+    this.checkObject(node, { ...branch, required: [...(schema.required ?? []), ...(branch.required ?? [])] }, out);
+  }
+
+  private checkAnyOf(node: JsonNode, schema: Schema, out: Finding[]): void {
+    const branches = schema.anyOf!.map((b) => this.resolve(b));
+    const fitting = branches.filter((b) => branchAccepts(node, b));
+    if (fitting.length === 0) {
+      const kinds = [...new Set(branches.flatMap(describeBranch))];
+      out.push(error(node, `Expected ${kinds.join(" or ")}, found ${node.type === "string" ? JSON.stringify(node.value) : article(kindOf(node))}.`));
+      return;
+    }
+    // The first branch whose kind fits is the one the author meant; report what is wrong inside it.
+    this.check(node, fitting[0]!, out);
+  }
+}
+
+function branchAccepts(node: JsonNode, schema: Schema): boolean {
+  if (schema.const !== undefined) return node.value === schema.const;
+  if (schema.enum) return schema.enum.includes(node.value);
+  if (schema.type === undefined) return true;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return types.some((t) => typeMatches(node, t));
+}
+
+function describeBranch(schema: Schema): string[] {
+  if (schema.const !== undefined) return [JSON.stringify(schema.const)];
+  if (schema.enum) return schema.enum.map((v) => JSON.stringify(v));
+  if (schema.type === undefined) return ["a value"];
+  return (Array.isArray(schema.type) ? schema.type : [schema.type]).map(article);
+}
+
+function typeMatches(node: JsonNode, type: string): boolean {
+  if (type === "integer") return node.type === "number" && Number.isInteger(node.value);
+  return node.type === type;
+}
+
+function kindOf(node: JsonNode): string {
+  return node.type === "property" ? "property" : node.type;
+}
+
+function article(kind: string): string {
+  const words: Record<string, string> = {
+    object: "an object",
+    array: "a list",
+    string: "a string",
+    number: "a number",
+    integer: "a whole number",
+    boolean: "true or false",
+    null: "null",
+  };
+  return words[kind] ?? kind;
+}
+
+function isString(v: unknown): v is string {
+  return typeof v === "string";
+}
+
+function withoutRef(s: Schema): Schema {
+  const { $ref: _ref, ...rest } = s;
+  return rest.description === undefined ? {} : { description: rest.description };
+}
+
+function error(node: JsonNode, message: string, atStart = false): Finding {
+  const key = node.parent?.type === "property" ? node.parent.children?.[0] : undefined;
+  // A missing key is reported on the key that names the object (or its opening brace), not on the whole block.
+  const span = atStart ? (key ? spanOf(key) : { start: node.offset, end: node.offset + 1 }) : spanOf(node);
+  return { code: "schema", severity: "error", message, span };
+}

@@ -1,0 +1,30 @@
+import type { Operation, Runtime } from "../runtime/runtime";
+import type { CompiledRuleList, RuleDecision } from "./ruleList";
+
+/** What a filesystem tool does with one path argument before it reaches the backend (§1.3, §3.1–§3.2). */
+export interface ToolPathOutcome {
+  /** `error`: the runtime rejects the path itself (or cannot evaluate a rule); `deny`: a rule denies it. */
+  outcome: "allow" | "deny" | "interrupt" | "error";
+  /** The path the rules were matched against (absent when the path was rejected). */
+  canonicalPath?: string;
+  /** The tool's error text, exactly as the runtime words it (`Error: permission denied for read on /x`). */
+  message?: string;
+  /** The deciding rule, when one matched. */
+  decision?: RuleDecision;
+}
+
+/**
+ * `checkPermission` for read_file / write_file / edit_file / ls / glob / grep (not delete: §3.5 has its own
+ * subtree geometry). JS validates only when the agent has rules; Python always (§1.3).
+ */
+export function decideToolPath(runtime: Runtime, rules: CompiledRuleList, op: Operation, rawPath: string): ToolPathOutcome {
+  const canonical = runtime.canonicalToolPath(rawPath, !rules.isEmpty);
+  if (!canonical.ok) return { outcome: "error", message: `Error: ${canonical.error}` };
+  if (rules.isEmpty) return { outcome: "allow", canonicalPath: canonical.path };
+  const decision = rules.decide(op, canonical.path);
+  if (decision.failure) return { outcome: "error", canonicalPath: canonical.path, message: `Error: ${decision.failure}`, decision };
+  if (decision.decision === "deny") {
+    return { outcome: "deny", canonicalPath: canonical.path, message: `Error: permission denied for ${op} on ${canonical.path}`, decision };
+  }
+  return { outcome: decision.decision, canonicalPath: canonical.path, decision };
+}

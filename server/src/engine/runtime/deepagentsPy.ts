@@ -1,0 +1,115 @@
+import { compilePyGlob } from "./pyGlob";
+import { commonPrefix, literalPrefixOfRegex } from "./literalPrefix";
+import { hasParentSegment, posixNormpath } from "./posixpath";
+import { pyRepr, pyTypeName } from "./pyRepr";
+import { backendCanDelete, backendCanExecute } from "./backendCapabilities";
+import { FILESYSTEM_TOOLS, type CanonicalToolPath, type CompiledPattern, type FilesystemAllowlist, type Operation, type PathProblem, type Runtime } from "./runtime";
+
+/**
+ * deepagents-py 0.7.8. Rule paths are validated in `FilesystemPermission.__post_init__` (py:middleware/
+ * filesystem.py L405–417): backslashes become `/` first, then `PurePosixPath(...).parts` is tested, and a `~`
+ * part raises `NotImplementedError`, not `ValueError` (§1.2).
+ */
+function permissionPathProblem(path: unknown): PathProblem | undefined {
+  if (typeof path !== "string") {
+    // `path.startswith` on a non-str (§1.2 V14).
+    return { kind: "not-a-string", message: `AttributeError: '${pyTypeName(path)}' object has no attribute 'startswith'` };
+  }
+  if (!path.startsWith("/")) {
+    return { kind: path === "" ? "empty" : "not-absolute", message: `ValueError: Permission path must start with '/': ${pyRepr(path)}` };
+  }
+  const parts = purePosixParts(path.replace(/\\/g, "/"));
+  if (parts.includes("..")) return { kind: "parent-segment", message: `ValueError: Permission path must not contain '..': ${pyRepr(path)}` };
+  if (parts.includes("~")) return { kind: "tilde-segment", message: `NotImplementedError: Permission path must not contain '~': ${pyRepr(path)}` };
+  return undefined;
+}
+
+/** `PurePosixPath(p).parts` without the anchor: empty and `.` components are dropped. */
+function purePosixParts(path: string): string[] {
+  return path.split("/").filter((part) => part !== "" && part !== ".");
+}
+
+/** `validate_path` (py:backends/utils.py L643–706), run by every tool whether or not rules exist (§1.3). */
+function validateToolPath(path: string): CanonicalToolPath {
+  if (hasParentSegment(path.replace(/\\/g, "/")) || path.startsWith("~")) {
+    return { ok: false, error: `Path traversal not allowed: ${path}` };
+  }
+  if (/^[a-zA-Z]:/.test(path)) {
+    return {
+      ok: false,
+      error: `Windows absolute paths are not supported: ${path}. Please use virtual paths starting with / (e.g., /workspace/file.txt)`,
+    };
+  }
+  let normalized = posixNormpath(path).replace(/\\/g, "/");
+  if (!normalized.startsWith("/")) normalized = `/${normalized}`;
+  if (normalized.split("/").includes("..")) {
+    return { ok: false, error: `Path traversal detected after normalization: ${path} -> ${normalized}` };
+  }
+  return { ok: true, path: normalized };
+}
+
+/**
+ * `FilesystemMiddleware.__init__` (py:middleware/filesystem.py L1671–1673, L1714–1719): only a `list` is read as an
+ * allowlist (and must hold `read_file`); `"all"`, `None` and every other type fall through to all eight tools with
+ * no check (§4.1). From JSON, only an array is a `list`.
+ */
+function normalizeFilesystemTools(value: unknown): FilesystemAllowlist {
+  if (!Array.isArray(value)) return { all: true, tools: FILESYSTEM_TOOLS };
+  const names = new Set<unknown>(value);
+  const tools = FILESYSTEM_TOOLS.filter((t) => names.has(t));
+  if (!names.has("read_file")) {
+    return { all: false, tools, error: { kind: "read-file-missing", message: "ValueError: read_file must be included in tools; it is required by FilesystemMiddleware" } };
+  }
+  return { all: false, tools };
+}
+
+export const deepagentsPy: Runtime = {
+  id: "deepagents-py",
+  label: "deepagents-py 0.7.8",
+  modes: ["allow", "deny", "interrupt"],
+  permissionPathProblem,
+  canonicalToolPath: (raw: string) => validateToolPath(raw),
+  compilePattern(pattern: string): CompiledPattern {
+    const glob = compilePyGlob(pattern);
+    let literalPrefix = pattern;
+    for (const regex of glob.regexes) literalPrefix = commonPrefix(literalPrefix, literalPrefixOfRegex(regex.source));
+    if (glob.regexes.length === 0) literalPrefix = "";
+    return { pattern, matches: (path) => glob.matches(path), unusable: glob.error, literalPrefix };
+  },
+  operationsCover(operations: unknown, op: Operation): boolean {
+    // `operation not in rule.operations`: list membership, substring for a str, key membership for a dict.
+    if (Array.isArray(operations)) return operations.includes(op);
+    if (typeof operations === "string") return operations.includes(op);
+    if (operations !== null && typeof operations === "object") return Object.prototype.hasOwnProperty.call(operations, op);
+    return false;
+  },
+  canExecute: backendCanExecute,
+  canDelete: backendCanDelete,
+  // `_filter_unsupported_tools_and_apply_prompt` removes every tool *named* `execute` / `delete` (§4.3).
+  capabilityFilterByName: { execute: true, delete: true },
+  routeScoped(path: string, routePrefixes: readonly string[]): boolean {
+    // `_all_paths_scoped_to_routes` (py:middleware/filesystem.py L638–653): raw `startswith`, no slash added (R2, R7).
+    return routePrefixes.some((prefix) => path.startsWith(prefix));
+  },
+  sandboxGuard: {
+    // The guard ignores `tools` (L1693–1700, §4.2); Python 0.7 rejects factories outright (§5.2), so a factory is
+    // never a way around it.
+    considersAllowlist: false,
+    skipsFactories: false,
+    message:
+      "NotImplementedError: FilesystemMiddleware does not yet support permissions with backends that provide command execution (SandboxBackendProtocol). Tool-level permissions for the execute tool are not implemented. Either remove permissions or use a backend without execution support.",
+  },
+  normalizeFilesystemTools,
+  // `spec.get("permissions", permissions)`: the key is present, so `None` is passed and means no rules (§6.1).
+  nullSubagentPermissions: "unrestricted",
+  forkedSubagents: false,
+  toolNameCollision: {
+    // deepagents-py 0.7.8 has no construction-time check (not observed in the spec): the names still clash.
+    names: [...FILESYSTEM_TOOLS, "task"],
+    refusesAtConstruction: false,
+    message: (names) => `deepagents-py does not refuse ${names.map((n) => `\`${n}\``).join(", ")} at construction, but a built-in tool has the same name`,
+  },
+  duplicateSubagentMessage: (name) => `two subagents named '${name}': the \`task\` tool cannot tell them apart`,
+  // `append_to_system_message` separates parts with a blank line (§7.3).
+  promptSurface: { filesystemPromptSeparator: "\n\n", routeSectionWhenExecuteVisible: true },
+};

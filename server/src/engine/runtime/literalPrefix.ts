@@ -1,0 +1,65 @@
+/**
+ * The literal text every string matched by a regular expression `^(?:BODY)$` must start with, read off the
+ * regular expression itself (not the glob), so it can never claim more than the matcher does. Used to index
+ * rules by prefix; a wrong (too long) prefix would hide a matching rule, so every doubt ends the prefix.
+ */
+const REGEX_SPECIALS = new Set([".", "*", "+", "?", "(", ")", "[", "]", "{", "}", "|", "^", "$"]);
+const QUANTIFIERS = new Set(["*", "+", "?", "{"]);
+
+export function literalPrefixOfRegex(source: string): string {
+  const head = "^(?:";
+  if (!source.startsWith(head) || !source.endsWith(")$")) return "";
+  const body = source.slice(head.length, -2);
+  if (hasTopLevelAlternation(body)) return "";
+  let prefix = "";
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (QUANTIFIERS.has(c)) return prefix.slice(0, -1); // the last literal is optional or repeated
+    if (c === "\\") {
+      const next = body[i + 1];
+      if (next === undefined || /[0-9A-Za-z]/.test(next)) return prefix; // \d, \b, \1, …: not a literal
+      if (QUANTIFIERS.has(body[i + 2] ?? "")) return prefix;
+      prefix += next;
+      i++;
+      continue;
+    }
+    if (REGEX_SPECIALS.has(c)) return prefix;
+    if (QUANTIFIERS.has(body[i + 1] ?? "")) return prefix;
+    prefix += c;
+  }
+  return prefix;
+}
+
+/** The whole pattern is one literal string (no regex operator at all). */
+export function isLiteralRegex(source: string, literal: string): boolean {
+  const head = "^(?:";
+  if (!source.startsWith(head) || !source.endsWith(")$")) return false;
+  return literalPrefixOfRegex(source) === literal && unescapedLength(source.slice(head.length, -2)) === literal.length;
+}
+
+function unescapedLength(body: string): number {
+  let n = 0;
+  for (let i = 0; i < body.length; i++, n++) if (body[i] === "\\") i++;
+  return n;
+}
+
+function hasTopLevelAlternation(body: string): boolean {
+  let depth = 0;
+  let inClass = false;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === "\\") { i++; continue; }
+    if (inClass) { if (c === "]") inClass = false; continue; }
+    if (c === "[") inClass = true;
+    else if (c === "(") depth++;
+    else if (c === ")") depth--;
+    else if (c === "|" && depth === 0) return true;
+  }
+  return false;
+}
+
+export function commonPrefix(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return a.slice(0, i);
+}

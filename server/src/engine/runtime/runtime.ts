@@ -1,0 +1,133 @@
+/**
+ * The two runtimes this product models, as data and small strategies in one place (design.md). Checks and
+ * decisions ask the `Runtime`; nothing else says `if (runtime === ...)`.
+ */
+export type RuntimeId = "deepagents-js" | "deepagents-py";
+export const RUNTIME_IDS: readonly RuntimeId[] = ["deepagents-js", "deepagents-py"];
+
+export type Operation = "read" | "write";
+export const OPERATIONS: readonly Operation[] = ["read", "write"];
+
+/** What a glob pattern compiles to under one runtime's matcher. */
+export interface CompiledPattern {
+  readonly pattern: string;
+  matches(canonicalPath: string): boolean;
+  /**
+   * Set when the runtime's matcher cannot use this pattern at all (picomatch's length limit, wcmatch's
+   * brace-expansion limit): every tool call that reaches the rule fails with this error.
+   */
+  readonly unusable?: string;
+  /** Longest literal text every matching path starts with (used to index rules; never wider than the truth). */
+  readonly literalPrefix: string;
+}
+
+export type CanonicalToolPath = { ok: true; path: string } | { ok: false; error: string };
+
+/** Why a permission path is refused when the rule is constructed (§1.2). */
+export type PathProblemKind = "not-absolute" | "empty" | "parent-segment" | "tilde-segment" | "not-a-string";
+export interface PathProblem {
+  kind: PathProblemKind;
+  /** The runtime's exception, word for word, including its class (`Error: …`, `ValueError: …`). */
+  message: string;
+}
+
+/** The eight built-in filesystem tools, in the runtimes' registration order (§4: `FILESYSTEM_TOOL_NAMES`). */
+export const FILESYSTEM_TOOLS = ["ls", "read_file", "write_file", "edit_file", "delete", "glob", "grep", "execute"] as const;
+export type FilesystemToolName = (typeof FILESYSTEM_TOOLS)[number];
+
+export function isFilesystemToolName(name: unknown): name is FilesystemToolName {
+  return typeof name === "string" && (FILESYSTEM_TOOLS as readonly string[]).includes(name);
+}
+
+/**
+ * What the capability and route-scoping predicates need to know about a backend (config/model.ts `BackendSpec`
+ * has this shape; a structural type keeps the runtime folder free of the config model).
+ */
+export interface BackendShape {
+  readonly type: string | undefined;
+  /** Given to the SDK as a function rather than an instance (meaningful only where the SDK takes factories). */
+  readonly factory: boolean;
+  readonly capabilities?: { readonly execute: boolean; readonly delete: boolean };
+  readonly default?: BackendShape;
+  readonly routes: readonly { readonly prefix: string; readonly backend: BackendShape }[];
+}
+
+/** A filesystem middleware's `tools` option after the runtime's normalisation (§4.1). */
+export interface FilesystemAllowlist {
+  /** Every tool is registered (`tools` omitted, `null`, `"all"`, or a value the runtime ignores). */
+  readonly all: boolean;
+  /** The registered tools, in canonical order (input order and duplicates do not matter). */
+  readonly tools: readonly FilesystemToolName[];
+  /** The runtime refuses the value when the middleware is constructed. */
+  readonly error?: { kind: "read-file-missing" | "not-iterable"; message: string };
+}
+
+/** The construction-time guard against path rules on a backend that can execute (§4.2, §5.2). */
+export interface SandboxGuardRule {
+  /** JS fires only when `execute` is allowlisted; Python ignores `tools` (§4.2). */
+  readonly considersAllowlist: boolean;
+  /** JS skips backends given as factories (`typeof backend !== "function"`); Python takes no factories at all. */
+  readonly skipsFactories: boolean;
+  /** The runtime's exception, word for word, including its class. */
+  readonly message: string;
+  /** What every `execute` call answers when the guard was skipped for a factory (§3.6), if the runtime says so. */
+  readonly factoryExecuteMessage?: string;
+}
+
+/** Names a top-level user tool may not take (`TOOL_NAME_COLLISION`, §4.4, §11.2). */
+export interface ToolNameCollisionRule {
+  readonly names: readonly string[];
+  /** Whether `createDeepAgent` refuses a top-level user tool with such a name. */
+  readonly refusesAtConstruction: boolean;
+  message(names: readonly string[]): string;
+}
+
+/** What the runtime adds to the system message (§7). */
+export interface PromptSurface {
+  /** Between the system message and a custom filesystem middleware's `systemPrompt` (JS: none, §7.1). */
+  readonly filesystemPromptSeparator: string;
+  /** Python adds a "shell paths vs. virtual paths" section for a composite with routes when `execute` is visible (§7.3). */
+  readonly routeSectionWhenExecuteVisible: boolean;
+}
+
+export interface Runtime {
+  readonly id: RuntimeId;
+  /** The package and version whose behaviour is modelled, for messages: "deepagents-js 1.14.1". */
+  readonly label: string;
+  /** Modes the runtime gives a meaning to. Any other string silently allows and stops later rules (§1.2 V20). */
+  readonly modes: readonly string[];
+  /** Construction-time validation of one entry of a rule's `paths` (§1.2). */
+  permissionPathProblem(path: unknown): PathProblem | undefined;
+  /**
+   * Call-time canonicalisation of a tool's path argument (§1.3). `agentHasRules` matters in JS only: with no
+   * rules the middleware validates nothing and hands the raw path on.
+   */
+  canonicalToolPath(raw: string, agentHasRules: boolean): CanonicalToolPath;
+  /** Compile one pattern with the runtime's glob matcher (§2). */
+  compilePattern(pattern: string): CompiledPattern;
+  /** Does a rule's `operations` value (as written, any JSON) cover `op`? Both runtimes use a membership test. */
+  operationsCover(operations: unknown, op: Operation): boolean;
+
+  /** §4.3: can the resolved backend execute (JS `isSandboxBackend`, Python `supports_execution`)? */
+  canExecute(backend: BackendShape): boolean;
+  /** §4.3: does the resolved backend delete (JS `typeof delete === "function"`, Python overrides `delete`)? */
+  canDelete(backend: BackendShape): boolean;
+  /**
+   * §4.3: the model-call filter removes every tool *named* `execute` when the backend cannot execute; for `delete`
+   * JS removes only its own tool instance (a user tool named `delete` stays), Python every tool of that name.
+   */
+  readonly capabilityFilterByName: { readonly execute: boolean; readonly delete: boolean };
+  /** §5.1: is one permission path scoped to one of the composite's route prefixes, under this runtime's predicate? */
+  routeScoped(path: string, routePrefixes: readonly string[]): boolean;
+  readonly sandboxGuard: SandboxGuardRule;
+  /** §4.1: a filesystem middleware's `tools` value as the runtime reads it. */
+  normalizeFilesystemTools(value: unknown): FilesystemAllowlist;
+  /** §6.1: what a subagent's `permissions: null` means. */
+  readonly nullSubagentPermissions: "inherit" | "unrestricted";
+  /** §6.4, §11.4: whether `mode: "fork"` exists (forks inherit the parent's custom middleware and carry `task`). */
+  readonly forkedSubagents: boolean;
+  readonly toolNameCollision: ToolNameCollisionRule;
+  /** What the runtime answers for two subagents with one name. */
+  duplicateSubagentMessage(name: string): string;
+  readonly promptSurface: PromptSurface;
+}

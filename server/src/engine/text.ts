@@ -1,0 +1,56 @@
+/** Offsets ↔ LSP positions (0-based line, UTF-16 character), computed once per text. */
+export interface Position {
+  line: number;
+  character: number;
+}
+export interface Range {
+  start: Position;
+  end: Position;
+}
+/** A half-open span of UTF-16 offsets into the text. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export class LineIndex {
+  private readonly lineStarts: number[];
+  constructor(readonly text: string) {
+    const starts = [0];
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 13 /* \r */) {
+        if (text.charCodeAt(i + 1) === 10) i++;
+        starts.push(i + 1);
+      } else if (c === 10) starts.push(i + 1);
+    }
+    this.lineStarts = starts;
+  }
+  positionAt(offset: number): Position {
+    const o = Math.max(0, Math.min(offset, this.text.length));
+    let low = 0;
+    let high = this.lineStarts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >>> 1;
+      if (this.lineStarts[mid]! <= o) low = mid;
+      else high = mid - 1;
+    }
+    return { line: low, character: o - this.lineStarts[low]! };
+  }
+  offsetAt(position: Position): number {
+    if (position.line >= this.lineStarts.length) return this.text.length;
+    if (position.line < 0) return 0;
+    const start = this.lineStarts[position.line]!;
+    const next = position.line + 1 < this.lineStarts.length ? this.lineStarts[position.line + 1]! : this.text.length;
+    return Math.min(start + Math.max(0, position.character), next);
+  }
+  rangeOf(span: Span): Range {
+    return { start: this.positionAt(span.start), end: this.positionAt(span.end) };
+  }
+  lineCount(): number {
+    return this.lineStarts.length;
+  }
+  lineStart(line: number): number {
+    return this.lineStarts[Math.max(0, Math.min(line, this.lineStarts.length - 1))]!;
+  }
+}
