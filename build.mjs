@@ -6,6 +6,8 @@ const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), 
 const common = {
   bundle: true,
   platform: "node",
+  // jsonc-parser's UMD build requires its modules dynamically; its ESM build bundles cleanly.
+  mainFields: ["module", "main"],
   target: "node20",
   format: "cjs",
   sourcemap: false,

@@ -71,8 +71,9 @@ function rulePattern(r: Rand): string {
     [5, () => `/workspace/${pick(r, [".env", ".env.local", "package.json", "package-lock.json", ".npmrc", "Dockerfile"])}`],
     [4, () => `/workspace/${dir}/${pick(r, FILES)}`],
     [3, () => `/workspace/packages/${pkg}/.env`],
-    // Anywhere in the tree: `**/*.pem`-style.
-    [5, () => pick(r, [...SECRET_EXTS.map((e) => `**/*.${e}`), "**/.env", "**/.env.*", "**/id_rsa*", "**/.git/**", "**/node_modules/**"])],
+    // Anywhere in the tree: `**/*.pem`-style. Written from the root, because both runtimes refuse a rule path that
+    // does not start with `/` when the agent is built (§1.2), so a working config never has a bare `**/*.pem`.
+    [5, () => pick(r, [...SECRET_EXTS.map((e) => `/**/*.${e}`), "/**/.env", "/**/.env.*", "/**/id_rsa*", "/**/.git/**", "/**/node_modules/**"])],
     // Braces.
     [4, () => `/workspace/{${pickDistinct(r, RULE_DIRS, 2).join(",")}}/**`],
     [3, () => `/workspace/**/*.{${pickDistinct(r, SECRET_EXTS, 2).join(",")}}`],
@@ -184,10 +185,10 @@ export function generateConfigText(ruleCount: number, seed: number, schemaUri: s
   "compatibleWith": ["deepagents-py"],
   "name": "research-agent",
   "systemPrompt": "You are a careful research assistant. Work only inside /workspace unless told otherwise.",
-  /* Files live in a sandbox; long-term notes go to the store. */
+  /* Files live in the agent's state; long-term notes go to the store. */
   "backend": {
     "type": "composite",
-    "default": { "type": "sandbox", "provider": "local-shell" },
+    "default": { "type": "state" },
     "routes": { "/memories/": { "type": "store" } },
   },
   "tools": ["web_search", "fetch_url", "run_sql"],

@@ -5,6 +5,7 @@
  *   node --import tsx bench/profile.ts decisions 10     # CompiledRuleList.decide, 10 rules, the bench inputs
  *   node --import tsx bench/profile.ts decisions 100
  *   node --import tsx bench/profile.ts check 1000       # checkConfigText on the 1,000-rule config
+ *   … --no-inline                                        # V8 inlines nothing: slower, but every function keeps its own samples
  *
  * The .cpuprofile is kept (its path is printed) for Chrome DevTools › Performance › Load profile.
  */
@@ -20,7 +21,8 @@ import { SCHEMA_URI } from "./check";
 import { generateConfigText, generateInputs, generateRules } from "./generate";
 import { consume, sink } from "./measure";
 
-const [what = "decisions", sizeText = "10", secondsText = "4"] = process.argv.slice(2);
+const NO_INLINE = process.argv.includes("--no-inline");
+const [what = "decisions", sizeText = "10", secondsText = "4"] = process.argv.slice(2).filter((a) => a !== "--no-inline");
 const size = Number(sizeText);
 const seconds = Number(secondsText);
 const ROOT = join(__dirname, "..");
@@ -60,37 +62,48 @@ interface ProfileNode {
 }
 
 function summarise(file: string): void {
-  const profile = JSON.parse(readFileSync(file, "utf8")) as { nodes: ProfileNode[]; startTime: number; endTime: number; samples: number[] };
+  const profile = JSON.parse(readFileSync(file, "utf8")) as { nodes: ProfileNode[] };
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const totalHits = profile.nodes.reduce((s, n) => s + (n.hitCount ?? 0), 0);
   const label = (n: ProfileNode) => {
     const { functionName, url, lineNumber } = n.callFrame;
-    const where = url ? `${relative(ROOT, url.replace(/^file:\/\//, ""))}:${lineNumber + 1}` : "";
+    const path = url.replace(/^file:\/\//, "");
+    // tsx compiles each TypeScript file to a few lines, so only the file is worth printing for those.
+    const where = !path ? "" : path.endsWith(".ts") ? relative(ROOT, path) : `${relative(ROOT, path)}:${lineNumber + 1}`;
     return `${functionName || "(anonymous)"}${where ? `  ${where}` : ""}`;
   };
+  // Only what happens inside the measured loop counts (not tsx compiling the sources at start-up).
+  const roots: ProfileNode[] = [];
+  const findRoots = (n: ProfileNode) => {
+    if (n.callFrame.functionName === "workload" && n.callFrame.url.endsWith("bench/profile.ts")) roots.push(n);
+    else for (const c of n.children ?? []) findRoots(byId.get(c)!);
+  };
+  findRoots(profile.nodes[0]!);
   const self = new Map<string, number>();
   const total = new Map<string, number>();
-  const walk = (id: number, onStack: Set<string>): number => {
-    const n = byId.get(id)!;
+  const walk = (n: ProfileNode, onStack: Set<string>): number => {
     const key = label(n);
     let hits = n.hitCount ?? 0;
     self.set(key, (self.get(key) ?? 0) + hits);
     const nested = onStack.has(key);
     onStack.add(key);
-    for (const c of n.children ?? []) hits += walk(c, onStack);
+    for (const c of n.children ?? []) hits += walk(byId.get(c)!, onStack);
     if (!nested) {
       onStack.delete(key);
       total.set(key, (total.get(key) ?? 0) + hits);
     }
     return hits;
   };
-  walk(profile.nodes[0]!.id, new Set());
+  let all = 0;
+  for (const r of roots) all += walk(r, new Set());
+  // Garbage collection is sampled outside any JavaScript frame: count it separately.
+  const gcHits = profile.nodes.filter((n) => n.callFrame.functionName === "(garbage collector)").reduce((s, n) => s + (n.hitCount ?? 0), 0);
   const show = (title: string, m: Map<string, number>) => {
     console.log(`\n${title}`);
-    for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, 18)) console.log(`  ${((100 * v) / totalHits).toFixed(1).padStart(5)}%  ${k}`);
+    for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${((100 * v) / all).toFixed(1).padStart(5)}%  ${k}`);
   };
-  show("Self time (share of all samples)", self);
-  show("Total time, callees included", new Map([...total].filter(([k]) => !/^\((root|program|idle|garbage collector)\)/.test(k) || k.startsWith("(garbage"))));
+  console.log(`\n${all} samples inside the workload (${gcHits} more in the garbage collector, ${((100 * gcHits) / (all + gcHits)).toFixed(1)}% of the total).`);
+  show("Self time (share of the workload's samples; inlined callees count as their caller)", self);
+  show("Total time, callees included", total);
   console.log(`\nProfile: ${file}`);
 }
 
@@ -98,7 +111,7 @@ if (process.env.AGENT_SANDBOX_PROFILE_CHILD) {
   workload();
 } else {
   const dir = mkdtempSync(join(tmpdir(), "agent-sandbox-profile-"));
-  const r = spawnSync(process.execPath, ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-interval", "100", "--import", "tsx", __filename, what, sizeText, secondsText], {
+  const r = spawnSync(process.execPath, [...(NO_INLINE ? ["--no-turbo-inlining"] : []), "--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-interval", "100", "--import", "tsx", __filename, what, sizeText, secondsText], {
     stdio: "inherit",
     env: { ...process.env, AGENT_SANDBOX_PROFILE_CHILD: "1" },
   });

@@ -4,27 +4,30 @@
  * with `--save` also bench/results/baseline-<date>.json.
  *
  * Flags: --save (keep a dated copy), --quick (fewer rounds, for trying the harness; not for quoting),
- * --strict (exit 1 when a target is missed; by default a miss is printed and the exit code is 0).
+ * --strict (exit 1 when a target is missed; by default a miss is printed and the exit code is 0),
+ * --wall (time in-process rounds by wall clock instead of process CPU time; see measure.ts).
  */
 import { execSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus, platform, arch, release, totalmem } from "node:os";
+import { arch, cpus, loadavg, platform, release, totalmem } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { benchCheck, type CheckResultRow } from "./check";
-import { benchCli, type CliResult } from "./cli";
+import { benchCli } from "./cli";
 import { benchDecisions, type DecisionResult } from "./decisions";
 import { generateInputs, generateRules } from "./generate";
-import { sink, type RoundOptions } from "./measure";
+import { clock, sink, useClock, type RoundOptions } from "./measure";
 
 const args = new Set(process.argv.slice(2));
 const SAVE = args.has("--save");
 const QUICK = args.has("--quick");
 const STRICT = args.has("--strict");
-for (const a of args) if (!["--save", "--quick", "--strict"].includes(a)) {
-  console.error(`unknown flag ${a} (known: --save, --quick, --strict)`);
+const WALL = args.has("--wall");
+for (const a of args) if (!["--save", "--quick", "--strict", "--wall"].includes(a)) {
+  console.error(`unknown flag ${a} (known: --save, --quick, --strict, --wall)`);
   process.exit(2);
 }
+useClock(WALL ? "wall" : "cpu");
 
 const DECISION_SIZES = [10, 100];
 const CHECK_SIZES = [10, 100, 1000];
@@ -65,6 +68,14 @@ function table(head: string[], rows: string[][], alignLeft = new Set([0])): stri
   return [line(head), "  " + widths.map((w) => "─".repeat(w)).join("   "), ...rows.map(line)].join("\n");
 }
 
+/** A transient status line on a terminal (erased by the next output); nothing when stdout is a file or pipe. */
+function progress(text: string): void {
+  if (process.stdout.isTTY) process.stdout.write(`\r\x1b[2K  ${text}`);
+}
+function endProgress(): void {
+  if (process.stdout.isTTY) process.stdout.write("\r\x1b[2K");
+}
+
 function gitCommit(): string | undefined {
   try {
     const head = execSync("git rev-parse --short HEAD", { cwd: join(__dirname, ".."), stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
@@ -83,15 +94,20 @@ async function main(): Promise<void> {
     console.warn("note: run with --expose-gc (npm run bench does) so rounds start from a collected heap.");
   }
   console.log(`Agent Sandbox benchmark${QUICK ? " (--quick: indicative only)" : ""}`);
-  console.log(`${machine}\n`);
+  const load = () => loadavg().map((l) => l.toFixed(1)).join(" ");
+  const loadBefore = load();
+  console.log(machine);
+  console.log(`Load average before: ${loadBefore}. In-process figures use the ${clock() === "cpu" ? "process CPU-time clock" : "wall clock"}; the CLI figures use wall time.\n`);
+  if (loadavg()[0]! > cpu.length) console.log(`  note: the machine is busy (load ${loadavg()[0]!.toFixed(1)} on ${cpu.length} cores); figures will be noisier than usual.\n`);
 
   // 1. Decisions.
   const inputs = generateInputs(INPUT_COUNT, INPUT_SEED);
   const decisions: DecisionResult[] = [];
   for (const size of DECISION_SIZES) {
-    process.stdout.write(`  measuring decisions at ${size} rules…\r`);
+    progress(`measuring decisions at ${size} rules…`);
     decisions.push(benchDecisions(generateRules(size, RULE_SEED), inputs, decisionOptions, runtimeOptions));
   }
+  endProgress();
   console.log(`1. Path decisions: ${INPUT_COUNT} (operation, canonical path) inputs, decisions per second (median round).`);
   console.log(`   All three agreed on the decision and the deciding rule for every input before timing.\n`);
   console.log(
@@ -115,9 +131,10 @@ async function main(): Promise<void> {
   // 2. check in process.
   const checks: CheckResultRow[] = [];
   for (const size of CHECK_SIZES) {
-    process.stdout.write(`  measuring check at ${size} rules…\r`);
+    progress(`measuring check at ${size} rules…`);
     checks.push(await benchCheck(size, checkOptions));
   }
+  endProgress();
   console.log("2. check in process: ms per call (median round), ours = parse + schema + model + every check,");
   console.log("   vscode-json = vscode-json-languageservice parseJSONDocument + doValidation, same text, same schema.\n");
   console.log(
@@ -137,9 +154,10 @@ async function main(): Promise<void> {
   console.log();
 
   // 3. CLI process.
-  process.stdout.write(`  measuring the CLI process…\r`);
+  progress("measuring the CLI process…");
   const cli = benchCli(CLI_RULES, CLI_RUNS);
-  console.log(`3. CLI process, ${CLI_RULES} rules: wall time, median of ${CLI_RUNS} runs each, interleaved.\n`);
+  endProgress();
+  console.log(`3. CLI process, ${CLI_RULES} rules: wall time, median of ${"skipped" in cli ? CLI_RUNS : cli.runs} runs each, interleaved.\n`);
   if ("skipped" in cli) {
     console.log(`  SKIPPED: ${cli.skipped}\n`);
   } else {
@@ -177,7 +195,8 @@ async function main(): Promise<void> {
   const w = Math.max(...targets.map((t) => t.what.length));
   for (const t of targets) console.log(`  ${t.pass === undefined ? "SKIP" : t.pass ? "PASS" : "FAIL"}  ${t.what.padEnd(w)}   ${t.measured}`);
   const seconds = (performance.now() - started) / 1000;
-  console.log(`\n(${seconds.toFixed(0)} s; checksum ${sink})`);
+  const loadAfter = load();
+  console.log(`\n(${seconds.toFixed(0)} s; load average after: ${loadAfter}; checksum ${sink})`);
 
   const result = {
     format: 1,
@@ -185,6 +204,8 @@ async function main(): Promise<void> {
     commit: gitCommit(),
     machine: { node: process.version, platform: platform(), arch: arch(), release: release(), cpus: cpu.length, cpuModel: cpu[0]?.model.trim(), memoryGB: Math.round(totalmem() / 2 ** 30) },
     quick: QUICK,
+    clock: clock(),
+    loadAverage: { before: loadBefore, after: loadAfter },
     seconds,
     options: { decisions: decisionOptions, runtime: runtimeOptions, check: checkOptions, cliRuns: CLI_RUNS },
     decisions: decisions.map((d) => ({

@@ -4,8 +4,11 @@ import { spawnSync } from "node:child_process";
 const config = "examples/research-agent/agent-sandbox.jsonc";
 const run = (title, args) => {
   console.log(`\n$ agent-sandbox ${args.join(" ")}    # ${title}`);
-  const result = spawnSync(process.execPath, ["dist/cli.js", ...args], { stdio: "inherit", env: { ...process.env, FORCE_COLOR: "0" } });
-  if (result.status === 2 || result.error) {
+  const result = spawnSync(process.execPath, ["dist/cli.js", ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  process.stdout.write(result.stdout ?? "");
+  process.stderr.write(result.stderr ?? "");
+  // Exit 1 means "findings at error level", which the example has on purpose; 2 or a crash means it could not run.
+  if (result.status === 2 || result.error || /\n\s+at /.test(result.stderr ?? "")) {
     console.error(`demo: agent-sandbox ${args[0]} could not run`);
     process.exit(1);
   }

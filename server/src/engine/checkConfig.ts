@@ -13,6 +13,8 @@ export interface CheckOptions {
   fileExists?: (relativePath: string) => boolean;
   /** Reads a file relative to the config file's folder (`undefined` when it cannot be read). Default: none. */
   readFile?: (relativePath: string) => string | undefined;
+  /** Lists a folder relative to the config file's folder (entry names; `undefined` when it cannot be listed). */
+  listDirectory?: (relativePath: string) => string[] | undefined;
   /** Per-code severity overrides (`off` drops the code). */
   severities?: Readonly<Record<string, Severity | "off">>;
 }
@@ -53,6 +55,7 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
       runtimes: [...new Set(runtimes)],
       fileExists: options.fileExists ?? (() => false),
       readFile: options.readFile ?? (() => undefined),
+      listDirectory: options.listDirectory,
       report: (f) => out.push({ ...f, code: check.code, severity: f.severity ?? check.severity }),
     };
     try {

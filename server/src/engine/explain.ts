@@ -34,7 +34,8 @@ export function explainDecision(
   const compiled = new CompiledRuleList(runtime, rules.map((r) => r.input));
   const outcome = decideToolPath(runtime, compiled, operation, path);
   const decided = outcome.decision && outcome.decision.ruleIndex >= 0 ? rules[outcome.decision.ruleIndex] : undefined;
-  const pattern = decided && Array.isArray(decided.input.paths) ? String(decided.input.paths[outcome.decision!.patternIndex]) : "";
+  const patternIndex = outcome.decision?.patternIndex ?? -1;
+  const pattern = decided && Array.isArray(decided.input.paths) && patternIndex >= 0 ? String(decided.input.paths[patternIndex]) : "";
   const mode = decided ? (typeof decided.input.mode === "string" ? decided.input.mode : decided.input.mode === undefined ? "allow" : String(decided.input.mode)) : "";
   const explanation: Explanation = {
     agent: agent.name,
@@ -58,15 +59,11 @@ function summarize(e: Explanation, why: string, ruleCount: number): string {
   const where = e.canonicalPath !== null && e.canonicalPath !== e.path ? ` (matched as ${e.canonicalPath})` : "";
   if (!e.rule) {
     return ruleCount === 0
-      ? `${capitalize(e.decision)}: agent ${e.agent} has no rules (${why}), so every path is allowed${where}.`
-      : `Allowed by default: none of the ${ruleCount} rule(s) of agent ${e.agent} (${why}) matches ${subject}${where}.`;
+      ? `agent ${e.agent} has no rules (${why}), so ${subject} is allowed${where}.`
+      : `no rule of agent ${e.agent} matches ${subject}${where}, so the permissive default allows it (${ruleCount} rule(s): ${why}).`;
   }
-  const modeNote = e.rule.mode !== "allow" && e.rule.mode !== "deny" && e.rule.mode !== "interrupt" ? ` (unknown mode "${e.rule.mode}" allows)` : "";
-  return `${capitalize(e.decision)}: rule ${e.rule.index} (${e.rule.mode} ${e.rule.pattern})${modeNote} decides ${subject}${where} for agent ${e.agent}; ${why}.`;
-}
-
-function capitalize(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
+  const modeNote = e.rule.mode !== "allow" && e.rule.mode !== "deny" && e.rule.mode !== "interrupt" ? `; unknown mode "${e.rule.mode}" allows and stops later rules` : "";
+  return `rule ${e.rule.index} (${e.rule.mode} ${e.rule.pattern}) decides ${subject}${where} for agent ${e.agent}${modeNote} (${why}).`;
 }
 
 function agentNames(model: ConfigModel): string[] {

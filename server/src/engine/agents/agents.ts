@@ -36,6 +36,65 @@ export function customFilesystemMiddleware(list: readonly MiddlewareSpec[]): Mid
   return list.filter((m) => m.type === "filesystem").at(-1);
 }
 
+/** Which filesystem middleware builds an agent's filesystem tools (§4.4, §6.2–§6.4, §11.4–§11.5). */
+export interface FilesystemMiddlewareUse {
+  /** The custom middleware that replaced the default one by name, or `undefined` for the default one. */
+  custom: MiddlewareSpec | undefined;
+  /** The custom middleware is the parent's (general-purpose by name; forked subagents in deepagents-js 1.14.1). */
+  inherited: boolean;
+}
+
+/**
+ * Which filesystem middleware an agent ends up with after the runtime merges middleware by name:
+ * - main: the last custom filesystem middleware of the top-level list, else the default;
+ * - general-purpose: the parent's custom one replaces its default slot (`mergeMiddlewareStack(gp, custom, [],
+ *   {appendNew:false})`, §6.2);
+ * - a forked subagent (JS): `mergeMiddleware(parentCustom, own)` then by name into its defaults, so its own custom
+ *   filesystem middleware wins, else the parent's (dist `buildSubagentMiddleware`, §11.4);
+ * - a declarative subagent: only its own.
+ */
+export function filesystemMiddlewareOf(model: ConfigModel, agent: AgentRef): FilesystemMiddlewareUse {
+  const parentCustom = customFilesystemMiddleware(model.middleware);
+  if (agent.kind === "main") return { custom: parentCustom, inherited: false };
+  if (agent.kind === "general-purpose") return { custom: parentCustom, inherited: parentCustom !== undefined };
+  const own = customFilesystemMiddleware(agent.spec.middleware);
+  if (own) return { custom: own, inherited: false };
+  if (isForked(model, agent.spec) && parentCustom) return { custom: parentCustom, inherited: true };
+  return { custom: undefined, inherited: false };
+}
+
+/** `mode: "fork"` under a runtime that has forked subagents (deepagents-js ≥ 1.14). */
+export function isForked(model: ConfigModel, spec: SubagentSpec): boolean {
+  return model.runtime.forkedSubagents && spec.mode === "fork";
+}
+
+/** Human words for a middleware's place in the file: "middleware #0", "middleware #1 of subagent \"auditor\"". */
+export function middlewareLabel(model: ConfigModel, m: MiddlewareSpec): string {
+  if (model.middleware.includes(m)) return `middleware #${m.index}`;
+  const owner = model.subagents.find((s) => s.middleware.includes(m));
+  return owner ? `middleware #${m.index} of subagent ${JSON.stringify(owner.name ?? `#${owner.index}`)}` : `middleware #${m.index}`;
+}
+
+/**
+ * The rule list a subagent's *default* filesystem middleware is built with: `input.permissions ?? permissions` in
+ * JS, `spec.get("permissions", permissions)` in Python (§6.1). Also what its own custom middleware drops.
+ */
+export function subagentDefaultRules(model: ConfigModel, spec: SubagentSpec): AgentRules {
+  const topLevel = model.permissions;
+  const inheritTopLevel = (why: string): AgentRules =>
+    topLevel && topLevel.rules.length > 0 ? { list: topLevel, source: "inherited", why } : { list: undefined, source: "none", why: `${why}; there are none` };
+  const p = spec.permissions;
+  if (p.kind === "omitted") return inheritTopLevel("`permissions` is omitted, so it inherits the top-level permissions");
+  if (p.kind === "null") {
+    return model.runtime.nullSubagentPermissions === "inherit"
+      ? inheritTopLevel(`\`permissions: null\` inherits in ${model.runtime.id} (\`??\` treats null as missing)`)
+      : { list: undefined, source: "none", why: `\`permissions: null\` means unrestricted in ${model.runtime.id}` };
+  }
+  return p.list.rules.length > 0
+    ? { list: p.list, source: "subagent", why: "its own `permissions` replace the parent's" }
+    : { list: undefined, source: "none", why: "`permissions: []` makes it unrestricted" };
+}
+
 /**
  * Which rule list governs an agent's filesystem tools (§4.4, §6.1, §6.2, §11.4–11.5). A custom filesystem
  * middleware replaces the default one as a whole object, so its own `permissions` (or none) apply, never the
@@ -43,38 +102,26 @@ export function customFilesystemMiddleware(list: readonly MiddlewareSpec[]): Mid
  */
 export function rulesForAgent(model: ConfigModel, agent: AgentRef): AgentRules {
   const topLevel = model.permissions;
-  const parentCustom = customFilesystemMiddleware(model.middleware);
   const fromMiddleware = (m: MiddlewareSpec, source: RuleSource, why: string): AgentRules =>
     m.permissions && m.permissions.rules.length > 0 ? { list: m.permissions, source, why } : { list: undefined, source: "none", why: `${why}; it has no permissions` };
-  const inheritTopLevel = (why: string): AgentRules =>
-    topLevel && topLevel.rules.length > 0 ? { list: topLevel, source: "inherited", why } : { list: undefined, source: "none", why: `${why}; there are none` };
-
+  const use = filesystemMiddlewareOf(model, agent);
+  if (use.custom) {
+    const label = middlewareLabel(model, use.custom);
+    if (agent.kind === "main") return fromMiddleware(use.custom, "middleware", `the custom filesystem middleware (${label}) replaces the default one`);
+    if (agent.kind === "general-purpose") return fromMiddleware(use.custom, "inherited", `it inherits the parent's custom filesystem middleware (${label}) by name`);
+    return use.inherited
+      ? fromMiddleware(use.custom, "inherited", `a forked subagent inherits the parent's custom filesystem middleware (${label}), which replaces its own default one`)
+      : fromMiddleware(use.custom, "middleware", `its own filesystem middleware (${label}) replaces the default one`);
+  }
   if (agent.kind === "main") {
-    if (parentCustom) return fromMiddleware(parentCustom, "middleware", `the custom filesystem middleware (middleware #${parentCustom.index}) replaces the default one`);
     return topLevel && topLevel.rules.length > 0
       ? { list: topLevel, source: "top-level", why: "the top-level permissions" }
       : { list: undefined, source: "none", why: "no permissions are configured" };
   }
   if (agent.kind === "general-purpose") {
-    // The general-purpose subagent inherits same-name custom middleware (§6.2, §11.5).
-    if (parentCustom) return fromMiddleware(parentCustom, "inherited", `it inherits the parent's custom filesystem middleware (middleware #${parentCustom.index}) by name`);
-    return inheritTopLevel("it inherits the top-level permissions");
+    return topLevel && topLevel.rules.length > 0
+      ? { list: topLevel, source: "inherited", why: "it inherits the top-level permissions" }
+      : { list: undefined, source: "none", why: "it inherits the top-level permissions; there are none" };
   }
-  const spec = agent.spec;
-  const own = customFilesystemMiddleware(spec.middleware);
-  if (model.runtime.id === "deepagents-js" && spec.mode === "fork" && parentCustom) {
-    // 1.14.1 merges the parent's custom middleware into forked subagents, replacing the fork's own (§11.4).
-    return fromMiddleware(parentCustom, "inherited", `a forked subagent inherits the parent's custom filesystem middleware (middleware #${parentCustom.index}), which replaces its own`);
-  }
-  if (own) return fromMiddleware(own, "middleware", `its own filesystem middleware (middleware #${own.index}) replaces the default one`);
-  const p = spec.permissions;
-  if (p.kind === "omitted") return inheritTopLevel("`permissions` is omitted, so it inherits the top-level permissions");
-  if (p.kind === "null") {
-    return model.runtime.id === "deepagents-js"
-      ? inheritTopLevel("`permissions: null` inherits in deepagents-js (`??` treats null as missing)")
-      : { list: undefined, source: "none", why: "`permissions: null` means unrestricted in deepagents-py" };
-  }
-  return p.list.rules.length > 0
-    ? { list: p.list, source: "subagent", why: "its own `permissions` replace the parent's" }
-    : { list: undefined, source: "none", why: "`permissions: []` makes it unrestricted" };
+  return subagentDefaultRules(model, agent.spec);
 }

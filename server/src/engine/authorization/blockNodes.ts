@@ -16,17 +16,41 @@ export interface Entry {
 /** The effective properties of an object node: one per key, the last value, in order of first appearance. */
 export function entriesOf(node: JsonNode | undefined): Entry[] {
   if (node?.type !== "object") return [];
-  const byKey = new Map<string, Entry>();
-  for (const prop of node.children ?? []) {
+  const children = node.children ?? [];
+  const out: Entry[] = [];
+  const byKey = children.length > 8 ? new Map<string, Entry>() : undefined;
+  for (const prop of children) {
     const [keyNode, valueNode] = prop.children ?? [];
     if (!keyNode || !valueNode || typeof keyNode.value !== "string") continue;
-    const existing = byKey.get(keyNode.value);
+    const existing = byKey ? byKey.get(keyNode.value) : out.find((e) => e.key === keyNode.value);
     if (existing) {
       existing.keyNode = keyNode;
       existing.valueNode = valueNode;
-    } else byKey.set(keyNode.value, { key: keyNode.value, keyNode, valueNode });
+    } else {
+      const entry = { key: keyNode.value as string, keyNode, valueNode };
+      out.push(entry);
+      byKey?.set(entry.key, entry);
+    }
   }
-  return [...byKey.values()];
+  return out;
+}
+
+const propertyIndex = new WeakMap<JsonNode, Map<string, JsonNode>>();
+
+/** `property()`, through a per-object index: a role map can have thousands of keys and be asked about each one. */
+function indexedProperty(node: JsonNode, key: string): JsonNode | undefined {
+  if (node.type !== "object") return undefined;
+  if ((node.children?.length ?? 0) < 16) return property(node, key);
+  let index = propertyIndex.get(node);
+  if (!index) {
+    index = new Map();
+    for (const prop of node.children ?? []) {
+      const [k, v] = prop.children ?? [];
+      if (k && v && typeof k.value === "string") index.set(k.value, v);
+    }
+    propertyIndex.set(node, index);
+  }
+  return index.get(key);
 }
 
 /** The node at a path of keys and indices below `root` (last value wins for repeated keys). */
@@ -35,7 +59,7 @@ export function nodeAtPath(root: JsonNode | undefined, path: readonly (string | 
   for (const segment of path) {
     if (!node) return undefined;
     if (typeof segment === "number") node = node.type === "array" ? node.children?.[segment] : undefined;
-    else node = property(node, segment);
+    else node = indexedProperty(node, segment);
   }
   return node;
 }
@@ -134,8 +158,9 @@ export class CappedReporter {
     private readonly what: string,
   ) {}
 
-  report(finding: Omit<Finding, "code" | "severity">): void {
-    if (++this.count <= MAX_FINDINGS_PER_CHECK) this.context.report(finding);
+  /** `finding` may be a function, so that nothing is computed for findings past the cap. */
+  report(finding: Omit<Finding, "code" | "severity"> | (() => Omit<Finding, "code" | "severity">)): void {
+    if (++this.count <= MAX_FINDINGS_PER_CHECK) this.context.report(typeof finding === "function" ? finding() : finding);
   }
 
   finish(): void {

@@ -7,8 +7,10 @@
  * Spec: ../../../../../shared/spec/deerflow-authorization.md — A.1.5 (construction rules and messages), A.2
  * (decision vectors), "Enforcement vectors" (fail_closed), A.4 (reason codes).
  */
+import { property, type JsonNode } from "../config/parse";
 import {
   isDict,
+  isJsonNode,
   pydanticBool,
   pyRepr,
   pySorted,
@@ -58,7 +60,7 @@ export interface RbacProblem {
 export function rbacPolicyOf(authorization: unknown): RbacPolicy | undefined {
   const block = blockOf(authorization);
   if (!block || !block.enabled) return undefined;
-  return new Policy(block, RbacProvider.lenient(block.roles));
+  return new Policy(block, RbacProvider.fromCompiled(compileRoles(block.roles, [], false)));
 }
 
 /** DeerFlow's construction-time errors for this block, in the order DeerFlow would raise them (all of them, not just the first). */
@@ -168,6 +170,70 @@ function requireNonEmptyString(value: unknown, field: string): string {
 }
 
 /**
+ * The walk reads either normalised Python values (`PyValue`, from plain JSON) or jsonc-parser nodes directly (what
+ * the checks have: no copy of a large role map). A node is an object that is neither an array nor a Map.
+ */
+type Val = PyValue | JsonNode;
+
+function isNode(v: Val): v is JsonNode {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Map);
+}
+
+function isDictV(v: Val): boolean {
+  return isNode(v) ? v.type === "object" : isDict(v);
+}
+
+function isListV(v: Val): boolean {
+  return isNode(v) ? v.type === "array" : Array.isArray(v);
+}
+
+/** A dict's entries as Python sees them: a repeated key keeps its first position and takes its last value. */
+function entriesV(v: Val): [string, Val][] {
+  if (!isNode(v)) return [...(v as Map<string, PyValue>).entries()];
+  const children = v.children ?? [];
+  const out: [string, Val][] = [];
+  let positions: Map<string, number> | undefined;
+  for (const prop of children) {
+    const [k, value] = prop.children ?? [];
+    if (!k || typeof k.value !== "string") continue;
+    const key = k.value;
+    const item: Val = value ?? null;
+    if (children.length <= 8) {
+      const at = out.findIndex((e) => e[0] === key);
+      if (at >= 0) out[at] = [key, item];
+      else out.push([key, item]);
+    } else {
+      positions ??= new Map();
+      const at = positions.get(key);
+      if (at !== undefined) out[at] = [key, item];
+      else {
+        positions.set(key, out.length);
+        out.push([key, item]);
+      }
+    }
+  }
+  return out;
+}
+
+function itemsV(v: Val): Val[] {
+  return isNode(v) ? (v.children ?? []) : (v as PyValue[]);
+}
+
+/** The scalar a value holds (`undefined` for a dict or a list). */
+function scalarV(v: Val): null | boolean | number | string | undefined {
+  if (isNode(v)) return v.type === "object" || v.type === "array" ? undefined : v.type === "null" ? null : (v.value as boolean | number | string);
+  return v instanceof Map || Array.isArray(v) ? undefined : v;
+}
+
+function typeNameV(v: Val): string {
+  return pyTypeName(isNode(v) ? toPy(v) : v);
+}
+
+function reprV(v: Val): string {
+  return pyRepr(isNode(v) ? toPy(v) : v);
+}
+
+/**
  * The provider as DeerFlow builds it. `construct` raises DeerFlow's first construction error; `lenient` never
  * raises and ignores every invalid part (a role body, a resource policy, an `allow`/`deny` value or list item that
  * DeerFlow would refuse), which is what the editor shows while the config is being fixed.
@@ -191,6 +257,11 @@ export class RbacProvider {
 
   static lenient(roles: unknown): RbacProvider {
     return new RbacProvider(compileRoles(toPy(roles), [], false));
+  }
+
+  /** @internal A provider over an already compiled walk (no second pass over a large role map). */
+  static fromCompiled(compiled: Compiled): RbacProvider {
+    return new RbacProvider(compiled);
   }
 
   /** Declared role names in file order (every key of `roles`, as DeerFlow's `_known_roles`). */
@@ -254,7 +325,7 @@ export class RbacProvider {
  * DeerFlow meets them; where DeerFlow would stop at the first, this walk goes on, so that every error a user
  * would meet one fix after another is reported at once. Each issue's part is left out of the compiled result.
  */
-function compileRoles(roles: PyValue | undefined, issues: RbacIssue[], rolesRequired: boolean): Compiled {
+function compileRoles(roles: Val | undefined, issues: RbacIssue[], rolesRequired: boolean): Compiled {
   const compiled: Compiled = { knownRoles: [], policies: new Map() };
   if (roles === undefined) {
     if (rolesRequired) {
@@ -262,20 +333,21 @@ function compileRoles(roles: PyValue | undefined, issues: RbacIssue[], rolesRequ
     }
     return compiled;
   }
-  if (!isDict(roles)) {
-    issues.push({ rule: "roles-not-dict", kind: "invalid", message: `roles must be a dict, got ${pyTypeName(roles)}`, jsonPath: ["roles"], on: "value" });
+  if (!isDictV(roles)) {
+    issues.push({ rule: "roles-not-dict", kind: "invalid", message: `roles must be a dict, got ${typeNameV(roles)}`, jsonPath: ["roles"], on: "value" });
     return compiled;
   }
-  compiled.knownRoles = [...roles.keys()];
-  for (const [roleName, roleConfig] of roles) {
+  const roleEntries = entriesV(roles);
+  compiled.knownRoles = roleEntries.map((e) => e[0]);
+  for (const [roleName, roleConfig] of roleEntries) {
     if (roleName === "") {
       issues.push({ rule: "role-name", kind: "invalid", message: `role name must be a non-empty string, got ${pyRepr(roleName)}`, jsonPath: ["roles", roleName], on: "key", role: roleName });
     }
-    if (!isDict(roleConfig)) {
+    if (!isDictV(roleConfig)) {
       issues.push({
         rule: "role-body",
         kind: "invalid",
-        message: `role '${roleName}' config must be a dict, got ${pyTypeName(roleConfig)}`,
+        message: `role '${roleName}' config must be a dict, got ${typeNameV(roleConfig)}`,
         jsonPath: ["roles", roleName],
         on: "value",
         role: roleName,
@@ -284,7 +356,7 @@ function compileRoles(roles: PyValue | undefined, issues: RbacIssue[], rolesRequ
     }
     const rolePolicies = new Map<string, CompiledPolicy>();
     compiled.policies.set(roleName, rolePolicies);
-    for (const [resourceKey, resourcePolicy] of roleConfig) {
+    for (const [resourceKey, resourcePolicy] of entriesV(roleConfig)) {
       const path = ["roles", roleName, resourceKey];
       const where = { role: roleName, resourceKey };
       let usable = true;
@@ -305,11 +377,11 @@ function compileRoles(roles: PyValue | undefined, issues: RbacIssue[], rolesRequ
         });
         usable = false;
       }
-      if (!isDict(resourcePolicy)) {
+      if (!isDictV(resourcePolicy)) {
         issues.push({
           rule: "resource-body",
           kind: "invalid",
-          message: `role '${roleName}' resource '${resourceKey}' must be a dict, got ${pyTypeName(resourcePolicy)}`,
+          message: `role '${roleName}' resource '${resourceKey}' must be a dict, got ${typeNameV(resourcePolicy)}`,
           jsonPath: path,
           on: "value",
           ...where,
@@ -323,11 +395,18 @@ function compileRoles(roles: PyValue | undefined, issues: RbacIssue[], rolesRequ
   return compiled;
 }
 
-function compileResourcePolicy(role: string, resourceKey: string, policy: Map<string, PyValue>, path: (string | number)[], issues: RbacIssue[]): CompiledPolicy {
+function compileResourcePolicy(role: string, resourceKey: string, policyValue: Val, path: (string | number)[], issues: RbacIssue[]): CompiledPolicy {
+  const entries = entriesV(policyValue);
+  const policy = {
+    has: (key: string) => entries.some((e) => e[0] === key),
+    get: (key: string) => entries.find((e) => e[0] === key)?.[1],
+    keys: () => entries.map((e) => e[0]),
+  };
   const prefix = `role '${role}' resource '${resourceKey}'`;
   const where = { role, resourceKey };
-  const unknownKeys = [...policy.keys()].filter((k) => k !== "allow" && k !== "deny");
-  if (unknownKeys.length > 0) {
+  let unknownKeys: string[] | undefined;
+  for (const k of policy.keys()) if (k !== "allow" && k !== "deny") (unknownKeys ??= []).push(k);
+  if (unknownKeys) {
     issues.push({
       rule: "policy-keys",
       kind: "invalid",
@@ -341,7 +420,8 @@ function compileResourcePolicy(role: string, resourceKey: string, policy: Map<st
 
   let allowed: ReadonlySet<string> | typeof ALL = ALL; // allow absent = allow all (deny still applies)
   if (policy.has("allow")) {
-    const raw = policy.get("allow")!;
+    const rawValue = policy.get("allow")!;
+    const raw = scalarV(rawValue);
     const at = [...path, "allow"];
     if (raw === null) {
       issues.push({ rule: "allow-null", kind: "invalid", message: `${prefix}: allow must not be null; omit the key, or use '*' / bool / list`, jsonPath: at, on: "value", ...where });
@@ -353,13 +433,13 @@ function compileResourcePolicy(role: string, resourceKey: string, policy: Map<st
       if (raw !== "*") {
         issues.push({ rule: "allow-string", kind: "invalid", message: `${prefix}: allow string must be '*', got ${pyStrRepr(raw)}`, jsonPath: at, on: "value", ...where });
       }
-    } else if (Array.isArray(raw)) {
-      allowed = new Set(listItems(raw, `${prefix}: allow list contains non-string or empty item`, at, "allow-item", where, issues));
+    } else if (isListV(rawValue)) {
+      allowed = new Set(listItems(itemsV(rawValue), `${prefix}: allow list contains non-string or empty item`, at, "allow-item", where, issues));
     } else {
       issues.push({
         rule: "allow-type",
         kind: "invalid",
-        message: `${prefix}: allow must be '*', bool, or list of strings, got ${pyTypeName(raw)}`,
+        message: `${prefix}: allow must be '*', bool, or list of strings, got ${typeNameV(rawValue)}`,
         jsonPath: at,
         on: "value",
         ...where,
@@ -369,21 +449,21 @@ function compileResourcePolicy(role: string, resourceKey: string, policy: Map<st
 
   let denied: ReadonlySet<string> = new Set();
   if (policy.has("deny")) {
-    const raw = policy.get("deny")!;
+    const rawValue = policy.get("deny")!;
     const at = [...path, "deny"];
-    if (raw === null) {
+    if (scalarV(rawValue) === null) {
       issues.push({ rule: "deny-null", kind: "invalid", message: `${prefix}: deny must not be null; omit the key for no deny list`, jsonPath: at, on: "value", ...where });
-    } else if (Array.isArray(raw)) {
-      denied = new Set(listItems(raw, `${prefix}: deny list contains non-string or empty item`, at, "deny-item", where, issues));
+    } else if (isListV(rawValue)) {
+      denied = new Set(listItems(itemsV(rawValue), `${prefix}: deny list contains non-string or empty item`, at, "deny-item", where, issues));
     } else {
-      issues.push({ rule: "deny-type", kind: "invalid", message: `${prefix}: deny must be a list of strings, got ${pyTypeName(raw)}`, jsonPath: at, on: "value", ...where });
+      issues.push({ rule: "deny-type", kind: "invalid", message: `${prefix}: deny must be a list of strings, got ${typeNameV(rawValue)}`, jsonPath: at, on: "value", ...where });
     }
   }
   return { allowed, denied };
 }
 
 function listItems(
-  items: PyValue[],
+  items: Val[],
   messagePrefix: string,
   at: (string | number)[],
   rule: "allow-item" | "deny-item",
@@ -392,8 +472,9 @@ function listItems(
 ): string[] {
   const good: string[] = [];
   items.forEach((item, index) => {
-    if (typeof item === "string" && item !== "") good.push(item);
-    else issues.push({ rule, kind: "invalid", message: `${messagePrefix} ${pyRepr(item)}`, jsonPath: [...at, index], on: "value", ...where });
+    const value = scalarV(item);
+    if (typeof value === "string" && value !== "") good.push(value);
+    else issues.push({ rule, kind: "invalid", message: `${messagePrefix} ${reprV(item)}`, jsonPath: [...at, index], on: "value", ...where });
   });
   return good;
 }
@@ -409,20 +490,31 @@ interface Block {
   /** Whether `default_role` is written in the block (otherwise it is Pydantic's default, "user"). */
   defaultRoleGiven: boolean;
   /** `roles` as written (undefined: the key is absent). */
-  roles: PyValue | undefined;
+  roles: Val | undefined;
 }
 
 /** `AuthorizationConfig` (authorization_config.py L14–32), Pydantic-lax; a value Pydantic would reject is ignored. */
 function blockOf(authorization: unknown): Block | undefined {
-  const value = toPy(authorization);
-  if (!isDict(value)) return undefined;
-  const defaultRole = value.get("default_role");
+  let get: (key: string) => Val | undefined;
+  if (isJsonNode(authorization)) {
+    if (authorization.type !== "object") return undefined;
+    get = (key) => property(authorization, key);
+  } else {
+    const value = toPy(authorization);
+    if (!isDict(value)) return undefined;
+    get = (key) => value.get(key);
+  }
+  const scalar = (key: string) => {
+    const v = get(key);
+    return v === undefined ? undefined : scalarV(v);
+  };
+  const defaultRole = scalar("default_role");
   return {
-    enabled: pydanticBool(value.get("enabled")) ?? false,
-    failClosed: pydanticBool(value.get("fail_closed")) ?? true,
+    enabled: pydanticBool(scalar("enabled")) ?? false,
+    failClosed: pydanticBool(scalar("fail_closed")) ?? true,
     defaultRole: typeof defaultRole === "string" ? defaultRole : "user",
     defaultRoleGiven: typeof defaultRole === "string",
-    roles: value.get("roles"),
+    roles: get("roles"),
   };
 }
 
@@ -436,9 +528,9 @@ export function rbacConstructionIssues(authorization: unknown): RbacIssue[] {
   const block = blockOf(authorization);
   if (!block) return [];
   const issues: RbacIssue[] = [];
-  compileRoles(block.roles, issues, block.enabled);
-  if (block.enabled && isDict(block.roles)) {
-    const provider = RbacProvider.lenient(block.roles);
+  const compiled = compileRoles(block.roles, issues, block.enabled);
+  if (block.enabled && block.roles !== undefined && isDictV(block.roles)) {
+    const provider = RbacProvider.fromCompiled(compiled);
     try {
       provider.validateRole(block.defaultRole, "authorization.default_role");
     } catch (error) {

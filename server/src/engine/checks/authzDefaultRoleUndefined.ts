@@ -1,9 +1,8 @@
 import { blockNodesOf, issueNode } from "../authorization/blockNodes";
 import { pyStrListRepr, pySorted, pyStrRepr } from "../authorization/python";
-import { RBAC_PROVIDER_PATH } from "../authorization/rbac";
 import { property, spanOf } from "../config/parse";
 import type { Fix } from "../diagnostics";
-import { didYouMean } from "../didYouMean";
+import { closeName } from "../authorization/suggest";
 import type { Check } from "./check";
 
 /** Messages list at most this many role names; DeerFlow lists them all, which for a generated role map is unreadable. */
@@ -37,7 +36,7 @@ export const authzDefaultRoleUndefined: Check = {
       const implicit = defaultRoleNode ? "" : ' `default_role` is not set, so it is "user".';
       const fixes: Fix[] = [];
       if (defaultRoleNode?.type === "string" && defaultRoleNode.value !== "") {
-        const suggestion = didYouMean(String(defaultRoleNode.value), declared);
+        const suggestion = closeName(String(defaultRoleNode.value), declared);
         if (suggestion) fixes.push({ title: `Change to "${suggestion}"`, edits: [{ span: spanOf(defaultRoleNode), newText: JSON.stringify(suggestion) }], safe: false });
       }
       context.report({

@@ -4,7 +4,7 @@ import type { RbacIssue } from "../authorization/rbac";
 import { removeArrayElement } from "../config/edits";
 import { property, propertyKeyNode, spanOf, type JsonNode } from "../config/parse";
 import type { Fix } from "../diagnostics";
-import { didYouMean } from "../didYouMean";
+import { closeName } from "../authorization/suggest";
 import type { Check } from "./check";
 
 /**
@@ -26,8 +26,10 @@ export const authzInvalid: Check = {
     const out = new CappedReporter(context, block, "invalid entries");
     for (const issue of block.issues) {
       if (issue.kind !== "invalid") continue;
-      const node = issueNode(block, issue);
-      out.report({ message: `${prefix} ${issue.message}`, span: spanOf(node), fixes: fixesFor(context.text, block.node, issue, node) });
+      out.report(() => {
+        const node = issueNode(block, issue);
+        return { message: `${prefix} ${issue.message}`, span: spanOf(node), fixes: fixesFor(context.text, block.node, issue, node) };
+      });
     }
     out.finish();
   },
@@ -54,7 +56,7 @@ function fixesFor(text: string, root: JsonNode, issue: RbacIssue, node: JsonNode
       const present = new Set(entriesOf(policyNode).map((e) => e.key));
       const fixes: Fix[] = [];
       for (const key of issue.unknownKeys ?? []) {
-        const suggestion = didYouMean(key, ["allow", "deny"]);
+        const suggestion = closeName(key, ["allow", "deny"]);
         const keyNode = nodeAtPath(policyNode, [key]);
         const keyOfIt = keyNode && propertyKeyNode(keyNode);
         if (suggestion && !present.has(suggestion) && keyOfIt) {

@@ -28,31 +28,33 @@ export const authzLiteralGlob: Check = {
       for (const side of ["allow", "deny"] as const) {
         const listNode = side === "allow" ? policy.allowNode : policy.denyNode;
         const items = listStrings(listNode);
-        const listed = new Set(items.map((i) => i.value));
         for (const item of items) {
           if (item.value === "*" || !GLOB_CHARS.test(item.value)) continue;
-          let matching: string[] = [];
-          if (policy.resourceKey === "tools") {
-            tools ??= [...agentToolNames(context.model)].sort();
-            const re = globToRegExp(item.value);
-            matching = re ? tools.filter((t) => re.test(t)) : [];
-          }
-          const verb = side === "allow" ? "allows" : "denies";
-          const named = matching.slice(0, MAX_NAMED).map((m) => `"${m}"`).join(", ") + (matching.length > MAX_NAMED ? `, and ${matching.length - MAX_NAMED} more` : "");
-          const notMatched = matching.length > 0 ? ` It does not match ${named}.` : "";
-          const fixes: Fix[] = [];
-          const toAdd = matching.filter((m) => !listed.has(m));
-          if (toAdd.length > 0 && toAdd.length <= 50) {
-            fixes.push({
-              title: `Replace with the ${toAdd.length === 1 ? "tool" : `${toAdd.length} tools`} it was meant to match: ${toAdd.join(", ")}`,
-              edits: [{ span: spanOf(item.node), newText: toAdd.map((t) => JSON.stringify(t)).join(", ") }],
-              safe: false,
-            });
-          }
-          out.report({
-            message: `DeerFlow matches ${noun} names exactly (no globs, prefixes or regular expressions): ${JSON.stringify(item.value)} is a literal name, so this entry ${verb} only a ${noun} named exactly ${JSON.stringify(item.value)}.${notMatched}`,
-            span: spanOf(item.node),
-            fixes,
+          out.report(() => {
+            let matching: string[] = [];
+            if (policy.resourceKey === "tools") {
+              tools ??= [...agentToolNames(context.model)].sort();
+              const re = globToRegExp(item.value);
+              matching = re ? tools.filter((t) => re.test(t)) : [];
+            }
+            const verb = side === "allow" ? "allows" : "denies";
+            const named = matching.slice(0, MAX_NAMED).map((m) => `"${m}"`).join(", ") + (matching.length > MAX_NAMED ? `, and ${matching.length - MAX_NAMED} more` : "");
+            const notMatched = matching.length > 0 ? ` It does not match ${named}.` : "";
+            const fixes: Fix[] = [];
+            const listed = new Set(items.map((i) => i.value));
+            const toAdd = matching.filter((m) => !listed.has(m));
+            if (toAdd.length > 0 && toAdd.length <= 50) {
+              fixes.push({
+                title: `Replace with the ${toAdd.length === 1 ? "tool" : `${toAdd.length} tools`} it was meant to match: ${toAdd.join(", ")}`,
+                edits: [{ span: spanOf(item.node), newText: toAdd.map((t) => JSON.stringify(t)).join(", ") }],
+                safe: false,
+              });
+            }
+            return {
+              message: `DeerFlow matches ${noun} names exactly (no globs, prefixes or regular expressions): ${JSON.stringify(item.value)} is a literal name, so this entry ${verb} only a ${noun} named exactly ${JSON.stringify(item.value)}.${notMatched}`,
+              span: spanOf(item.node),
+              fixes,
+            };
           });
         }
       }

@@ -1,7 +1,7 @@
 import { blockNodesOf, CappedReporter, roleLabel } from "../authorization/blockNodes";
 import { KNOWN_RESOURCE_KEYS, RESOURCE_POLICY_KEYS, targetNoun, UNENFORCED_RESOURCE_KEYS } from "../authorization/rbac";
 import { spanOf } from "../config/parse";
-import { didYouMean } from "../didYouMean";
+import { closeName } from "../authorization/suggest";
 import type { Check } from "./check";
 
 /**
@@ -18,25 +18,27 @@ export const authzResourceUnknown: Check = {
     if (!block) return;
     const out = new CappedReporter(context, block, "unknown resource keys");
     for (const role of block.roles) {
-      const present = new Set(role.resources.map((r) => r.key));
       for (const resource of role.resources) {
         const key = resource.key;
         if (key === "" || KNOWN_RESOURCE_KEYS.includes(key) || RESOURCE_POLICY_KEYS.has(key)) continue;
-        const suggestion = didYouMean(key, KNOWN_RESOURCE_KEYS);
-        let meant = "";
-        if (suggestion && present.has(suggestion)) {
-          meant = ` Did you mean "${suggestion}"? (${roleLabel(role.role)} also has a "${suggestion}" policy; that one is used.)`;
-        } else if (suggestion) {
-          const unenforced = UNENFORCED_RESOURCE_KEYS.includes(suggestion) ? " (which DeerFlow does not enforce yet either)" : "";
-          meant = ` Did you mean "${suggestion}"${unenforced}? As written, ${roleLabel(role.role)} has no "${suggestion}" policy, so every ${targetNoun(suggestion)} stays allowed.`;
-        }
-        out.report({
-          message: `DeerFlow never looks up the resource key "${key}": its consumers ask only for tools, models and routes (skills, sandbox and mcp_servers are accepted but unenforced). This policy restricts nothing.${meant}`,
-          span: spanOf(resource.keyNode),
-          fixes:
-            suggestion && !present.has(suggestion)
-              ? [{ title: `Rename to "${suggestion}"`, edits: [{ span: spanOf(resource.keyNode), newText: JSON.stringify(suggestion) }], safe: false }]
-              : [],
+        out.report(() => {
+          const present = new Set(role.resources.map((r) => r.key));
+          const suggestion = closeName(key, KNOWN_RESOURCE_KEYS);
+          let meant = "";
+          if (suggestion && present.has(suggestion)) {
+            meant = ` Did you mean "${suggestion}"? (${roleLabel(role.role)} also has a "${suggestion}" policy; that one is used.)`;
+          } else if (suggestion) {
+            const unenforced = UNENFORCED_RESOURCE_KEYS.includes(suggestion) ? " (which DeerFlow does not enforce yet either)" : "";
+            meant = ` Did you mean "${suggestion}"${unenforced}? As written, ${roleLabel(role.role)} has no "${suggestion}" policy, so every ${targetNoun(suggestion)} stays allowed.`;
+          }
+          return {
+            message: `DeerFlow never looks up the resource key "${key}": its consumers ask only for tools, models and routes (skills, sandbox and mcp_servers are accepted but unenforced). This policy restricts nothing.${meant}`,
+            span: spanOf(resource.keyNode),
+            fixes:
+              suggestion && !present.has(suggestion)
+                ? [{ title: `Rename to "${suggestion}"`, edits: [{ span: spanOf(resource.keyNode), newText: JSON.stringify(suggestion) }], safe: false }]
+                : [],
+          };
         });
       }
     }

@@ -1,7 +1,7 @@
 import { agentToolNames } from "../authorization/agentTools";
 import { blockNodesOf, CappedReporter, listStrings } from "../authorization/blockNodes";
 import { spanOf } from "../config/parse";
-import { didYouMean } from "../didYouMean";
+import { closeName } from "../authorization/suggest";
 import type { Check } from "./check";
 
 const GLOB_CHARS = /[*?[]/;
@@ -28,16 +28,19 @@ export const authzToolUnknown: Check = {
           if (GLOB_CHARS.test(item.value)) continue;
           known ??= agentToolNames(context.model);
           if (known.has(item.value)) continue;
-          const suggestion = didYouMean(item.value, known);
-          const caseOnly = suggestion !== undefined && suggestion.toLowerCase() === item.value.toLowerCase();
-          const effect = side === "allow" ? "allows nothing" : "denies nothing";
-          out.report({
-            message:
-              `No agent in this file has a tool named ${JSON.stringify(item.value)} (they have the eight filesystem tools, task, and the user tools declared here). ` +
-              `DeerFlow compares tool names exactly${caseOnly ? ", and case matters" : " and case-sensitively"}, so this entry ${effect}.` +
-              (suggestion ? ` Did you mean "${suggestion}"?` : ""),
-            span: spanOf(item.node),
-            fixes: suggestion ? [{ title: `Change to "${suggestion}"`, edits: [{ span: spanOf(item.node), newText: JSON.stringify(suggestion) }], safe: false }] : [],
+          const names = known;
+          out.report(() => {
+            const suggestion = closeName(item.value, names);
+            const caseOnly = suggestion !== undefined && suggestion.toLowerCase() === item.value.toLowerCase();
+            const effect = side === "allow" ? "allows nothing" : "denies nothing";
+            return {
+              message:
+                `No agent in this file has a tool named ${JSON.stringify(item.value)} (they have the eight filesystem tools, task, and the user tools declared here). ` +
+                `DeerFlow compares tool names exactly${caseOnly ? ", and case matters" : " and case-sensitively"}, so this entry ${effect}.` +
+                (suggestion ? ` Did you mean "${suggestion}"?` : ""),
+              span: spanOf(item.node),
+              fixes: suggestion ? [{ title: `Change to "${suggestion}"`, edits: [{ span: spanOf(item.node), newText: JSON.stringify(suggestion) }], safe: false }] : [],
+            };
           });
         }
       }

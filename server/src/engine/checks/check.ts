@@ -24,6 +24,8 @@ export interface CheckContext {
   readonly fileExists: (relativePath: string) => boolean;
   /** Reads such an input (`undefined` when it cannot be read). */
   readonly readFile: (relativePath: string) => string | undefined;
+  /** Names of a folder's entries (`skills` folders hold `<name>/SKILL.md`); absent or `undefined`: cannot list. */
+  readonly listDirectory?: (relativePath: string) => string[] | undefined;
   report(finding: Omit<Finding, "code" | "severity"> & { severity?: Severity }): void;
 }
 

@@ -1,4 +1,14 @@
 import type { Check } from "./check";
+import { dotfilesUnprotected } from "./dotfilesUnprotected";
+import { dotSegmentBypass } from "./dotSegmentBypass";
+import { authzInvalid } from "./authzInvalid";
+import { authzDefaultRoleUndefined } from "./authzDefaultRoleUndefined";
+import { authzResourceUnknown } from "./authzResourceUnknown";
+import { authzResourceUnenforced } from "./authzResourceUnenforced";
+import { authzLiteralStar } from "./authzLiteralStar";
+import { authzLiteralGlob } from "./authzLiteralGlob";
+import { authzToolUnknown } from "./authzToolUnknown";
+import { authzDenyAll } from "./authzDenyAll";
 import { modeUnknown } from "./modeUnknown";
 import { operationsNotList } from "./operationsNotList";
 import { operationUnknown } from "./operationUnknown";
@@ -6,8 +16,29 @@ import { pathEmpty } from "./pathEmpty";
 import { pathNotAbsolute } from "./pathNotAbsolute";
 import { pathParentSegment } from "./pathParentSegment";
 import { pathTildeSegment } from "./pathTildeSegment";
+import { patternClassNegation } from "./patternClassNegation";
+import { patternNeverMatches } from "./patternNeverMatches";
+import { patternRootGlobstar } from "./patternRootGlobstar";
+import { patternRuntimeSyntax } from "./patternRuntimeSyntax";
 import { ruleEmpty } from "./ruleEmpty";
 import { systemPromptConflict } from "./systemPromptConflict";
+import { permissionsWithSandbox } from "./permissionsWithSandbox";
+import { permissionsWithSandboxFactory } from "./permissionsWithSandboxFactory";
+import { permissionOutsideRoutes } from "./permissionOutsideRoutes";
+import { routePrefixWithoutSlash } from "./routePrefixWithoutSlash";
+import { readFileRequired } from "./readFileRequired";
+import { toolUnknown } from "./toolUnknown";
+import { toolUnavailable } from "./toolUnavailable";
+import { toolDuplicate } from "./toolDuplicate";
+import { toolNameCollision } from "./toolNameCollision";
+import { middlewareDropsPermissions } from "./middlewareDropsPermissions";
+import { middlewareDropsBackend } from "./middlewareDropsBackend";
+import { subagentEscalation } from "./subagentEscalation";
+import { subagentPermissionsNull } from "./subagentPermissionsNull";
+import { subagentDuplicateName } from "./subagentDuplicateName";
+import { subagentMissingDescription } from "./subagentMissingDescription";
+import { skillAllowedToolsString } from "./skillAllowedToolsString";
+import { skillToolUnknown } from "./skillToolUnknown";
 
 /** Every check that runs on a parsed config, in the order the catalogue lists them (docs/checks/README.md). */
 export const CHECKS: readonly Check[] = [
@@ -16,10 +47,41 @@ export const CHECKS: readonly Check[] = [
   pathEmpty,
   pathParentSegment,
   pathTildeSegment,
+  patternNeverMatches,
+  patternClassNegation,
+  patternRootGlobstar,
+  patternRuntimeSyntax,
   ruleEmpty,
   operationUnknown,
   operationsNotList,
   modeUnknown,
+  dotSegmentBypass,
+  dotfilesUnprotected,
+  authzInvalid,
+  authzDefaultRoleUndefined,
+  authzResourceUnknown,
+  authzResourceUnenforced,
+  authzLiteralStar,
+  authzLiteralGlob,
+  authzToolUnknown,
+  authzDenyAll,
+  permissionsWithSandbox,
+  permissionsWithSandboxFactory,
+  permissionOutsideRoutes,
+  routePrefixWithoutSlash,
+  readFileRequired,
+  toolUnknown,
+  toolUnavailable,
+  toolDuplicate,
+  toolNameCollision,
+  middlewareDropsPermissions,
+  middlewareDropsBackend,
+  subagentEscalation,
+  subagentPermissionsNull,
+  subagentDuplicateName,
+  subagentMissingDescription,
+  skillAllowedToolsString,
+  skillToolUnknown,
 ];
 
 /** Codes reported by the parser and the schema rather than by a `Check`. */

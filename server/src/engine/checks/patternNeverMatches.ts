@@ -165,8 +165,9 @@ export interface ExampleFill {
   readonly globstar: readonly string[];
   readonly star: readonly string[];
   readonly qmark: readonly string[];
-  /** Characters tried in a `[…]` class; only those the class accepts are kept. */
+  /** Characters tried in a `[…]` class; only those the class seems to accept are kept, unless `everyClassChar`. */
   readonly classChars: readonly string[];
+  readonly everyClassChar?: boolean;
 }
 
 export const PLAIN_FILL: ExampleFill = { globstar: ["a", "", "a/b"], star: ["a", ""], qmark: ["a"], classChars: ["a", "b", "x", "0", "1", "!", "-", "_", "."] };
@@ -185,9 +186,10 @@ type GlobNode =
  */
 export function examplePaths(pattern: string, fill: ExampleFill, limit = 400): string[] {
   const chars = scanGlob(pattern);
-  const nodes = parseNodes(chars, 0, chars.length, fill);
+  // picomatch splits the whole pattern at a `|` outside groups (`/a|/b` is `/a` or `/b`).
+  const whole = splitTop(chars, 0, chars.length, "|", fill).filter((o) => o.length > 0);
   const seen = new Set<string>();
-  for (const raw of generate(nodes, fill, limit)) {
+  for (const raw of whole.flatMap((nodes) => generate(nodes, fill, limit))) {
     let path = raw.replace(/\/{2,}/g, "/");
     if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
     seen.add(path);
@@ -248,9 +250,10 @@ function parseNodes(chars: readonly GlobChar[], from: number, to: number, fill: 
   return nodes;
 }
 
+/** Splits `chars[from, to)` at separators that sit directly inside the group opened at `from - 1` (or at top level). */
 function splitTop(chars: readonly GlobChar[], from: number, to: number, separator: string, fill: ExampleFill): GlobNode[][] {
   const depthOf = (c: GlobChar) => c.braceDepth + c.parenDepth;
-  const base = from < to ? depthOf(chars[from]!) : 0;
+  const base = from > 0 ? depthOf(chars[from - 1]!) : 0;
   const options: GlobNode[][] = [];
   let start = from;
   for (let k = from; k <= to; k++) {
@@ -287,7 +290,8 @@ function choicesOf(node: GlobNode, fill: ExampleFill, limit: number): readonly s
     case "globstar": return fill.globstar;
     case "qmark": return fill.qmark;
     case "class": {
-      // The class as a JavaScript class: only a way to order candidates; the matchers decide.
+      if (fill.everyClassChar) return fill.classChars;
+      // The class read as a JavaScript class: only a way to pick candidates; the matchers decide.
       let regex: RegExp | undefined;
       try { regex = new RegExp(`^${node.source.replace(/^\[!/, "[^")}$`); } catch { regex = undefined; }
       const accepted = fill.classChars.filter((ch) => regex?.test(ch));
@@ -337,7 +341,8 @@ function lastSegmentIsGlobstar(chars: readonly GlobChar[]): boolean {
   return /(^|\/)\*\*\/$/.test(text);
 }
 
-function isCanonical(runtime: Runtime, path: string): boolean {
+/** The path is exactly what the runtime would hand its matcher (§1.3), with rules present. */
+export function isCanonical(runtime: Runtime, path: string): boolean {
   const canonical = runtime.canonicalToolPath(path, true);
   return canonical.ok && canonical.path === path;
 }
@@ -546,7 +551,7 @@ function rangeFinding(runtime: Runtime, primary: boolean, pattern: string, range
     } else {
       what = `picomatch turns it into ${range.fallbackParts!.map((p) => `the text \`${p}\``).join(", then any two characters (even `/`, not a line break), then ")}`;
     }
-    parts.push(`it does not expand the range \`${range.text}\`: ${what}`);
+    parts.push(`the brace range \`${range.text}\`: ${what}`);
     if (!witness && restLiteral && range.expansion) {
       witness = range.expansion.map((v) => head + v + tail).find((p) => isCanonical(runtime, p) && !compiled.matches(p));
     }
@@ -557,7 +562,7 @@ function rangeFinding(runtime: Runtime, primary: boolean, pattern: string, range
   }, pattern);
   const never = witness ? ` It does not match \`${witness}\`.` : "";
   return {
-    message: `In ${who}, ${parts.join("; ")}.${never} List the values instead${fixed !== pattern ? `: ${JSON.stringify(fixed)}` : ""}.`,
+    message: `${who} does not expand ${parts.join("; nor ")}.${never} List the values instead${fixed !== pattern ? `: ${JSON.stringify(fixed)}` : ""}.`,
     witness,
     fixes: fixed !== pattern ? [{ title: `Write the range out: ${JSON.stringify(fixed)}`, newText: JSON.stringify(fixed), safe: false }] : [],
   };

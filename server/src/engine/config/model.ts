@@ -47,6 +47,8 @@ export interface BackendSpec {
   factory: boolean;
   provider?: string;
   name?: string;
+  /** `filesystem`: the real folder it serves. */
+  rootDir?: string;
   capabilities?: { execute: boolean; delete: boolean };
   default?: BackendSpec;
   routes: { prefix: string; keyNode: JsonNode; backend: BackendSpec }[];
@@ -206,6 +208,8 @@ export function backendOf(node: JsonNode | undefined): BackendSpec | undefined {
   if (provider) spec.provider = provider.value;
   const name = stringOf(property(node, "name"));
   if (name) spec.name = name.value;
+  const rootDir = stringOf(property(node, "rootDir"));
+  if (rootDir) spec.rootDir = rootDir.value;
   const capabilities = property(node, "capabilities");
   if (capabilities?.type === "object") {
     spec.capabilities = { execute: property(capabilities, "execute")?.value === true, delete: property(capabilities, "delete")?.value === true };

@@ -6,7 +6,7 @@ export interface PermissionRuleInput {
   operations: unknown;
   paths: unknown;
   /** `undefined` when the key is omitted (means `allow` in both runtimes). */
-  mode: unknown;
+  mode?: unknown;
 }
 
 /** What the rule list answers for one operation on one canonical path. */
@@ -18,7 +18,7 @@ export interface RuleDecision {
   /** Index, within that rule's `paths`, of the first pattern that matched. */
   patternIndex: number;
   /** The mode as written on the deciding rule (`undefined` when omitted or when the default decided). */
-  mode: unknown;
+  mode?: unknown;
   /** A pattern the runtime cannot evaluate was reached: the tool call itself fails with this error. */
   failure?: string;
 }
@@ -59,6 +59,12 @@ export class CompiledRuleList {
     for (const op of OPERATIONS) {
       const entries: Entry[] = [];
       rules.forEach((rule, ruleIndex) => {
+        const failure = runtime.ruleCallFailure(rule, op);
+        if (failure) {
+          // Reached only when no earlier rule matched; then the tool call itself raises (empty prefix: always a candidate).
+          entries.push({ ruleIndex, patternIndex: -1, pattern: { pattern: "", matches: () => false, unusable: failure, literalPrefix: "" } });
+          return;
+        }
         if (!runtime.operationsCover(rule.operations, op) || !Array.isArray(rule.paths)) return;
         rule.paths.forEach((p, patternIndex) => {
           if (typeof p === "string" && p.length > 0) entries.push({ ruleIndex, patternIndex, pattern: compile(p) });

@@ -81,6 +81,16 @@ export const deepagentsJs: Runtime = {
       literalPrefix: glob.regex ? commonPrefix(literalPrefixOfRegex(glob.regex.source), pattern) : "",
     };
   },
+  ruleCallFailure(rule, op) {
+    // `decidePathAccess` calls `rule.operations.includes(op)`, then `rule.paths.some(...)` (js:permissions/enforce.ts).
+    const { operations, paths } = rule;
+    if (operations === null || operations === undefined) return `Cannot read properties of ${operations} (reading 'includes')`;
+    if (!Array.isArray(operations) && typeof operations !== "string") return "rule.operations.includes is not a function";
+    if (!operations.includes(op)) return undefined;
+    if (paths === null || paths === undefined) return `Cannot read properties of ${paths} (reading 'some')`;
+    if (!Array.isArray(paths)) return "rule.paths.some is not a function";
+    return undefined;
+  },
   operationsCover(operations: unknown, op: Operation): boolean {
     // `rule.operations.includes(op)`: array membership, or a substring test when a string was given (§1.2 V19).
     if (Array.isArray(operations)) return operations.includes(op);
@@ -99,6 +109,7 @@ export const deepagentsJs: Runtime = {
       return path === normalized.slice(0, -1) || path.startsWith(normalized);
     });
   },
+  routeScopingRule: "a path must equal a route without its trailing slash, or start with the route followed by a slash",
   sandboxGuard: {
     considersAllowlist: true,
     skipsFactories: true,
@@ -117,5 +128,5 @@ export const deepagentsJs: Runtime = {
     message: (names) => `ConfigurationError: Tool name(s) [${names.join(", ")}] conflict with built-in tools. Rename your custom tools to avoid this.`,
   },
   duplicateSubagentMessage: (name) => `Error: Duplicate subagent name '${name}'; each subagent must have a unique name.`,
-  promptSurface: { filesystemPromptSeparator: "", routeSectionWhenExecuteVisible: false },
+  promptSurface: { middlewarePromptSeparator: "", routeSectionWhenExecuteVisible: false },
 };

@@ -76,6 +76,14 @@ export const deepagentsPy: Runtime = {
     if (glob.regexes.length === 0) literalPrefix = "";
     return { pattern, matches: (path) => glob.matches(path), unusable: glob.error, literalPrefix };
   },
+  ruleCallFailure(rule) {
+    // `operation not in rule.operations` on a value that is not a container (py:middleware/filesystem.py L420–430).
+    const { operations } = rule;
+    if (operations === null || operations === undefined || typeof operations === "number" || typeof operations === "boolean") {
+      return `argument of type '${pyTypeName(operations)}' is not iterable`;
+    }
+    return undefined;
+  },
   operationsCover(operations: unknown, op: Operation): boolean {
     // `operation not in rule.operations`: list membership, substring for a str, key membership for a dict.
     if (Array.isArray(operations)) return operations.includes(op);
@@ -91,6 +99,7 @@ export const deepagentsPy: Runtime = {
     // `_all_paths_scoped_to_routes` (py:middleware/filesystem.py L638–653): raw `startswith`, no slash added (R2, R7).
     return routePrefixes.some((prefix) => path.startsWith(prefix));
   },
+  routeScopingRule: "a path must start with a route prefix exactly as written",
   sandboxGuard: {
     // The guard ignores `tools` (L1693–1700, §4.2); Python 0.7 rejects factories outright (§5.2), so a factory is
     // never a way around it.
@@ -111,5 +120,5 @@ export const deepagentsPy: Runtime = {
   },
   duplicateSubagentMessage: (name) => `two subagents named '${name}': the \`task\` tool cannot tell them apart`,
   // `append_to_system_message` separates parts with a blank line (§7.3).
-  promptSurface: { filesystemPromptSeparator: "\n\n", routeSectionWhenExecuteVisible: true },
+  promptSurface: { middlewarePromptSeparator: "\n\n", routeSectionWhenExecuteVisible: true },
 };

@@ -84,8 +84,12 @@ export interface ToolNameCollisionRule {
 
 /** What the runtime adds to the system message (§7). */
 export interface PromptSurface {
-  /** Between the system message and a custom filesystem middleware's `systemPrompt` (JS: none, §7.1). */
-  readonly filesystemPromptSeparator: string;
+  /**
+   * What joins a middleware's prompt text (a custom filesystem middleware's `systemPrompt`, the skills section) to
+   * the system message: JS `systemMessage.concat(text)` inserts nothing (§7.1); Python `append_to_system_message`
+   * a blank line (§7.3).
+   */
+  readonly middlewarePromptSeparator: string;
   /** Python adds a "shell paths vs. virtual paths" section for a composite with routes when `execute` is visible (§7.3). */
   readonly routeSectionWhenExecuteVisible: boolean;
 }
@@ -107,6 +111,11 @@ export interface Runtime {
   compilePattern(pattern: string): CompiledPattern;
   /** Does a rule's `operations` value (as written, any JSON) cover `op`? Both runtimes use a membership test. */
   operationsCover(operations: unknown, op: Operation): boolean;
+  /**
+   * The exception a tool call raises when the decision loop reaches a malformed rule (an `operations` that is
+   * not a list or string, `paths` that is not a list), word for word; `undefined` for a well-formed rule.
+   */
+  ruleCallFailure(rule: { operations: unknown; paths: unknown }, op: Operation): string | undefined;
 
   /** §4.3: can the resolved backend execute (JS `isSandboxBackend`, Python `supports_execution`)? */
   canExecute(backend: BackendShape): boolean;
@@ -119,6 +128,8 @@ export interface Runtime {
   readonly capabilityFilterByName: { readonly execute: boolean; readonly delete: boolean };
   /** §5.1: is one permission path scoped to one of the composite's route prefixes, under this runtime's predicate? */
   routeScoped(path: string, routePrefixes: readonly string[]): boolean;
+  /** `routeScoped` in words, for messages. */
+  readonly routeScopingRule: string;
   readonly sandboxGuard: SandboxGuardRule;
   /** §4.1: a filesystem middleware's `tools` value as the runtime reads it. */
   normalizeFilesystemTools(value: unknown): FilesystemAllowlist;

@@ -1,0 +1,129 @@
+import { getNodeValue } from "jsonc-parser";
+import { rbacPolicyOf, type RbacPolicy } from "../authorization/rbac";
+import type { ConfigModel, Located } from "../config/model";
+import { FILESYSTEM_TOOLS } from "../runtime/runtime";
+import { agentsOf, isForked, middlewareLabel, type AgentRef } from "./agents";
+import { agentFilesystem, capabilityReason, describeAgentBackend, type AgentFilesystem } from "./backends";
+import { SKILL_FRAMEWORK_TOOLS } from "./skills";
+
+export type ToolKind = "filesystem" | "user" | "task";
+export type HiddenBy = "allowlist" | "backend" | "authorization" | "skill";
+
+/** One candidate tool of one agent, as `agent-sandbox tools` prints it (cli.md). */
+export interface EffectiveTool {
+  name: string;
+  visible: boolean;
+  kind: ToolKind;
+  /** The first step of config-format.md "The effective tool set" that removed it. */
+  hiddenBy?: HiddenBy;
+  /** A sentence a person can read. */
+  reason?: string;
+}
+
+export interface EffectiveToolsOptions {
+  /** An active skill: only its `allowed-tools` (plus DeerFlow's framework tools) stay visible. */
+  activeSkill?: { name: string; allowedTools: readonly string[] };
+}
+
+/**
+ * The tools the model would see for one agent (`main`, `general-purpose`, or a subagent's name) and one role
+ * (`null`: no authorization), with the reason for each hidden one. `undefined` when there is no such agent.
+ *
+ *   candidates: the 8 filesystem tools (canonical order), the agent's user tools (a user tool named like a built-in
+ *               one is listed as a tool of its own: it collides), `task` (the main agent always:
+ *               the general-purpose subagent always exists, §11.1; a forked subagent carries it too, §4.4 S5)
+ *   ∩ allowlist of the filesystem middleware that applies to this agent (§4.1, §4.4, §6)
+ *   ∩ backend capability (§4.3: `execute` needs a sandbox, `delete` a backend that deletes)
+ *   ∩ role permission (DeerFlow RBAC, deny wins; `null` role: no authorization step)
+ *   ∩ active skill `allowed-tools` (+ DeerFlow's framework tools)
+ */
+export function effectiveTools(model: ConfigModel, agentName: string, role: string | null = null, options: EffectiveToolsOptions = {}): EffectiveTool[] | undefined {
+  const agent = agentsOf(model).find((a) => a.name === agentName);
+  return agent ? effectiveToolsOf(model, agent, role, options) : undefined;
+}
+
+/** The same, for an agent already resolved (checks walk thousands of subagents without looking names up). */
+export function effectiveToolsOf(model: ConfigModel, agent: AgentRef, role: string | null = null, options: EffectiveToolsOptions = {}, policy?: RbacPolicy | null): EffectiveTool[] {
+  const runtime = model.runtime;
+  const fs = agentFilesystem(model, agent);
+  const canExecute = runtime.canExecute(fs.backend.shape);
+  const canDelete = runtime.canDelete(fs.backend.shape);
+  const tools: EffectiveTool[] = [];
+
+  for (const name of FILESYSTEM_TOOLS) {
+    if (!fs.allowlist.tools.includes(name)) {
+      tools.push({ name, visible: false, kind: "filesystem", hiddenBy: "allowlist", reason: allowlistReason(model, agent, fs, name) });
+    } else if (name === "execute" && !canExecute) {
+      tools.push({ name, visible: false, kind: "filesystem", hiddenBy: "backend", reason: capabilityReason(model, "execute", fs.backend) });
+    } else if (name === "delete" && !canDelete) {
+      tools.push({ name, visible: false, kind: "filesystem", hiddenBy: "backend", reason: capabilityReason(model, "delete", fs.backend) });
+    } else tools.push({ name, visible: true, kind: "filesystem" });
+  }
+
+  const filterByName = runtime.capabilityFilterByName;
+  const seen = new Set<string>();
+  for (const { value: name } of userToolsOf(model, agent)) {
+    if (name === "" || seen.has(name)) continue;
+    seen.add(name);
+    // A user tool named like a built-in one is a collision (tool-name-collision reports it); it is still a tool
+    // of its own, and the capability filter goes by name (§4.3, A6): `execute` always, `delete` in Python only.
+    if (name === "execute" && filterByName.execute && !canExecute) {
+      tools.push({ name, visible: false, kind: "user", hiddenBy: "backend", reason: `${capabilityReason(model, "execute", fs.backend)}; the runtime removes every tool named execute, this user tool too` });
+    } else if (name === "delete" && filterByName.delete && !canDelete) {
+      tools.push({ name, visible: false, kind: "user", hiddenBy: "backend", reason: `${capabilityReason(model, "delete", fs.backend)}; ${runtime.label} removes every tool named delete, this user tool too` });
+    } else tools.push({ name, visible: true, kind: "user" });
+  }
+  if (hasTask(model, agent)) tools.push({ name: "task", visible: true, kind: "task" });
+
+  const activePolicy = policy === undefined ? policyOf(model) : policy ?? undefined;
+  if (role !== null && activePolicy) {
+    for (const tool of tools) {
+      if (!tool.visible) continue;
+      const decision = activePolicy.decideTool(role, tool.name);
+      if (!decision.allowed) hide(tool, "authorization", `role ${JSON.stringify(role)} may not call it: ${decision.message}`);
+    }
+  }
+  const skill = options.activeSkill;
+  if (skill) {
+    const allowed = new Set([...skill.allowedTools, ...SKILL_FRAMEWORK_TOOLS]);
+    for (const tool of tools) {
+      if (tool.visible && !allowed.has(tool.name)) hide(tool, "skill", `the active skill ${JSON.stringify(skill.name)} does not list it in \`allowed-tools\``);
+    }
+  }
+  return tools;
+}
+
+/** The RBAC policy of the config's `authorization` block (`undefined` when absent or disabled). */
+export function policyOf(model: ConfigModel): RbacPolicy | undefined {
+  return rbacPolicyOf(model.authorization && getNodeValue(model.authorization));
+}
+
+function hide(tool: EffectiveTool, by: HiddenBy, reason: string): void {
+  tool.visible = false;
+  tool.hiddenBy = by;
+  tool.reason = reason;
+}
+
+/** User tools: the top-level `tools` for the main and general-purpose agents; a subagent's own, else the parent's. */
+export function userToolsOf(model: ConfigModel, agent: AgentRef): readonly Located<string>[] {
+  if (agent.kind === "subagent" && agent.spec.tools) return agent.spec.tools;
+  return model.tools;
+}
+
+/** `task`: the main agent always (§11.1); a forked subagent carries a mirrored one (§4.4 S5); nobody else. */
+export function hasTask(model: ConfigModel, agent: AgentRef): boolean {
+  return agent.kind === "main" || (agent.kind === "subagent" && isForked(model, agent.spec));
+}
+
+function allowlistReason(model: ConfigModel, agent: AgentRef, fs: AgentFilesystem, name: string): string {
+  const m = fs.custom!;
+  const label = middlewareLabel(model, m);
+  const whose = fs.inherited ? `the parent's custom filesystem middleware (${label}), which ${agent.kind === "general-purpose" ? "the general-purpose subagent inherits by name" : "a forked subagent inherits"}` : `the custom filesystem middleware (${label})`;
+  if (fs.allowlist.error) return `${name} is not registered: ${whose} is refused by the runtime (${fs.allowlist.error.message})`;
+  return `${name} is not in the \`tools\` allowlist of ${whose}`;
+}
+
+/** The backend an agent's tools run against, in words (for previews and messages). */
+export function agentBackendWords(model: ConfigModel, agent: AgentRef): string {
+  return describeAgentBackend(model, agentFilesystem(model, agent).backend);
+}

@@ -1,0 +1,159 @@
+import { insertFirstElement } from "../config/edits";
+import { allRuleLists, type BackendSpec, type RuleListSpec } from "../config/model";
+import { spanOf } from "../config/parse";
+import { CompiledRuleList, type PermissionRuleInput } from "../permissions/ruleList";
+import { OPERATIONS, type Operation, type Runtime } from "../runtime/runtime";
+import type { Check } from "./check";
+import { examplePaths, isCanonical, type ExampleFill } from "./patternNeverMatches";
+
+/**
+ * §1.3 (C5–C6, T6–T7): deepagents-js canonicalises a tool path by dropping empty segments only, so `.` segments
+ * reach the matcher, and micromatch never matches a `.` segment with `*` or `**` (G12). The backend then gets the
+ * raw path, and a backend with real files (`filesystem`, `sandbox`) resolves `/secrets/./key` to `/secrets/key`:
+ * a deny on `/secrets/**` is bypassed. State and store backends key raw strings, so there the same call reads
+ * nothing. Reported once per rule list, with a call the rules let through whose dot-free twin they deny.
+ */
+export const dotSegmentBypass: Check = {
+  code: "dot-segment-bypass",
+  severity: "warning",
+  summary: "deepagents-js keeps `.` segments: `/secrets/./key` escapes a deny rule on a backend with real files.",
+  run(context) {
+    const runtime = context.model.runtime;
+    if (!keepsDotSegments(runtime)) return;
+    for (const list of allRuleLists(context.model)) {
+      const denyRules = list.rules.filter((r) => r.input.mode === "deny");
+      if (denyRules.length === 0 || !list.servedBy || !mapsToRealFiles(list.servedBy)) continue;
+      const inputs = list.rules.map((r) => r.input);
+      const bypass = findBypass(runtime, list, new CompiledRuleList(runtime, inputs));
+      if (!bypass) continue;
+      const operations = OPERATIONS.filter((op) => denyRules.some((r) => runtime.operationsCover(r.input.operations, op)));
+      const guardPaths = guardPatterns(denyRules.flatMap((r) => (Array.isArray(r.input.paths) ? r.input.paths : [])));
+      const guard: PermissionRuleInput = { operations, paths: guardPaths, mode: "deny" };
+      const guarded = new CompiledRuleList(runtime, [guard, ...inputs]);
+      const closes = [bypass.path, doubled(bypass.path)].every((p) => guarded.decide(bypass.op, p).decision === "deny");
+      const fixes = closes
+        ? [{
+          title: `Insert a first rule denying paths with a \`.\` segment: ${guardPaths.map((p) => JSON.stringify(p)).join(", ")}`,
+          edits: [insertFirstElement(context.text, list.node, guardText(operations, guardPaths))],
+          safe: false,
+        }]
+        : [];
+      const tool = bypass.op === "read" ? "read_file" : "write_file";
+      context.report({
+        message: `${runtime.label} keeps \`.\` segments in tool paths, and its matcher never lets \`*\` or \`**\` match one: \`${tool}("${bypass.path}")\` is not denied by these rules, though \`${bypass.plain}\` is, and ${bypass.backend} opens that same file (§1.3). Deny \`.\` segments in a first rule.`,
+        span: spanOf(denyRules[0]!.node),
+        witness: bypass.path,
+        fixes,
+      });
+    }
+  },
+};
+
+/**
+ * The guard has to match every path with one or more `.` segments anywhere, and picomatch's `*` and `**` never
+ * match a `.` segment: `["/**\/./**", "/./**"]` misses `/secrets/././key` and `/./secrets/./key` (micromatch 4.0.8),
+ * so the bypass would stay open. Only an extglob repeats a choice between "a segment" and "`.`":
+ * `*(*\/|./)` is any run of segments, `.` the dot segment, `*(/*|/.)` anything after it.
+ *
+ * Anchoring matters for `delete`: a deny `write` pattern whose leading component is a wildcard blocks every
+ * directory delete (§3.5 step 2b, rule 1). So the guard follows the literal folders of each deny pattern: a `.`
+ * right after each of its literal prefixes, then a `.` anywhere below the whole prefix. Its anchors then lie on
+ * the deny pattern's own anchor chain, and `delete` blocks nothing it did not block before.
+ */
+const DOT_NEXT = ".*(/*|/.)";
+const DOT_BELOW = "*(*/|./).*(/*|/.)";
+
+export function guardPatterns(denyPatterns: readonly unknown[]): string[] {
+  const guards = new Set<string>();
+  for (const pattern of denyPatterns) {
+    if (typeof pattern !== "string" || !pattern.startsWith("/")) continue;
+    const prefix: string[] = [];
+    for (const segment of pattern.split("/").slice(1)) {
+      if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(segment)) break;
+      prefix.push(segment);
+    }
+    if (prefix.length === 0) return [`/${DOT_BELOW}`];
+    prefix.forEach((_, i) => guards.add(`/${[...prefix.slice(0, i), DOT_NEXT].join("/")}`));
+    guards.add(`/${[...prefix, DOT_BELOW].join("/")}`);
+  }
+  return [...guards];
+}
+
+/** The same call with a second `.` segment: the guard must not stop at one. */
+function doubled(path: string): string {
+  return path.replace("/./", "/././");
+}
+
+function guardText(operations: readonly Operation[], paths: readonly string[]): string {
+  const list = (items: readonly string[]) => `[${items.map((i) => JSON.stringify(i)).join(", ")}]`;
+  return `{ "operations": ${list(operations)}, "paths": ${list(paths)}, "mode": "deny" }`;
+}
+
+/** Asked of the runtime: does `/a/./b` reach the matcher as it is? */
+function keepsDotSegments(runtime: Runtime): boolean {
+  const c = runtime.canonicalToolPath("/a/./b", true);
+  return c.ok && c.path === "/a/./b";
+}
+
+/** Backends that resolve a path against a real directory tree (config-format.md, "backend"). */
+function isRealFiles(backend: BackendSpec): boolean {
+  return backend.type === "filesystem" || backend.type === "sandbox";
+}
+
+function mapsToRealFiles(backend: BackendSpec): boolean {
+  if (isRealFiles(backend)) return true;
+  if (backend.type !== "composite") return false;
+  return (!!backend.default && mapsToRealFiles(backend.default)) || backend.routes.some((r) => mapsToRealFiles(r.backend));
+}
+
+/** Where a composite sends a raw path: the longest route prefix it starts with, else the default (§5). */
+function servingBackend(backend: BackendSpec, path: string, via = ""): { backend: BackendSpec; via: string } | undefined {
+  if (backend.type !== "composite") return { backend, via };
+  const route = [...backend.routes].sort((a, b) => b.prefix.length - a.prefix.length).find((r) => path.startsWith(r.prefix));
+  if (route) return servingBackend(route.backend, path, ` behind the route \`${route.prefix}\``);
+  return backend.default ? servingBackend(backend.default, path, " (the composite's default)") : undefined;
+}
+
+const KEY_FILL: ExampleFill = { globstar: ["key", "a/key"], star: ["key"], qmark: ["k"], classChars: ["k", "a", "x", "0"] };
+
+interface Bypass {
+  op: Operation;
+  /** The call the rules let through. */
+  path: string;
+  /** The same file without the `.` segment, which the rules deny. */
+  plain: string;
+  backend: string;
+}
+
+function literalSegmentCount(pattern: string): number {
+  const segments = pattern.split("/").slice(1);
+  const k = segments.findIndex((s) => !/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(s));
+  return k < 0 ? segments.length - 1 : k;
+}
+
+function findBypass(runtime: Runtime, list: RuleListSpec, rules: CompiledRuleList): Bypass | undefined {
+  for (const rule of list.rules) {
+    if (rule.input.mode !== "deny" || !Array.isArray(rule.input.paths)) continue;
+    for (const op of OPERATIONS) {
+      if (!runtime.operationsCover(rule.input.operations, op)) continue;
+      for (const pattern of rule.input.paths) {
+        if (typeof pattern !== "string" || runtime.permissionPathProblem(pattern)) continue;
+        const literal = literalSegmentCount(pattern);
+        for (const plain of examplePaths(pattern, KEY_FILL)) {
+          const segments = plain.split("/").slice(1);
+          if (plain === "/" || segments.includes(".") || !isCanonical(runtime, plain) || rules.decide(op, plain).decision !== "deny") continue;
+          // `/secrets/./key` first (right after the protected folder), then every other place, `/./secrets/key` last.
+          const positions = [literal, ...[...segments.keys()].reverse()].filter((at, k, all) => at < segments.length && all.indexOf(at) === k);
+          for (const at of positions) {
+            const path = `/${[...segments.slice(0, at), ".", ...segments.slice(at)].join("/")}`;
+            if (!isCanonical(runtime, path) || rules.decide(op, path).decision === "deny") continue;
+            const serving = servingBackend(list.servedBy!, path);
+            if (!serving || !isRealFiles(serving.backend)) continue;
+            return { op, path, plain, backend: `the \`${serving.backend.type}\` backend${serving.via}` };
+          }
+        }
+      }
+    }
+  }
+  return undefined;
+}

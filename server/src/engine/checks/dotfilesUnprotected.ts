@@ -1,0 +1,99 @@
+import { allRuleLists } from "../config/model";
+import { spanOf } from "../config/parse";
+import type { Fix } from "../diagnostics";
+import { CompiledRuleList } from "../permissions/ruleList";
+import { OPERATIONS, RUNTIME_IDS, runtimeById, type Runtime } from "../runtime";
+import type { Check } from "./check";
+import { examplePaths, isCanonical, isLiteralText, scanGlob, type ExampleFill } from "./patternNeverMatches";
+
+/**
+ * §2.2 item 1 (G4, G9, G21, G25, G31, G42–G43, G109–G110, T13, T17–T18): deepagents-js matches with
+ * `{ dot: true }`, deepagents-py calls wcmatch without `DOTGLOB`, so there `*`, `**`, `?` and classes never match a
+ * name that starts with `.`. A `deny` written with JS in mind leaves `.env` and `.git/` open in Python. Reported
+ * only with a witness: a dotfile path the pattern covers in JS, that the pattern misses in Python, and that no
+ * other rule of the list denies in Python.
+ */
+export const dotfilesUnprotected: Check = {
+  code: "dotfiles-unprotected",
+  severity: "warning",
+  summary: "In deepagents-py a deny's `*`/`**`/`?` does not cover dotfiles (`.env`, `.git/`), unlike deepagents-js.",
+  run(context) {
+    const all = RUNTIME_IDS.map(runtimeById);
+    const covering = all.filter((r) => !skipsDotfiles(r));
+    const skipping = context.runtimes.filter(skipsDotfiles);
+    if (skipping.length === 0 || covering.length === 0) return;
+    const runtime = skipping[0]!;
+    const who = runtime === context.model.runtime ? runtime.label : `${runtime.label} (in compatibleWith)`;
+    const reference = covering[0]!;
+    for (const list of allRuleLists(context.model)) {
+      const inputs = list.rules.map((r) => r.input);
+      const decided = new CompiledRuleList(runtime, inputs);
+      for (const rule of list.rules) {
+        if (rule.input.mode !== "deny") continue;
+        const ops = OPERATIONS.filter((op) => runtime.operationsCover(rule.input.operations, op));
+        if (ops.length === 0) continue;
+        const written = new Set(rule.pathNodes.map((n) => n.value));
+        for (const node of rule.pathNodes) {
+          if (node.type !== "string") continue;
+          const pattern = node.value as string;
+          if (runtime.permissionPathProblem(pattern) || reference.permissionPathProblem(pattern)) continue;
+          const inReference = reference.compilePattern(pattern);
+          const here = runtime.compilePattern(pattern);
+          const witness = examplePaths(pattern, DOTFILE_FILL).find((p) =>
+            hasDotfileSegment(p) && isCanonical(runtime, p) && isCanonical(reference, p)
+            && inReference.matches(p) && !here.matches(p)
+            && ops.some((op) => decided.decide(op, p).decision !== "deny"));
+          if (!witness) continue;
+          const added = dotfilePatterns(pattern).filter((p) => !written.has(p));
+          const covered = added.length > 0 && added.some((p) => runtime.compilePattern(p).matches(witness));
+          const fixes: Fix[] = covered
+            ? [{
+              title: `Also deny dotfiles: add ${added.map((p) => JSON.stringify(p)).join(" and ")}`,
+              edits: [{ span: { start: node.offset + node.length, end: node.offset + node.length }, newText: added.map((p) => `, ${JSON.stringify(p)}`).join("") }],
+              safe: false,
+            }]
+            : [];
+          context.report({
+            message: `In ${who}, wildcards (\`*\`, \`**\`, \`?\`, classes) never match a name that starts with \`.\`: this deny does not cover \`${witness}\`, which ${reference.label} matches with the same pattern, and no other rule here denies it.${covered ? ` Add ${added.map((p) => `\`${p}\``).join(" and ")} to the rule.` : " Spell the dotfiles out in the pattern (e.g. `/dir/.*`)."}`,
+            span: spanOf(node),
+            witness,
+            fixes,
+          });
+        }
+      }
+    }
+  },
+};
+
+/** Wildcards stand for dot names first, so the first confirmed candidate reads as the obvious example. */
+const DOTFILE_FILL: ExampleFill = {
+  globstar: ["a", ".env", ".git/config", "a/.env"],
+  star: [".env", ".a"],
+  qmark: ["."],
+  classChars: [".", "a"],
+};
+
+/** Asked of the matcher: does `/*` miss `/.env`? */
+function skipsDotfiles(runtime: Runtime): boolean {
+  return !runtime.compilePattern("/*").matches("/.env");
+}
+
+function hasDotfileSegment(path: string): boolean {
+  return path.split("/").some((s) => s.startsWith(".") && s !== "." && s !== "..");
+}
+
+/**
+ * The portable spelling of "dotfiles too" for the two shapes whose meaning is plain: `<dir>/**` (any depth: a
+ * dot name as the last segment, or a dot folder with anything under it) and `<dir>/*` (one level).
+ */
+function dotfilePatterns(pattern: string): string[] {
+  const chars = scanGlob(pattern);
+  if (pattern.endsWith("/**") && isLiteralText(chars, 0, pattern.length - 3)) {
+    const dir = pattern.slice(0, -3);
+    return [`${dir}/**/.*`, `${dir}/**/.*/**`];
+  }
+  if (pattern.endsWith("/*") && isLiteralText(chars, 0, pattern.length - 2)) {
+    return [`${pattern.slice(0, -2)}/.*`];
+  }
+  return [];
+}

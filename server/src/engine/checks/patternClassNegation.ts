@@ -1,0 +1,69 @@
+import { allRuleLists } from "../config/model";
+import { spanOf } from "../config/parse";
+import { deepagentsJs, deepagentsPy, type Runtime } from "../runtime";
+import type { Check } from "./check";
+import { examplePaths, PLAIN_FILL, scanGlob } from "./patternNeverMatches";
+
+/**
+ * §2.2 item 4 (G54–G55, T33–T35): picomatch 2.3.2 has no `[!…]` negation. It compiles `[!a]` to
+ * `(?:\[!a\]|[!a])`: the literal text `[!a]`, or one of `!` and `a`. wcmatch reads `[!a]` as "anything but a".
+ * The same rule therefore denies opposite files in the two runtimes. `[^a]` is a negation in both (G56), so the
+ * fix is safe: it makes deepagents-js do what the pattern says and leaves deepagents-py unchanged.
+ */
+export const patternClassNegation: Check = {
+  code: "pattern-class-negation",
+  severity: "warning",
+  summary: "`[!…]` is a class of `!` and the letters in deepagents-js, a negation in deepagents-py.",
+  run(context) {
+    const literalRuntimes = context.runtimes.filter(readsBangClassLiterally);
+    if (literalRuntimes.length === 0) return;
+    for (const list of allRuleLists(context.model)) {
+      for (const rule of list.rules) {
+        for (const node of rule.pathNodes) {
+          if (node.type !== "string") continue;
+          const pattern = node.value as string;
+          if (context.runtimes.some((r) => r.permissionPathProblem(pattern))) continue;
+          const bangs = scanGlob(pattern).filter((c, k, all) => c.inClass && c.close !== undefined && all[k + 1]?.ch === "!");
+          if (bangs.length === 0) continue;
+          const first = bangs[0]!;
+          const classText = pattern.slice(first.index, first.close! + 1);
+          const fixed = bangs.reduceRight((text, c) => `${text.slice(0, c.index + 1)}^${text.slice(c.index + 2)}`, pattern);
+          const runtime = literalRuntimes[0]!;
+          const primary = runtime === context.model.runtime;
+          const who = primary ? runtime.label : `${runtime.label} (in compatibleWith)`;
+          const witnesses = disagreement(pattern);
+          const example = witnesses
+            ? ` For example, deepagents-js matches \`${witnesses.jsOnly}\` and deepagents-py does not${witnesses.pyOnly ? `, while deepagents-py matches \`${witnesses.pyOnly}\` and deepagents-js does not` : ""}.`
+            : "";
+          context.report({
+            message: `In ${who}, \`${classText}\` is not a negation: picomatch reads it as a plain class that also accepts \`!\` (and the pattern also matches the literal text \`${classText}\`), while deepagents-py reads it as "any character except those listed after \`!\`". This rule decides different files in the two runtimes.${example} Write \`[^${classText.slice(2)}\`, which negates in both.`,
+            span: spanOf(node),
+            witness: witnesses?.jsOnly,
+            fixes: [{ title: `Change to ${JSON.stringify(fixed)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(fixed) }], safe: true }],
+          });
+        }
+      }
+    }
+  },
+};
+
+/** Asked of the matcher: a runtime for which `/[!a]` matches `/a` has no `[!…]` negation. */
+function readsBangClassLiterally(runtime: Runtime): boolean {
+  return runtime.compilePattern("/[!a]").matches("/a");
+}
+
+/** A path only deepagents-js matches (and one only deepagents-py matches), confirmed by both matchers. */
+function disagreement(pattern: string): { jsOnly: string; pyOnly?: string } | undefined {
+  const js = deepagentsJs.compilePattern(pattern);
+  const py = deepagentsPy.compilePattern(pattern);
+  const fill = { ...PLAIN_FILL, classChars: ["a", "b", "c", "x", "!", "0", "1", "-", "_"], everyClassChar: true };
+  const canonicalInBoth = (p: string) => [deepagentsJs, deepagentsPy].every((r) => {
+    const c = r.canonicalToolPath(p, true);
+    return c.ok && c.path === p;
+  });
+  const candidates = examplePaths(pattern, fill).filter(canonicalInBoth);
+  const jsOnly = candidates.find((p) => js.matches(p) && !py.matches(p));
+  if (!jsOnly) return undefined;
+  const pyOnly = candidates.find((p) => py.matches(p) && !js.matches(p));
+  return { jsOnly, pyOnly };
+}

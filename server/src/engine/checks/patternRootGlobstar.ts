@@ -1,0 +1,63 @@
+import { allRuleLists } from "../config/model";
+import { spanOf } from "../config/parse";
+import { RUNTIME_IDS, runtimeById, type Runtime } from "../runtime";
+import type { Check } from "./check";
+import { examplePaths, isCanonical, isStructural, scanGlob, type ExampleFill } from "./patternNeverMatches";
+
+/**
+ * §2.2 item 3 (G28, G34, G37, G100, T27): picomatch compiles a leading `/**\/` to "a slash, one or more segments,
+ * a slash", so `/**\/.env` does not match `/.env` at the root, while wcmatch's `**` also matches zero segments.
+ * `/{,**\/}name` matches the root in both (G101–G102). Reported only with a root path the runtime's matcher
+ * confirms is missed, and that no other pattern of the same rule catches.
+ */
+export const patternRootGlobstar: Check = {
+  code: "pattern-root-globstar",
+  severity: "information",
+  summary: "A leading `/**/name` does not match `/name` at the root in deepagents-js.",
+  run(context) {
+    const affected = context.runtimes.filter(needsOneSegment);
+    if (affected.length === 0) return;
+    const runtime = affected[0]!;
+    const primary = runtime === context.model.runtime;
+    const who = primary ? runtime.label : `${runtime.label} (in compatibleWith)`;
+    const others = RUNTIME_IDS.map(runtimeById).filter((r) => !needsOneSegment(r));
+    for (const list of allRuleLists(context.model)) {
+      for (const rule of list.rules) {
+        const siblings = rule.pathNodes.filter((n) => n.type === "string").map((n) => runtime.compilePattern(n.value as string));
+        for (const node of rule.pathNodes) {
+          if (node.type !== "string") continue;
+          const pattern = node.value as string;
+          if (runtime.permissionPathProblem(pattern) || !hasLeadingGlobstar(pattern)) continue;
+          const rest = pattern.slice("/**/".length);
+          const fixed = `/{,**/}${rest}`;
+          const original = runtime.compilePattern(pattern);
+          const repaired = runtime.compilePattern(fixed);
+          const witness = examplePaths(`/${rest}`, ROOT_FILL).find((p) => {
+            return isCanonical(runtime, p) && !original.matches(p) && repaired.matches(p) && !siblings.some((s) => s.matches(p));
+          });
+          if (!witness) continue;
+          const otherMatches = others.filter((r) => isCanonical(r, witness) && r.compilePattern(pattern).matches(witness)).map((r) => r.label);
+          const also = otherMatches.length > 0 ? ` (${otherMatches.join(", ")} does match it)` : "";
+          context.report({
+            message: `In ${who}, a leading \`/**/\` needs at least one folder: this pattern does not match \`${witness}\` at the root${also}. Write \`${fixed}\` to include the root.`,
+            span: spanOf(node),
+            witness,
+            fixes: [{ title: `Include the root: ${JSON.stringify(fixed)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(fixed) }], safe: false }],
+          });
+        }
+      }
+    }
+  },
+};
+
+const ROOT_FILL: ExampleFill = { globstar: ["a", ""], star: ["a", ".env", ""], qmark: ["a"], classChars: ["a", "b", "x", "0", "."] };
+
+function hasLeadingGlobstar(pattern: string): boolean {
+  if (!pattern.startsWith("/**/") || pattern.length === 4) return false;
+  return scanGlob(pattern).slice(0, 4).every((c) => isStructural(c) && c.braceDepth === 0 && c.parenDepth === 0);
+}
+
+/** Asked of the matcher: does `/**\/x` miss `/x`? (picomatch: yes, G34; wcmatch: no.) */
+function needsOneSegment(runtime: Runtime): boolean {
+  return !runtime.compilePattern("/**/x").matches("/x");
+}

@@ -1,0 +1,72 @@
+import { allRuleLists } from "../config/model";
+import { spanOf } from "../config/parse";
+import { RUNTIME_IDS, runtimeById, type Runtime } from "../runtime";
+import type { Check } from "./check";
+import { examplePaths, isCanonical, isStructural, PLAIN_FILL, scanGlob, type GlobChar } from "./patternNeverMatches";
+
+/**
+ * §2.2 item 5 (G60–G65, G75, G111–G113, T36–T37): picomatch (deepagents-js) reads extglobs `@(…)`, `+(…)`,
+ * `!(…)`, `?(…)`, `*(…)`, plain `(…)` groups and `|` as operators; wcmatch is called without `EXTGLOB`, so for
+ * deepagents-py they are literal characters. Even in deepagents-js, `delete` treats such a pattern as a literal
+ * path, because its wildcard test only looks for `* ? { [` (§3.5, D19).
+ */
+export const patternRuntimeSyntax: Check = {
+  code: "pattern-runtime-syntax",
+  severity: "information",
+  summary: "Extglobs, `(…)` groups and `|`: operators in deepagents-js, literal text in deepagents-py.",
+  run(context) {
+    const runtime = context.model.runtime;
+    const all = RUNTIME_IDS.map(runtimeById);
+    const operatorRuntimes = all.filter(readsGroupsAsOperators);
+    const literalRuntimes = all.filter((r) => !readsGroupsAsOperators(r));
+    for (const list of allRuleLists(context.model)) {
+      for (const rule of list.rules) {
+        for (const node of rule.pathNodes) {
+          if (node.type !== "string") continue;
+          const pattern = node.value as string;
+          if (runtime.permissionPathProblem(pattern)) continue;
+          const construct = firstGroupConstruct(pattern);
+          if (!construct) continue;
+          const witness = examplePaths(pattern, PLAIN_FILL).find((p) => {
+            return operatorRuntimes.every((r) => isCanonical(r, p) && r.compilePattern(pattern).matches(p))
+              && literalRuntimes.every((r) => isCanonical(r, p) && !r.compilePattern(pattern).matches(p));
+          });
+          let message: string;
+          if (readsGroupsAsOperators(runtime)) {
+            const example = witness ? ` Here it matches \`${witness}\`, which ${literalRuntimes.map((r) => r.label).join(" and ")} does not.` : "";
+            message = `\`${construct.text}\` is ${construct.kind}, a JS-only operator in ${runtime.label}: deepagents-py and delete's literal-path check (D19) treat it as text.${example}`;
+          } else {
+            const literal = isCanonical(runtime, pattern) && runtime.compilePattern(pattern).matches(pattern) ? ` (e.g. \`${pattern}\`)` : "";
+            const others = operatorRuntimes.map((r) => r.label).join(" and ");
+            message = `In ${runtime.label}, \`(\`, \`)\` and \`|\` are literal characters here: \`${construct.text}\` is not ${construct.kind}, and only matches a path that spells it out${literal}. ${others} would read it as an operator${witness ? ` (matching \`${witness}\`)` : ""}.`;
+          }
+          context.report({ message, span: spanOf(node), witness });
+        }
+      }
+    }
+  },
+};
+
+/** Asked of the matcher: does `/@(a|b)` match `/a`? */
+function readsGroupsAsOperators(runtime: Runtime): boolean {
+  return runtime.compilePattern("/@(a|b)").matches("/a");
+}
+
+function firstGroupConstruct(pattern: string): { text: string; kind: string } | undefined {
+  const chars = scanGlob(pattern);
+  for (const [k, c] of chars.entries()) {
+    if (!isStructural(c)) continue;
+    if (c.ch === "(" && c.close !== undefined) {
+      const prefix = prefixOf(chars, k);
+      const start = prefix ? k - 1 : k;
+      return { text: pattern.slice(chars[start]!.index, c.close + 1), kind: prefix ? `an extglob` : "a group" };
+    }
+    if (c.ch === "|" && c.parenDepth === 0) return { text: "|", kind: "an alternation" };
+  }
+  return undefined;
+}
+
+function prefixOf(chars: readonly GlobChar[], k: number): string | undefined {
+  const before = chars[k - 1];
+  return before && isStructural(before) && "@?+*!".includes(before.ch) ? before.ch : undefined;
+}

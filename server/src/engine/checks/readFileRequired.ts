@@ -1,0 +1,41 @@
+import { allFilesystemMiddleware } from "../agents/backends";
+import { middlewareLabel } from "../agents/agents";
+import { insertFirstElement } from "../config/edits";
+import { spanOf } from "../config/parse";
+import type { Fix } from "../diagnostics";
+import { isFilesystemToolName } from "../runtime/runtime";
+import type { Check } from "./check";
+
+/**
+ * §4.1: a filesystem middleware's `tools` must include `read_file`; the runtime refuses the middleware otherwise
+ * (JS also for a string other than "all", which it reads character by character; Python reads only lists).
+ */
+export const readFileRequired: Check = {
+  code: "read-file-required",
+  severity: "error",
+  summary: "A filesystem middleware `tools` list without `read_file`: the runtime refuses it.",
+  run(context) {
+    const model = context.model;
+    for (const { middleware } of allFilesystemMiddleware(model)) {
+      const tools = middleware.tools;
+      if (!tools) continue;
+      const error = model.runtime.normalizeFilesystemTools(tools.value).error;
+      if (error?.kind !== "read-file-missing") continue;
+      const node = tools.node;
+      const fixes: Fix[] = [];
+      if (node.type === "array") {
+        const edit = (node.children ?? []).length === 0 ? { span: spanOf(node), newText: '["read_file"]' } : insertFirstElement(context.text, node, '"read_file"');
+        fixes.push({ title: 'Add "read_file"', edits: [edit], safe: true });
+      } else if (node.type === "string") {
+        const listed = isFilesystemToolName(node.value) ? `["read_file", ${JSON.stringify(node.value)}]` : '["read_file"]';
+        fixes.push({ title: `Change to ${listed}`, edits: [{ span: spanOf(node), newText: listed }], safe: false });
+      }
+      const stringNote = node.type === "string" ? ` (a string other than "all" is read character by character)` : "";
+      context.report({
+        message: `${model.runtime.label} refuses ${middlewareLabel(model, middleware)}: its \`tools\` do not include "read_file"${stringNote}. It throws: ${error.message}`,
+        span: spanOf(node),
+        fixes,
+      });
+    }
+  },
+};

@@ -1,0 +1,33 @@
+import { agentToolNames } from "../authorization/agentTools";
+import { allSkills, SKILL_FRAMEWORK_TOOLS } from "../agents/skills";
+import { spanOf } from "../config/parse";
+import { didYouMean } from "../didYouMean";
+import type { Check } from "./check";
+
+/**
+ * A skill's `allowed-tools` names a tool no agent in this file has (names are exact and case-sensitive): while
+ * that skill is active, the entry allows nothing (deerflow-authorization.md A.3 step 5).
+ */
+export const skillToolUnknown: Check = {
+  code: "skill-tool-unknown",
+  severity: "warning",
+  summary: "A skill allows a tool that no agent has.",
+  run(context) {
+    const skills = allSkills(context.model, context);
+    if (skills.length === 0) return;
+    const known = agentToolNames(context.model);
+    for (const t of SKILL_FRAMEWORK_TOOLS) known.add(t);
+    for (const skill of skills) {
+      const allowed = skill.frontmatter.allowedTools;
+      if (allowed?.kind !== "list") continue;
+      for (const item of allowed.items) {
+        if (known.has(item.value)) continue;
+        const suggestion = didYouMean(item.value, known);
+        context.report({
+          message: `${skill.file} line ${item.line + 1}: \`allowed-tools\` lists ${JSON.stringify(item.value)}, which no agent in this file has (tool names are exact and case-sensitive), so it allows nothing.${suggestion ? ` Did you mean "${suggestion}"?` : ""}`,
+          span: spanOf(skill.entry.node),
+        });
+      }
+    }
+  },
+};

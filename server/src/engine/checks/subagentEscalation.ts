@@ -1,0 +1,57 @@
+import { agentsOf, middlewareLabel, rulesForAgent } from "../agents/agents";
+import { agentFilesystem } from "../agents/backends";
+import { insertProperty, replaceValue } from "../config/objectEdits";
+import { spanOf } from "../config/parse";
+import type { Edit } from "../diagnostics";
+import { FILESYSTEM_TOOLS, type FilesystemToolName } from "../runtime/runtime";
+import type { Check } from "./check";
+import { addSubagentFilesystemMiddleware } from "./subagentFilesystemFix";
+
+/**
+ * §6.4 (the corridor-security comment on PR #4325), tool half: a filesystem-tool restriction on the main agent
+ * (a custom filesystem middleware's `tools`) does not reach declarative subagents, so delegating through `task`
+ * regains the hidden tools. The general-purpose subagent inherits the restriction by name, and so does a forked
+ * subagent in deepagents-js 1.14.1 unless it brings its own filesystem middleware. (The path half, an operation the
+ * parent's rules deny, belongs to the path analysis.)
+ */
+export const subagentEscalation: Check = {
+  code: "subagent-escalation",
+  severity: "warning",
+  summary: "A subagent can use a filesystem tool the main agent's allowlist hides.",
+  run(context) {
+    const model = context.model;
+    const runtime = model.runtime;
+    const agents = agentsOf(model);
+    const parent = agentFilesystem(model, agents[0]!);
+    if (!parent.custom || parent.allowlist.all || parent.allowlist.error) return;
+    const parentTools = parent.allowlist.tools;
+    const hidden = new Set<FilesystemToolName>(FILESYSTEM_TOOLS.filter((t) => !parentTools.includes(t)));
+    const parentLabel = middlewareLabel(model, parent.custom);
+    for (const agent of agents) {
+      if (agent.kind !== "subagent") continue;
+      const fs = agentFilesystem(model, agent);
+      const sees = fs.allowlist.tools.filter(
+        (t) => hidden.has(t) && (t !== "execute" || runtime.canExecute(fs.backend.shape)) && (t !== "delete" || runtime.canDelete(fs.backend.shape)),
+      );
+      if (sees.length === 0) continue;
+      const spec = agent.spec;
+      const how = fs.custom
+        ? `its own filesystem middleware (${middlewareLabel(model, fs.custom)}) allows them`
+        : "a declarative subagent does not inherit the parent's custom filesystem middleware and gets the default one, with every filesystem tool";
+      let edit: Edit;
+      if (fs.custom && !fs.inherited) {
+        const narrowed = fs.allowlist.tools.filter((t) => parentTools.includes(t));
+        const listText = JSON.stringify(narrowed).replace(/","/g, '", "');
+        edit = fs.custom.tools ? replaceValue(context.text, fs.custom.tools.node, listText) : insertProperty(context.text, fs.custom.node, "tools", listText);
+      } else {
+        edit = addSubagentFilesystemMiddleware(context.text, model, spec, parentTools, rulesForAgent(model, agent).list);
+      }
+      context.report({
+        message: `Subagent ${JSON.stringify(agent.name)} can use ${sees.map((t) => `\`${t}\``).join(", ")}, which the main agent's allowlist (${parentLabel}) hides: ${how}, so delegating through \`task\` regains them (§6.4).`,
+        span: spanOf(spec.nameNode ?? spec.node),
+        related: [{ message: "the main agent's allowlist", span: spanOf(parent.custom.tools?.node ?? parent.custom.node) }],
+        fixes: [{ title: "Give the subagent the main agent's allowlist", edits: [edit], safe: false }],
+      });
+    }
+  },
+};

@@ -1,0 +1,30 @@
+import { removeProperty } from "../config/objectEdits";
+import { deepagentsJs, deepagentsPy } from "../runtime";
+import { spanOf } from "../config/parse";
+import type { Fix } from "../diagnostics";
+import type { Check } from "./check";
+
+/** §6.1: `permissions: null` inherits the parent's rules in deepagents-js (`??`) and means unrestricted in deepagents-py. */
+export const subagentPermissionsNull: Check = {
+  code: "subagent-permissions-null",
+  severity: "information",
+  summary: "`permissions: null` on a subagent: JS inherits the parent's rules, Python means unrestricted.",
+  run(context) {
+    const model = context.model;
+    for (const spec of model.subagents) {
+      if (spec.permissions.kind !== "null") continue;
+      const node = spec.permissions.node;
+      const meanings = [deepagentsJs, deepagentsPy].map((r) => `${r.label}: ${r.nullSubagentPermissions === "inherit" ? "inherits the parent's rules" : "no rules at all (unrestricted)"}`);
+      const inherit: Fix = { title: "Remove `permissions` (inherit the parent's rules in every runtime)", edits: [], safe: false };
+      const remove = removeProperty(context.text, node);
+      if (remove) inherit.edits.push(remove);
+      const unrestricted: Fix = { title: "Change to [] (unrestricted in every runtime)", edits: [{ span: spanOf(node), newText: "[]" }], safe: false };
+      const fixes = (model.runtime.nullSubagentPermissions === "inherit" ? [inherit, unrestricted] : [unrestricted, inherit]).filter((f) => f.edits.length > 0);
+      context.report({
+        message: `\`permissions: null\` means different things per runtime (${meanings.join("; ")}). Say what you mean: omit the key to inherit, or write [] for no rules.`,
+        span: spanOf(node),
+        fixes,
+      });
+    }
+  },
+};

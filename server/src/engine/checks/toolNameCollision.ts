@@ -1,0 +1,42 @@
+import { spanOf } from "../config/parse";
+import { FILESYSTEM_TOOLS } from "../runtime/runtime";
+import type { Check } from "./check";
+
+/**
+ * §4.4, §11.2: `createDeepAgent` refuses top-level user tools named like a built-in tool (`TOOL_NAME_COLLISION`:
+ * the eight filesystem tools, `task`, the async-task tools). A subagent's own `tools` are not checked at
+ * construction; such a name fails only when that agent runs.
+ */
+export const toolNameCollision: Check = {
+  code: "tool-name-collision",
+  severity: "error",
+  summary: "A user tool named like a built-in tool.",
+  run(context) {
+    const model = context.model;
+    const rule = model.runtime.toolNameCollision;
+    const builtIn = new Set(rule.names);
+    const colliding = model.tools.filter((t) => builtIn.has(t.value));
+    const names = [...new Set(colliding.map((t) => t.value))];
+    for (const tool of colliding) {
+      context.report({
+        severity: rule.refusesAtConstruction ? "error" : "warning",
+        message: rule.refusesAtConstruction
+          ? `${JSON.stringify(tool.value)} is the name of a built-in tool: ${model.runtime.label} refuses to construct the agent. It throws: ${rule.message(names)}`
+          : `${JSON.stringify(tool.value)} is the name of a built-in tool: ${rule.message(names)}; rename the user tool.`,
+        span: spanOf(tool.node),
+      });
+    }
+    // Subagents: the filesystem tools and `task` clash with what their middleware adds; nothing checks it early.
+    const subagentClash = new Set<string>([...FILESYSTEM_TOOLS, ...rule.names]);
+    for (const s of model.subagents) {
+      for (const tool of s.tools ?? []) {
+        if (!subagentClash.has(tool.value)) continue;
+        context.report({
+          severity: "warning",
+          message: `${JSON.stringify(tool.value)} is the name of a built-in tool. ${model.runtime.label} does not check a subagent's own tools at construction: subagent ${JSON.stringify(s.name ?? `#${s.index}`)} fails only when it runs (§11.2). Rename the user tool.`,
+          span: spanOf(tool.node),
+        });
+      }
+    }
+  },
+};

@@ -1,0 +1,1247 @@
+/**
+ * deepagents-py checks filesystem permission rules with
+ * `wcmatch.glob.globmatch(path, pattern, flags=BRACE | GLOBSTAR)` (wcmatch 11.0.1, bracex 3.0.1) on a
+ * case-sensitive POSIX host. This module reproduces that call without Python:
+ *
+ *   1. `bracex.iexpand(pattern, keep_escapes=True, limit=1000)` (called from `_wcparse.expand_braces`) is ported
+ *      as a parser that builds the same iterator tree bracex builds, with its counts, so the expansion limit is
+ *      decided without expanding anything.
+ *   2. `_wcparse.WcParse` is ported to emit the very regular-expression text wcmatch hands to Python's `re`
+ *      (so it can be diffed against the real library), for the fixed flag set `globmatch` ends up with:
+ *      `PATHNAME | GLOBSTAR | BRACE`, no `DOTMATCH`, no `EXTMATCH`, no `NEGATE`, case-sensitive, `/` separator.
+ *   3. That Python regex text is translated into an equivalent JavaScript `u`+`s` RegExp, reproducing Python's
+ *      `re` parsing of character classes (including the compile errors wcmatch can provoke there).
+ *
+ * Behaviour that only Python's runtime decides is modelled explicitly: the expansion limit
+ * (`PatternLimitException`), `re.error` compile failures, and `RecursionError` inside bracex, which
+ * `_wcparse.expand_braces` swallows by falling back to the unexpanded pattern.
+ */
+
+/** wcmatch `_wcparse.PATTERN_LIMIT`; `globmatch` passes it to bracex as `limit`. */
+const PATTERN_LIMIT = 1000;
+/**
+ * `_wcparse.compile_pattern` turns `bracex.ExpansionLimitException` ("Brace expansion has exceeded the limit of
+ * 1000") into `wcmatch._wcparse.PatternLimitException` with this text; `globmatch` lets it propagate.
+ */
+const PATTERN_LIMIT_MESSAGE = `Pattern limit exceeded the limit of ${PATTERN_LIMIT}`;
+
+/** Counts saturate here so that astronomically large brace products stay finite and comparable. */
+const CAP = Number.MAX_SAFE_INTEGER;
+const satAdd = (a: number, b: number): number => Math.min(a + b, CAP);
+const satMul = (a: number, b: number): number => Math.min(a * b, CAP);
+
+/**
+ * CPython 3.11's default `sys.getrecursionlimit()`. bracex recurses once per nested brace while parsing and nests
+ * one generator per brace part while iterating; past this limit Python raises `RecursionError`, which
+ * `_wcparse.expand_braces` catches (`except Exception: yield p`), so the raw pattern is used unexpanded.
+ */
+const PY_RECURSION_LIMIT = 1000;
+/**
+ * Python frames assumed to be on the stack where deepagents calls `globmatch` (the real depth depends on the host
+ * program and cannot be known statically). Only patterns with hundreds of brace groups come near the limit, so this
+ * only moves where such patterns flip to "unexpanded".
+ */
+const ASSUMED_CALLER_FRAMES = 50;
+const RECURSION_BUDGET = PY_RECURSION_LIMIT - ASSUMED_CALLER_FRAMES;
+/**
+ * Recursion units, measured on CPython 3.11 by bisecting `sys.setrecursionlimit` around `bracex.iexpand` (which
+ * matches the depth `globmatch` adds on top of its caller). A generator resumed from C (`itertools.product`
+ * materialising `squash`'s inputs, a `for` loop) costs 2 units, one resumed by `yield from` (`chain`) costs 1.
+ */
+const UNITS = {
+  /** `expand` → `for x in expand_str(...)` → the top-level iterator. */
+  iterBase: 4,
+  /** `squash`'s own work after materialising: `all(<genexpr>)`, `''.join`. */
+  squashLeaf: 3,
+  /** `format_values` (calls `str()`), and the alphabet generator expression, resumed from C. */
+  intRangeC: 4,
+  charRangeC: 3,
+  /** Deepest point below a `get_literals` frame: `next(i)` → `StringIter.__next__` → `iternext`. */
+  literals: 9,
+  /** …when that `next(i)` raises `StopIteration` (one more call for the exception object). */
+  literalsAtEnd: 10,
+  /** …through `get_escape` (`+1` frame; `+2` when the backslash is the last character). */
+  escape: 10,
+  escapeAtEnd: 11,
+  /** Below a `get_sequence` frame: `get_range` → `i.match` / `account`, and `get_int_range` for ranges. */
+  sequence: 8,
+  range: 10,
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Code points: Python indexes `str` by code point, JavaScript by UTF-16 unit.
+
+function codePoints(s: string): string[] {
+  return Array.from(s);
+}
+
+/** Python `ord(s[1:2] if len(s) > 1 else s)` as used by `WcParse._sequence_range_check`. */
+function ordSecondOrOnly(s: string): number {
+  const cps = codePoints(s);
+  return (cps.length > 1 ? cps[1]! : cps[0]!).codePointAt(0)!;
+}
+
+/** Signals mirroring the Python exceptions the ported code relies on for control flow (thrown as singletons). */
+class Signal {
+  constructor(readonly name: string) {}
+}
+const STOP_ITERATION = new Signal("StopIteration");
+const DOT_EXCEPTION = new Signal("DotException");
+const PATHNAME_EXCEPTION = new Signal("PathNameException");
+const RECURSION_ERROR = new Signal("RecursionError");
+
+class ExpansionLimitError {
+  readonly message = `Brace expansion has exceeded the limit of ${PATTERN_LIMIT}`;
+}
+
+/** Python `re.error`, carrying `str(error)`. */
+class PyReError {
+  constructor(readonly message: string) {}
+}
+
+/** `util.StringIter` / `bracex.StringIter` over code points. */
+class CharIter {
+  index = 0;
+  constructor(readonly chars: readonly string[]) {}
+  next(): string {
+    if (this.index >= this.chars.length) throw STOP_ITERATION;
+    return this.chars[this.index++]!;
+  }
+  rewind(count: number): void {
+    this.index -= count;
+  }
+  advance(count: number): void {
+    this.index += count;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// bracex 3.0.1 (`bracex.ExpandBrace`)
+
+/** bracex's `EMPTY` sentinel: an empty alternative, dropped by `ExpandBrace.expand` unless joined with text. */
+const EMPTY = Symbol("EMPTY");
+type BItem = string | typeof EMPTY;
+
+/**
+ * One of the iterators bracex builds: a Python list iterator, `squash` (an `itertools.product` generator),
+ * `chain`, or a range generator (`format_values` / the alphabet generator expression). Each node knows its exact
+ * length `n`, how many of its items are `EMPTY` (`e`), whether all are (`allEmpty`), and how many recursion units
+ * iterating it costs when resumed from C (`depthC`) or through `yield from` (`depthYF`).
+ */
+interface BNode {
+  readonly n: number;
+  readonly e: number;
+  readonly allEmpty: boolean;
+  readonly depthC: number;
+  readonly depthYF: number;
+  itemAt(index: number): BItem;
+}
+
+class ListNode implements BNode {
+  readonly n: number;
+  readonly e: number;
+  readonly allEmpty: boolean;
+  readonly depthC = 0;
+  readonly depthYF = 0;
+  constructor(readonly items: readonly BItem[]) {
+    this.n = items.length;
+    this.e = items.filter((x) => x === EMPTY).length;
+    this.allEmpty = this.e === this.n;
+  }
+  itemAt(index: number): BItem {
+    return this.items[index]!;
+  }
+}
+
+/** `ExpandBrace.squash`: `itertools.product(a, b)`, `EMPTY` only when every joined piece is `EMPTY`. */
+class SquashNode implements BNode {
+  readonly n: number;
+  readonly e: number;
+  readonly allEmpty: boolean;
+  readonly depthC: number;
+  readonly depthYF: number;
+  constructor(
+    readonly a: BNode,
+    readonly b: BNode,
+  ) {
+    this.n = satMul(a.n, b.n);
+    this.e = satMul(a.e, b.e);
+    this.allEmpty = a.allEmpty && b.allEmpty;
+    const inner = Math.max(a.depthC, b.depthC, UNITS.squashLeaf);
+    this.depthC = 2 + inner;
+    this.depthYF = 1 + inner;
+  }
+  itemAt(index: number): BItem {
+    const x = this.a.itemAt(Math.floor(index / this.b.n));
+    const y = this.b.itemAt(index % this.b.n);
+    if (x === EMPTY && y === EMPTY) return EMPTY;
+    return (x === EMPTY ? "" : x) + (y === EMPTY ? "" : y);
+  }
+}
+
+/** `ExpandBrace.chain(a, b)`. */
+class ChainNode implements BNode {
+  readonly n: number;
+  readonly e: number;
+  readonly allEmpty: boolean;
+  readonly depthC: number;
+  readonly depthYF: number;
+  constructor(
+    readonly a: BNode,
+    readonly b: BNode,
+  ) {
+    this.n = satAdd(a.n, b.n);
+    this.e = satAdd(a.e, b.e);
+    this.allEmpty = a.allEmpty && b.allEmpty;
+    const inner = Math.max(a.depthYF, b.depthYF);
+    this.depthC = 2 + inner;
+    this.depthYF = 1 + inner;
+  }
+  itemAt(index: number): BItem {
+    return index < this.a.n ? this.a.itemAt(index) : this.b.itemAt(index - this.a.n);
+  }
+}
+
+/** `ExpandBrace.get_int_range` → `format_values(range(first, stop, step), padding)`. */
+class IntRangeNode implements BNode {
+  readonly n: number;
+  readonly e = 0;
+  readonly allEmpty = false;
+  readonly depthC = UNITS.intRangeC;
+  readonly depthYF = UNITS.intRangeC - 1;
+  constructor(
+    readonly first: bigint,
+    readonly step: bigint,
+    length: bigint,
+    readonly padding: number,
+  ) {
+    this.n = length > BigInt(CAP) ? CAP : Number(length);
+  }
+  itemAt(index: number): BItem {
+    const value = this.first + BigInt(index) * this.step;
+    if (!this.padding) return value.toString();
+    // Python `"{:0{pad}d}".format(value)`: the sign counts towards the width.
+    const sign = value < 0n ? "-" : "";
+    const digits = (value < 0n ? -value : value).toString();
+    return sign + digits.padStart(this.padding - sign.length, "0");
+  }
+}
+
+/** bracex `_alpha`: `chr(x)` for `A`..`z`, with the backslash slot blanked to `''`. */
+const ALPHA: readonly string[] = Array.from({ length: 0x7a - 0x41 + 1 }, (_, k) =>
+  0x41 + k === 0x5c ? "" : String.fromCharCode(0x41 + k),
+);
+const NALPHA: readonly string[] = [...ALPHA].reverse();
+
+/** `ExpandBrace.get_char_range` → `(alpha[r] for r in range(...))`. */
+class CharRangeNode implements BNode {
+  readonly n: number;
+  readonly e = 0;
+  readonly allEmpty = false;
+  readonly depthC = UNITS.charRangeC;
+  readonly depthYF = UNITS.charRangeC - 1;
+  constructor(
+    readonly alpha: readonly string[],
+    readonly first: number,
+    readonly step: number,
+    length: number,
+  ) {
+    this.n = length;
+  }
+  itemAt(index: number): BItem {
+    return this.alpha[this.first + index * this.step]!;
+  }
+}
+
+/** Length of Python `range(start, stop, step)`. */
+function rangeLength(start: bigint, stop: bigint, step: bigint): bigint {
+  if (step > 0n) return stop > start ? (stop - start + step - 1n) / step : 0n;
+  return start > stop ? (start - stop - step - 1n) / -step : 0n;
+}
+
+/** `math.ceil(span / ainc)` where Python's `int / int` is the correctly rounded true quotient. */
+function pyCeilDiv(span: bigint, ainc: bigint): number {
+  const two53 = 2n ** 53n;
+  if (span <= two53 && ainc <= two53) return Math.ceil(Number(span) / Number(ainc));
+  const q = span / ainc;
+  if (q >= two53) return CAP;
+  // Only the decision "> 1000" depends on this; double rounding can only matter for quotients within 2^-44 of an
+  // integer, far below what real ranges produce.
+  return Math.ceil(Number(q) + Number(span % ainc) / Number(ainc));
+}
+
+const ND = /^\p{Nd}$/u;
+
+/** Python `int()` accepts any Unicode decimal digit (category Nd, always in runs of ten from 0 to 9). */
+function digitValue(c: string): number {
+  const cp = c.codePointAt(0)!;
+  if (cp >= 0x30 && cp <= 0x39) return cp - 0x30;
+  let start = cp;
+  while (ND.test(String.fromCodePoint(start - 1))) start--;
+  return (cp - start) % 10;
+}
+
+function pyInt(chars: readonly string[]): bigint {
+  let k = 0;
+  let negative = false;
+  if (chars[0] === "-") {
+    negative = true;
+    k = 1;
+  }
+  let value = 0n;
+  for (; k < chars.length; k++) value = value * 10n + BigInt(digitValue(chars[k]!));
+  return negative ? -value : value;
+}
+
+/** bracex `truncate_digits(value, 19)`. */
+function truncateDigits(value: readonly string[]): readonly string[] {
+  return value.slice(0, 19 + (value.length && value[0] === "-" ? 1 : 0));
+}
+
+/** Matches `-?\d+` (Unicode `\d`) at `k`; returns the end index or -1. */
+function matchSignedDigits(chars: readonly string[], k: number): number {
+  let j = k;
+  if (chars[j] === "-") j++;
+  const digitsStart = j;
+  while (j < chars.length && ND.test(chars[j]!)) j++;
+  return j > digitsStart ? j : -1;
+}
+
+const isAsciiLetter = (c: string | undefined): boolean => c !== undefined && /^[A-Za-z]$/.test(c);
+
+interface RangeMatch {
+  readonly end: number; // index of the closing `}`
+  readonly groups: ReadonlyArray<readonly string[] | undefined>;
+}
+
+/**
+ * bracex `RE_INT_ITER` = `(-?\d+)\.{2}(-?\d+)(?:\.{2}(-?\d+))?(?=\})` and
+ * `RE_CHR_ITER` = `([A-Za-z])\.{2}([A-Za-z])(?:\.{2}(-?\d+))?(?=\})`, matched at `k`. Neither can backtrack into a
+ * different split (digits never match `.` or `}`), so a greedy scan decides them.
+ */
+function matchRange(chars: readonly string[], k: number, kind: "int" | "chr"): RangeMatch | undefined {
+  const dots = (j: number) => chars[j] === "." && chars[j + 1] === ".";
+  let a0: number;
+  let a1: number;
+  let b0: number;
+  let b1: number;
+  if (kind === "int") {
+    a0 = k;
+    a1 = matchSignedDigits(chars, a0);
+    if (a1 < 0 || !dots(a1)) return undefined;
+    b0 = a1 + 2;
+    b1 = matchSignedDigits(chars, b0);
+    if (b1 < 0) return undefined;
+  } else {
+    if (!isAsciiLetter(chars[k]) || !dots(k + 1) || !isAsciiLetter(chars[k + 3])) return undefined;
+    a0 = k;
+    a1 = k + 1;
+    b0 = k + 3;
+    b1 = k + 4;
+  }
+  const start = chars.slice(a0, a1);
+  const end = chars.slice(b0, b1);
+  if (dots(b1)) {
+    const c1 = matchSignedDigits(chars, b1 + 2);
+    if (c1 >= 0 && chars[c1] === "}") return { end: c1, groups: [start, end, chars.slice(b1 + 2, c1)] };
+  }
+  if (chars[b1] === "}") return { end: b1, groups: [start, end, undefined] };
+  return undefined;
+}
+
+type SeqEntry = BItem | BNode | Array<string | BNode>;
+
+const isNode = (x: unknown): x is BNode => typeof x === "object" && x !== null && !Array.isArray(x);
+
+/** A Python str or iterator wrapped as an iterable node (`[r] if isinstance(r, str) else r`). */
+const asNode = (x: BItem | BNode): BNode => (isNode(x) ? x : new ListNode([x]));
+
+/** bracex `ExpandBrace.flatten`. */
+function flatten(entries: readonly SeqEntry[]): Array<BItem | BNode> {
+  const out: Array<BItem | BNode> = [];
+  for (const x of entries) {
+    if (Array.isArray(x)) out.push(...x);
+    else out.push(x);
+  }
+  return out;
+}
+
+/**
+ * Port of `bracex.ExpandBrace` with `keep_escapes=True`, `limit=1000`, `return_empty=False`. Every literal it
+ * gathers is a contiguous slice of the input (escapes keep their backslash), so literals are sliced, not built.
+ */
+class BraceParser {
+  private expanding = false;
+  private readonly i: CharIter;
+  /** Python frames currently used by `get_literals` / `get_sequence` recursion. */
+  private frames = 0;
+
+  constructor(
+    private readonly chars: readonly string[],
+    /** bracex `max_limit`; 0 disables the check (as in bracex). */
+    private readonly limit: number,
+  ) {
+    this.i = new CharIter(chars);
+  }
+
+  /** `ExpandBrace.account`: every finished literal run, group and range is checked against the limit. */
+  private account(count: number): number {
+    if (this.limit > 0 && count > this.limit) throw new ExpansionLimitError();
+    return count;
+  }
+
+  /** Each nested brace adds a `get_literals` + `get_sequence` frame; bracex has no guard of its own. */
+  private enter(leaf: number): void {
+    this.frames++;
+    this.check(leaf);
+  }
+
+  private check(leaf: number): void {
+    if (this.frames + leaf > RECURSION_BUDGET) throw RECURSION_ERROR;
+  }
+
+  /** `ExpandBrace.expand_str`: the parsed top level, squashed onto `iter([EMPTY])`. */
+  parse(): BNode {
+    const [values] = this.getLiterals(this.i.next(), 0, false);
+    let results: BNode = new ListNode([EMPTY]);
+    for (const v of values) results = new SquashNode(results, asNode(v));
+    return results;
+  }
+
+  private getLiterals(first: string, depth: number, ignoreEndIn: boolean): [Array<string | BNode>, number] {
+    this.enter(UNITS.literals);
+    const i = this.i;
+    const result: Array<string | BNode> = [];
+    let ignoreEnd = ignoreEndIn;
+    let isDollar = false;
+    let count = 1;
+    let litStart = i.index - 1;
+    let c = first;
+    const flush = (endExclusive: number) => {
+      if (endExclusive > litStart) result.push(this.chars.slice(litStart, endExclusive).join(""));
+    };
+    try {
+      for (;;) {
+        const ignoreBrace = isDollar;
+        isDollar = false;
+        if (c === "$") {
+          isDollar = true;
+        } else if (c === "\\") {
+          // get_escape: the escaped character (if any) stays in the literal.
+          const atEnd = i.index >= this.chars.length;
+          this.check(atEnd ? UNITS.escapeAtEnd : UNITS.escape);
+          if (!atEnd) i.advance(1);
+        } else if (!ignoreBrace && c === "{") {
+          flush(i.index - 1);
+          litStart = i.index - 1;
+          // `next(i)` failing here means a trailing `{`: it stays literal and parsing stops.
+          const next = i.next();
+          const [seq, scount] = this.getSequence(next, depth + 1);
+          count = satMul(count, scount);
+          result.push(seq);
+          litStart = i.index;
+        } else if (this.expanding && (c === "," || (c === "}" && !ignoreEnd))) {
+          ignoreEnd = false;
+          flush(i.index - 1);
+          i.rewind(1);
+          this.frames--;
+          return [result, this.account(count)];
+        }
+        c = i.next();
+      }
+    } catch (e) {
+      if (e !== STOP_ITERATION) throw e;
+      this.check(UNITS.literalsAtEnd);
+      flush(i.index);
+    }
+    this.frames--;
+    return [result, this.account(count)];
+  }
+
+  private getSequence(first: string, depth: number): [BNode, number] {
+    this.enter(UNITS.sequence);
+    const i = this.i;
+    const result: SeqEntry[] = [];
+    const release = !this.expanding;
+    this.expanding = true;
+    let hasComma = false;
+    let isEmpty = true;
+    const counts: number[] = [];
+    let c = first;
+
+    i.rewind(1);
+    const range = this.getRange();
+    i.advance(1);
+    if (range) {
+      this.check(UNITS.range);
+      if (release) this.expanding = false;
+      this.frames--;
+      return [range[0], this.account(range[1])];
+    }
+
+    try {
+      for (;;) {
+        // At depth 1 without a comma yet, bash keeps looking past `}` unless the pattern starts with `{}`.
+        const keepLooking = depth === 1 && !hasComma;
+        if (c === "}" && (!keepLooking || i.index === 2)) {
+          if (release) this.expanding = false;
+          if (isEmpty) {
+            result.push(EMPTY);
+            if (hasComma) counts.push(1);
+          }
+          this.frames--;
+          if (!hasComma) {
+            // Not a group: `{` + contents + `}` as literal text.
+            let temp: BNode = new ListNode(["{"]);
+            for (const r of flatten(result)) temp = new SquashNode(temp, asNode(r));
+            temp = new SquashNode(temp, new ListNode(["}"]));
+            return [temp, this.account(counts.reduce(satMul, 1))];
+          }
+          // A real group: chain its alternatives (runs of plain strings stay list slices).
+          let fin: BNode = new ListNode([]);
+          let start = 0;
+          result.forEach((x, e) => {
+            if (typeof x !== "string" && x !== EMPTY) {
+              if (e !== start) fin = new ChainNode(fin, new ListNode(result.slice(start, e) as BItem[]));
+              if (Array.isArray(x)) {
+                let temp: BNode = new ListNode([EMPTY]);
+                for (const y of x) temp = new SquashNode(temp, asNode(y));
+                fin = new ChainNode(fin, temp);
+              } else {
+                fin = new ChainNode(fin, x as BNode);
+              }
+              start = e + 1;
+            }
+          });
+          if (start < result.length) fin = new ChainNode(fin, new ListNode(result.slice(start) as BItem[]));
+          return [fin, this.account(counts.reduce(satAdd, 0))];
+        } else if (c === ",") {
+          hasComma = true;
+          if (isEmpty) {
+            result.push(EMPTY);
+            counts.push(1);
+          } else {
+            isEmpty = true;
+          }
+        } else {
+          const [value, lcount] = this.getLiterals(c, depth, keepLooking);
+          counts.push(lcount);
+          if (value.length > 1) result.push(value);
+          else result.push(...value);
+          isEmpty = false;
+        }
+        c = i.next();
+      }
+    } catch (e) {
+      if (e !== STOP_ITERATION) throw e;
+      if (release) this.expanding = false;
+    }
+
+    // Unterminated: rebuild the text, re-inserting a comma between consecutive plain strings only (as bracex does).
+    let temp2: BNode = new ListNode(["{"]);
+    let lastStr = false;
+    for (const r of flatten(result)) {
+      const isStr = !isNode(r);
+      temp2 = new SquashNode(temp2, isStr ? new ListNode([(lastStr ? "," : "") + (r === EMPTY ? "" : r)]) : r);
+      lastStr = isStr;
+    }
+    this.frames--;
+    return [temp2, this.account(counts.reduce(satMul, 1))];
+  }
+
+  /** `ExpandBrace.get_range` / `get_int_range` / `get_char_range` (bracex 3.0.1, 19-digit truncation). */
+  private getRange(): [BNode, number] | undefined {
+    const i = this.i;
+    const m = matchRange(this.chars, i.index, "int");
+    if (m) {
+      i.index = m.end;
+      const startRaw = truncateDigits(m.groups[0]!);
+      const endRaw = truncateDigits(m.groups[1]!);
+      const incRaw = m.groups[2] ? truncateDigits(m.groups[2]) : undefined;
+      const first = pyInt(startRaw);
+      const last = pyInt(endRaw);
+      let inc = incRaw ? pyInt(incRaw) : 1n;
+      const maxLength = Math.max(startRaw.length, endRaw.length);
+      if (inc === 0n) inc = 1n;
+      const s = startRaw[0] === "-" ? startRaw.slice(1) : startRaw;
+      const t = endRaw[0] === "-" ? endRaw.slice(1) : endRaw;
+      const padding = (s.length > 1 && s[0] === "0") || (t.length > 1 && t[0] === "0") ? maxLength : 0;
+      const ainc = inc < 0n ? -inc : inc;
+      let span: bigint;
+      let step: bigint;
+      let stop: bigint;
+      if (first < last) {
+        span = last + 1n - first;
+        step = ainc;
+        stop = last + 1n;
+      } else {
+        span = first + 1n - last;
+        step = -ainc;
+        stop = last - 1n;
+      }
+      if (span < 0n) span = -span;
+      const count = ainc <= span ? pyCeilDiv(span, ainc) : 1;
+      return [new IntRangeNode(first, step, rangeLength(first, stop, step), padding), count];
+    }
+    const cm = matchRange(this.chars, i.index, "chr");
+    if (cm) {
+      i.index = cm.end;
+      const start = cm.groups[0]![0]!;
+      const end = cm.groups[1]![0]!;
+      let inc = cm.groups[2] ? pyInt(truncateDigits(cm.groups[2])) : 1n;
+      if (inc < 0n) inc = -inc;
+      if (inc === 0n) inc = 1n;
+      const alpha = start > end ? NALPHA : ALPHA;
+      const first = alpha.indexOf(start);
+      const last = alpha.indexOf(end);
+      const span = first < last ? last + 1 - first : first + 1 - last;
+      const count = inc <= BigInt(span) ? Math.ceil(span / Number(inc)) : 1;
+      // The alphabet has 58 entries, so any step beyond that yields a single item.
+      const step = inc > 64n ? 64 : Number(inc);
+      const dir = first < last ? step : -step;
+      const length = Number(rangeLength(BigInt(first), BigInt(first < last ? last + 1 : last - 1), BigInt(dir)));
+      return [new CharRangeNode(alpha, first, dir, length), count];
+    }
+    return undefined;
+  }
+}
+
+interface BraceResult {
+  /** `bracex.ExpansionLimitException` (or wcmatch's own count check) would be raised. */
+  readonly limitExceeded: boolean;
+  /** `RecursionError` inside bracex: wcmatch falls back to the unexpanded pattern. */
+  readonly recursionFallback: boolean;
+  /** Expansion tree (absent on error/fallback). */
+  readonly root?: BNode;
+}
+
+function parseBraces(pattern: string, limit: number): BraceResult {
+  const chars = codePoints(pattern);
+  try {
+    const root = new BraceParser(chars, limit).parse();
+    if (UNITS.iterBase + root.depthC > RECURSION_BUDGET) return { limitExceeded: false, recursionFallback: true };
+    return { limitExceeded: false, recursionFallback: false, root };
+  } catch (e) {
+    if (e instanceof ExpansionLimitError) return { limitExceeded: true, recursionFallback: false };
+    if (e === RECURSION_ERROR) return { limitExceeded: false, recursionFallback: true };
+    throw e;
+  }
+}
+
+/** Non-`EMPTY` items of the tree, i.e. what `bracex.iexpand` yields (saturating). */
+function yieldCount(root: BNode): number {
+  if (root.allEmpty) return 0;
+  return root.n >= CAP ? CAP : root.n - root.e;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// wcmatch `_wcparse.WcParse` for PATHNAME | GLOBSTAR (| BRACE), Unix, case-sensitive, no DOTMATCH / EXTMATCH.
+
+/** Characters Python's `re.escape` backslash-escapes (3.7+). */
+const PY_RE_SPECIAL = new Set(codePoints("()[]{}?*+-|^$\\.&~# \t\n\r\v\f"));
+const pyReEscape = (c: string): string => (PY_RE_SPECIAL.has(c) ? "\\" + c : c);
+
+// The `_wcparse` fragments, formatted with `sep = re.escape('/')`.
+const SEP = "[/]";
+const NO_DIR = "(?!(?:\\.{1,2})(?:$|[/]))";
+const PATH_NO_SLASH = "(?![/])";
+const PATH_NO_SLASH_DOT = "(?![/.])";
+const PATH_STAR = "[^/]*?";
+const PATH_STAR_NO_DOTMATCH = NO_DIR + "(?:(?!\\.)" + PATH_STAR + ")?";
+const PATH_GSTAR_DOTMATCH = "(?:(?!(?:[/]|^)(?:\\.{1,2})($|[/])).)*?";
+const PATH_GSTAR_NO_DOTMATCH = "(?:(?!(?:[/]|^)\\.).)*?";
+const NEED_CHAR_PATH = "(?=[^/])";
+const GLOBSTAR_DIV = "(?:^|$|" + SEP + ")+";
+const NEED_SEP = "(?=" + SEP + ")";
+const PATH_TRAIL = SEP + "*?";
+const ONE_OR_MORE_SEP = SEP + "+";
+const QMARK = ".";
+/** `_wcparse.UNICODE_RANGE`: U+0000, `-`, U+10FFFF. */
+const UNICODE_RANGE = "\u0000-\u{10FFFF}";
+
+/** `wcmatch.posix.unicode_posix_properties` (the class bodies, with `\x5c` acting as a regex escape). */
+const POSIX: Readonly<Record<string, string>> = {
+  alnum: "\x30-\x39\x41-\x5a\x61-\x7a",
+  alpha: "\x41-\x5a\x61-\x7a",
+  ascii: "\x00-\x7f",
+  blank: "\x09\x20",
+  cntrl: "\x00-\x1f\x7f",
+  digit: "\x30-\x39",
+  graph: "\x21-\x5c\x7e",
+  lower: "\x61-\x7a",
+  print: "\x20-\x5c\x7e",
+  punct: "\x21-\x2f\x3a-\x40\x5c\x5b-\x60\x7b-\x5c\x7e",
+  space: "\x09-\x0d\x20",
+  upper: "\x41-\x5a",
+  word: "\x30-\x39\x41-\x5a\x5f\x61-\x7a",
+  xdigit: "\x30-\x39\x41-\x46\x61-\x66",
+};
+
+class WcParse {
+  private dirStart = false;
+  private afterStart = false;
+  private readonly i: CharIter;
+
+  constructor(chars: readonly string[]) {
+    this.i = new CharIter(chars);
+  }
+
+  private setAfterStart(): void {
+    this.afterStart = true;
+    this.dirStart = false;
+  }
+
+  private setStartDir(): void {
+    this.dirStart = true;
+    this.afterStart = false;
+  }
+
+  private resetDirTrack(): void {
+    this.dirStart = false;
+    this.afterStart = false;
+  }
+
+  private updateDirState(): void {
+    if (this.dirStart && !this.afterStart) this.setAfterStart();
+    else if (!this.dirStart && this.afterStart) this.resetDirTrack();
+  }
+
+  /** `_restrict_sequence`: at a segment start a class or `?` may not match `.`, `..` or a leading dot. */
+  private restrictSequence(): string {
+    let value = this.afterStart ? PATH_NO_SLASH_DOT : PATH_NO_SLASH;
+    if (this.afterStart) value = NO_DIR + value;
+    this.resetDirTrack();
+    return value;
+  }
+
+  private sequenceRangeCheck(result: string[], last: string): boolean {
+    const v1 = ordSecondOrOnly(result[result.length - 2]!);
+    const v2 = ordSecondOrOnly(last);
+    if (v2 < v1) {
+      result.pop();
+      result.pop();
+      return true;
+    }
+    result.push(last);
+    return false;
+  }
+
+  /** `_handle_posix`: `RE_POSIX` matched right after a `[` inside a class. */
+  private handlePosix(result: string[], endRange: number): boolean {
+    const chars = this.i.chars;
+    let k = this.i.index;
+    if (chars[k] !== ":") return false;
+    let name = "";
+    for (k++; k < chars.length && /^[a-z]$/.test(chars[k]!); k++) name += chars[k];
+    if (!(name in POSIX) || chars[k] !== ":" || chars[k + 1] !== "]") return false;
+    this.i.index = k + 2;
+    // wcmatch escapes the previous item when a POSIX class lands where a range end is expected.
+    if (endRange && this.i.index - 1 >= endRange) result[result.length - 1] = "\\" + result[result.length - 1];
+    result.push(POSIX[name]!);
+    return true;
+  }
+
+  private sequence(): string {
+    const i = this.i;
+    let result = ["["];
+    let endRange = 0;
+    let escapeHyphen = -1;
+    let removed = false;
+    let lastPosix = false;
+
+    let c = i.next();
+    if (c === "!" || c === "^") {
+      result.push("^");
+      c = i.next();
+    }
+    if (c === "[") {
+      lastPosix = this.handlePosix(result, 0);
+      if (!lastPosix) result.push(pyReEscape(c));
+      c = i.next();
+    } else if (c === "-" || c === "]") {
+      result.push(pyReEscape(c));
+      c = i.next();
+    }
+
+    while (c !== "]") {
+      if (c === "-") {
+        if (lastPosix) {
+          result.push("\\" + c);
+          lastPosix = false;
+        } else if (i.index - 1 > escapeHyphen) {
+          // A range delimiter; the next two characters cannot be delimiters themselves.
+          result.push(c);
+          escapeHyphen = i.index + 1;
+          endRange = i.index;
+        } else if (endRange && i.index - 1 >= endRange) {
+          if (this.sequenceRangeCheck(result, "\\" + c)) removed = true;
+          endRange = 0;
+        } else {
+          result.push("\\" + c);
+        }
+        c = i.next();
+        continue;
+      }
+      lastPosix = false;
+
+      if (c === "[") {
+        lastPosix = this.handlePosix(result, endRange);
+        if (lastPosix) {
+          c = i.next();
+          continue;
+        }
+      }
+
+      let value: string;
+      if (c === "\\") {
+        try {
+          value = this.references(true);
+        } catch (e) {
+          if (e === DOT_EXCEPTION) value = pyReEscape(i.next());
+          else if (e === PATHNAME_EXCEPTION) throw STOP_ITERATION;
+          else throw e;
+        }
+      } else if (c === "/") {
+        throw STOP_ITERATION; // PATHNAME: a class cannot span a separator
+      } else if (c === "&" || c === "~" || c === "|") {
+        value = "\\" + c;
+      } else {
+        value = c;
+      }
+
+      if (endRange && i.index - 1 >= endRange) {
+        if (this.sequenceRangeCheck(result, value)) removed = true;
+        endRange = 0;
+      } else {
+        result.push(value);
+      }
+      c = i.next();
+    }
+
+    result.push("]");
+    if (removed) {
+      const value = result.join("");
+      if (value === "[]") result = ["[^" + UNICODE_RANGE + "]"];
+      else if (value === "[^]") result = ["[" + UNICODE_RANGE + "]"];
+      else result = [value];
+    }
+    return this.restrictSequence() + result.join("");
+  }
+
+  /** `_references` for Unix PATHNAME outside extglob lists. */
+  private references(sequence: boolean): string {
+    const c = this.i.next();
+    if (c === "\\") return "\\\\";
+    if (c === "/") {
+      if (sequence) throw PATHNAME_EXCEPTION;
+      this.setStartDir();
+      return ONE_OR_MORE_SEP;
+    }
+    if (c === ".") {
+      this.i.rewind(1);
+      throw DOT_EXCEPTION;
+    }
+    return pyReEscape(c);
+  }
+
+  private handleStar(current: string[]): void {
+    const i = this.i;
+    const star = this.afterStart ? PATH_STAR_NO_DOTMATCH : PATH_STAR;
+    const globstar = this.afterStart ? PATH_GSTAR_NO_DOTMATCH : PATH_GSTAR_DOTMATCH;
+    let value = star;
+
+    if (this.afterStart) {
+      let skip = false;
+      try {
+        const c = i.next();
+        if (c !== "*") {
+          i.rewind(1);
+          skip = true;
+        }
+      } catch (e) {
+        if (e !== STOP_ITERATION) throw e;
+        skip = true;
+      }
+      if (!skip) {
+        // `**` is a globstar only when the segment ends right after it.
+        try {
+          const index = i.index;
+          const c = i.next();
+          if (c === "\\") {
+            try {
+              this.references(true);
+            } catch (e) {
+              if (e === PATHNAME_EXCEPTION || e === STOP_ITERATION) value = globstar;
+              else if (e !== DOT_EXCEPTION) throw e;
+            }
+          } else if (c === "/") {
+            value = globstar;
+          }
+          if (value !== globstar) i.rewind(i.index - index);
+        } catch (e) {
+          if (e !== STOP_ITERATION) throw e;
+          value = globstar;
+        }
+      }
+    }
+
+    if (this.afterStart && value !== globstar) {
+      value = NEED_CHAR_PATH + value;
+      try {
+        let c = i.next();
+        while (c === "*") c = i.next();
+        i.rewind(1);
+      } catch (e) {
+        if (e !== STOP_ITERATION) throw e;
+      }
+    }
+
+    this.resetDirTrack();
+    if (value === globstar) {
+      if (current[current.length - 1] !== GLOBSTAR_DIV) {
+        if (current[current.length - 1] === "") {
+          current[current.length - 1] = value;
+        } else {
+          current[current.length - 1] = NEED_SEP;
+          current.push(value);
+        }
+        this.consumePathSep();
+        current.push(GLOBSTAR_DIV);
+      }
+      this.setStartDir();
+    } else {
+      current.push(value);
+    }
+  }
+
+  private consumePathSep(): void {
+    try {
+      let c = "/";
+      while (c === "/") c = this.i.next();
+      this.i.rewind(1);
+    } catch (e) {
+      if (e !== STOP_ITERATION) throw e;
+    }
+  }
+
+  private root(current: string[]): void {
+    const i = this.i;
+    this.setAfterStart();
+    while (i.index < i.chars.length) {
+      const c = i.next();
+      if (c === ".") {
+        current.push(pyReEscape("."));
+      } else if (c === "*") {
+        this.handleStar(current);
+      } else if (c === "?") {
+        current.push(this.restrictSequence() + QMARK);
+      } else if (c === "/") {
+        this.setStartDir();
+        current.push(ONE_OR_MORE_SEP);
+        this.consumePathSep();
+      } else if (c === "\\") {
+        const index = i.index;
+        try {
+          const value = this.references(false);
+          if (this.dirStart) this.consumePathSep();
+          current.push(value);
+        } catch (e) {
+          if (e === DOT_EXCEPTION) continue; // the `.` is handled next, without a state update
+          if (e !== STOP_ITERATION) throw e;
+          i.rewind(i.index - index); // a trailing backslash escapes nothing
+        }
+      } else if (c === "[") {
+        const index = i.index;
+        try {
+          current.push(this.sequence());
+        } catch (e) {
+          if (e !== STOP_ITERATION) throw e;
+          i.rewind(i.index - index);
+          current.push(pyReEscape(c));
+        }
+      } else {
+        current.push(pyReEscape(c));
+      }
+      this.updateDirState();
+    }
+    current.push(PATH_TRAIL);
+  }
+
+  /** `WcParse._parse` minus the `^(?s:` … `)$` wrapper. */
+  body(): string {
+    const current = [""];
+    const chars = this.i.chars;
+    if (!(chars.length === 1 && chars[0] === "\\") && chars.length) this.root(current);
+    return current.join("");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Python `re` (the subset wcmatch emits) → JavaScript RegExp with flags `su`.
+
+const PY_PREFIX = "^(?s:";
+const PY_SUFFIX = ")$";
+
+/** Python `re.error(msg, pattern, pos)` formatting. */
+function pyReErrorMessage(msg: string, pattern: readonly string[], pos: number): string {
+  let text = `${msg} at position ${pos}`;
+  if (pattern.includes("\n")) {
+    let line = 1;
+    let lastNewline = -1;
+    for (let k = 0; k < pos; k++) {
+      if (pattern[k] === "\n") {
+        line++;
+        lastNewline = k;
+      }
+    }
+    text += ` (line ${line}, column ${pos - lastNewline})`;
+  }
+  return text;
+}
+
+function jsClassChar(cp: number): string {
+  return `\\u{${cp.toString(16)}}`;
+}
+
+function jsLiteral(c: string): string {
+  if (/^[A-Za-z0-9_]$/.test(c)) return c;
+  const cp = c.codePointAt(0)!;
+  if (cp >= 0x20 && cp < 0x7f && !"^$\\.*+?()[]{}|/-".includes(c)) return c;
+  return `\\u{${cp.toString(16)}}`;
+}
+
+/** `sre_parse` class escapes (`_class_escape`) reachable from wcmatch output. */
+const PY_CLASS_ESCAPES: Readonly<Record<string, number>> = {
+  a: 7,
+  b: 8,
+  f: 12,
+  n: 10,
+  r: 13,
+  t: 9,
+  v: 11,
+  "\\": 92,
+};
+
+type ClassAtom = { readonly literal: number } | { readonly category: string };
+
+/**
+ * Translate the Python character class starting at `start` (the `[`). Mirrors `sre_parse._parse`'s class loop,
+ * including its errors, so that wcmatch's odd outputs (e.g. `[a-[:alpha:][:upper:]]` → `\A`) fail identically.
+ */
+function translateClass(py: readonly string[], start: number): { js: string; end: number } {
+  let pos = start + 1;
+  let negate = false;
+  if (py[pos] === "^") {
+    negate = true;
+    pos++;
+  }
+  const parts: string[] = [];
+  const unterminated = () => new PyReError(pyReErrorMessage("unterminated character set", py, start));
+  const atom = (tokenStart: number): { atom: ClassAtom; token: string; next: number } => {
+    const c = py[tokenStart];
+    if (c === undefined) throw unterminated();
+    if (c !== "\\") return { atom: { literal: c.codePointAt(0)! }, token: c, next: tokenStart + 1 };
+    const d = py[tokenStart + 1];
+    if (d === undefined) throw new PyReError(pyReErrorMessage("bad escape (end of pattern)", py, tokenStart));
+    const token = c + d;
+    if (d in PY_CLASS_ESCAPES) return { atom: { literal: PY_CLASS_ESCAPES[d]! }, token, next: tokenStart + 2 };
+    if ("dDsSwW".includes(d)) return { atom: { category: d }, token, next: tokenStart + 2 };
+    if (d >= "0" && d <= "7") {
+      let k = tokenStart + 2;
+      let digits = d;
+      while (k < py.length && digits.length < 3 && py[k]! >= "0" && py[k]! <= "7") digits += py[k++];
+      const value = parseInt(digits, 8);
+      if (value > 0o377) {
+        const msg = `octal escape value \\${digits} outside of range 0-0o377`;
+        throw new PyReError(pyReErrorMessage(msg, py, tokenStart));
+      }
+      return { atom: { literal: value }, token, next: k };
+    }
+    if (/^[A-Za-z0-9]$/.test(d)) throw new PyReError(pyReErrorMessage(`bad escape ${token}`, py, tokenStart));
+    return { atom: { literal: d.codePointAt(0)! }, token, next: tokenStart + 2 };
+  };
+  const categoryJs = (cat: string): string =>
+    ({ d: "\\p{Nd}", D: "\\P{Nd}", s: "\\s", S: "\\S", w: "\\p{L}\\p{N}_", W: "\\P{L}" })[cat] ?? "";
+
+  let first = true;
+  for (;;) {
+    const c = py[pos];
+    if (c === undefined) throw unterminated();
+    if (c === "]" && !first) {
+      pos++;
+      break;
+    }
+    first = false;
+    const thisStart = pos;
+    const a = atom(pos);
+    pos = a.next;
+    if (py[pos] === "-") {
+      pos++;
+      const that = py[pos];
+      if (that === undefined) throw unterminated();
+      if (that === "]") {
+        parts.push("literal" in a.atom ? jsClassChar(a.atom.literal) : categoryJs(a.atom.category), jsClassChar(45));
+        pos++;
+        break;
+      }
+      const b = atom(pos);
+      pos = b.next;
+      const msg = `bad character range ${a.token}-${b.token}`;
+      if (!("literal" in a.atom) || !("literal" in b.atom)) {
+        throw new PyReError(pyReErrorMessage(msg, py, thisStart));
+      }
+      if (b.atom.literal < a.atom.literal) throw new PyReError(pyReErrorMessage(msg, py, thisStart));
+      parts.push(`${jsClassChar(a.atom.literal)}-${jsClassChar(b.atom.literal)}`);
+    } else {
+      parts.push("literal" in a.atom ? jsClassChar(a.atom.literal) : categoryJs(a.atom.category));
+    }
+  }
+  return { js: `[${negate ? "^" : ""}${parts.join("")}]`, end: pos };
+}
+
+/** Python `$` (no MULTILINE): end of string, or just before a final newline. */
+const JS_PY_DOLLAR = "(?=\\n?$)";
+
+/**
+ * Translate the body wcmatch produced into JavaScript. Outside classes wcmatch only emits its fixed fragments
+ * (groups, lookarounds, `*?`, `+`, `{1,2}`, `.`, `^`, `$`) and `re.escape`d literals.
+ */
+function translateBody(py: readonly string[]): string {
+  let out = "";
+  let pos = PY_PREFIX.length;
+  const end = py.length - PY_SUFFIX.length;
+  while (pos < end) {
+    const c = py[pos]!;
+    if (c === "\\") {
+      const d = py[pos + 1]!;
+      if (/^[A-Za-z0-9]$/.test(d)) throw new Error(`pyGlob: unexpected escape \\${d} in wcmatch output`);
+      out += jsLiteral(d);
+      pos += 2;
+    } else if (c === "[") {
+      const cls = translateClass(py, pos);
+      out += cls.js;
+      pos = cls.end;
+    } else if (c === "(") {
+      if (py[pos + 1] === "?") {
+        const kind = py[pos + 2]!;
+        if (kind === ":" || kind === "!" || kind === "=") {
+          out += "(?" + kind;
+          pos += 3;
+        } else {
+          throw new Error(`pyGlob: unexpected group (?${kind} in wcmatch output`);
+        }
+      } else {
+        out += "(?:"; // capturing groups are irrelevant to a boolean match
+        pos += 1;
+      }
+    } else if (c === "$") {
+      out += JS_PY_DOLLAR;
+      pos += 1;
+    } else if (c === "{") {
+      const close = py.indexOf("}", pos);
+      out += py.slice(pos, close + 1).join("");
+      pos = close + 1;
+    } else if (")|*+?.^".includes(c)) {
+      out += c;
+      pos += 1;
+    } else {
+      out += jsLiteral(c);
+      pos += 1;
+    }
+  }
+  return out;
+}
+
+/** Python regex text for one (already brace-expanded) pattern, as `_wcparse._compile` would compile it. */
+function wcmatchRegexText(expanded: string): string {
+  return PY_PREFIX + new WcParse(codePoints(expanded)).body() + PY_SUFFIX;
+}
+
+function compileExpanded(expanded: string): RegExp {
+  const py = codePoints(wcmatchRegexText(expanded));
+  return new RegExp(`^(?:${translateBody(py)})$`, "su");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Public API
+
+export interface CompiledPyGlob {
+  readonly pattern: string;
+  /** Error text the Python runtime would raise when matching with this pattern (e.g. the brace-expansion limit), else undefined. */
+  readonly error: string | undefined;
+  /** JavaScript regular expressions equivalent to the expanded patterns (empty when error is set). */
+  readonly regexes: readonly RegExp[];
+  matches(path: string): boolean; // false when error is set
+}
+
+/**
+ * `wcmatch.glob.globmatch(path, pattern, flags=BRACE | GLOBSTAR)` compiled once. `error` is `str(exception)` for
+ * what Python raises: `PatternLimitException` ("Pattern limit exceeded the limit of 1000") when bracex's
+ * expansion count passes 1000, or `re.error` when wcmatch emits a class Python's `re` rejects.
+ */
+export function compilePyGlob(pattern: string): CompiledPyGlob {
+  const fail = (error: string): CompiledPyGlob => ({ pattern, error, regexes: [], matches: () => false });
+  // `globmatch` returns False for an empty pattern before doing anything else.
+  if (pattern === "") return { pattern, error: undefined, regexes: [], matches: () => false };
+
+  const braces = parseBraces(pattern, PATTERN_LIMIT);
+  if (braces.limitExceeded) return fail(PATTERN_LIMIT_MESSAGE);
+
+  // `_wcparse.compile_pattern`: count every yielded pattern, compile each distinct one in order.
+  const regexes: RegExp[] = [];
+  const seen = new Set<string>();
+  const compileOne = (expanded: string): string | undefined => {
+    if (seen.has(expanded)) return undefined;
+    seen.add(expanded);
+    try {
+      regexes.push(compileExpanded(expanded));
+    } catch (e) {
+      if (e instanceof PyReError) return e.message;
+      throw e;
+    }
+    return undefined;
+  };
+
+  if (braces.recursionFallback || !braces.root) {
+    const error = compileOne(pattern);
+    if (error !== undefined) return fail(error);
+  } else {
+    const root = braces.root;
+    let total = 0;
+    for (let k = 0; k < root.n; k++) {
+      const item = root.itemAt(k);
+      if (item === EMPTY) continue;
+      if (++total > PATTERN_LIMIT) return fail(PATTERN_LIMIT_MESSAGE);
+      const error = compileOne(item);
+      if (error !== undefined) return fail(error);
+    }
+  }
+
+  const compiled = regexes.slice();
+  return {
+    pattern,
+    error: undefined,
+    regexes: compiled,
+    matches: (path: string) => compiled.some((re) => re.test(path)),
+  };
+}
+
+/** `wcmatch.glob.globmatch(path, pattern, flags=BRACE | GLOBSTAR)` for one call (false where Python raises). */
+export function pyGlobMatch(path: string, pattern: string): boolean {
+  return compilePyGlob(pattern).matches(path);
+}
+
+/**
+ * How many patterns brace expansion yields, computed without expanding; Infinity-safe (cap at Number.MAX_SAFE_INTEGER).
+ *
+ * This is the number of patterns bracex would yield with no limit (duplicates included, bracex's empty results
+ * dropped); 1 when bracex would hit `RecursionError` and wcmatch falls back to the raw pattern; 0 for "".
+ * wcmatch raises `PatternLimitException` when bracex's own running count passes 1000; that count includes
+ * alternatives that collapse to nothing (`{,}`), so it can exceed this number.
+ */
+export function countBraceExpansions(pattern: string): number {
+  if (pattern === "") return 0;
+  const braces = parseBraces(pattern, 0);
+  if (braces.recursionFallback || !braces.root) return 1;
+  return yieldCount(braces.root);
+}

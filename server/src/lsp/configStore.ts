@@ -1,0 +1,230 @@
+/**
+ * Document state: the analysis of every config and dry-run file the server knows (open documents from the editor,
+ * closed ones from disk), cached per version and settings, with the cross-file inputs each one read, the settings
+ * resolved per resource (vscode-eslint: never kept in server globals), and the sample workspaces hovers list.
+ */
+import { readFile, readdir } from "node:fs/promises";
+import { sep } from "node:path";
+import type { Connection, TextDocuments } from "vscode-languageserver/node";
+import type { TextDocument } from "vscode-languageserver-textdocument";
+import { URI } from "./uri";
+import { analyze, fileKindOf, toVirtualPath, type Analysis, type AnalysisSettings, type SampleWorkspace } from "./engineFacade";
+import { resolve, dirname } from "node:path";
+import type { ConfigModel } from "../engine/config/model";
+import { RUNTIME_IDS, type RuntimeId } from "../engine/runtime";
+import { SEVERITIES, type Severity } from "../engine/diagnostics";
+
+/** The `agentSandbox` settings section (package.json `contributes.configuration`). */
+export interface ServerSettings {
+  defaultRuntime?: string;
+  severities?: Record<string, string>;
+}
+
+const LEVELS: readonly string[] = [...SEVERITIES, "off"];
+
+export function toAnalysisSettings(raw: ServerSettings | null | undefined): AnalysisSettings {
+  const severities: Record<string, Severity | "off"> = {};
+  for (const [code, level] of Object.entries(raw?.severities ?? {})) if (LEVELS.includes(level)) severities[code] = level as Severity | "off";
+  const settings: AnalysisSettings = { severities };
+  const runtime = raw?.defaultRuntime;
+  if (runtime && (RUNTIME_IDS as readonly string[]).includes(runtime) && runtime !== "deepagents-js") settings.defaultRuntime = runtime as RuntimeId;
+  return settings;
+}
+
+interface CacheEntry {
+  version: number;
+  settingsKey: string;
+  analysis: Analysis;
+}
+
+const SAMPLE_FILE_LIMIT = 2000;
+const SAMPLE_DEPTH_LIMIT = 16;
+
+export class ConfigStore {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly settings = new Map<string, Promise<AnalysisSettings>>();
+  private readonly samples = new Map<string, Promise<SampleWorkspace>>();
+  /** Versions of closed files read from disk: bumped on every watcher event so caches never serve stale text. */
+  private readonly diskVersions = new Map<string, number>();
+  private diskText = new Map<string, string>();
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly documents: TextDocuments<TextDocument>,
+    private readonly canPullConfiguration: () => boolean,
+    private readonly initialSettings: ServerSettings | undefined,
+  ) {}
+
+  /** Settings for one file, resolved for its folder (multi-root workspaces can differ per folder). */
+  settingsFor(uri: string): Promise<AnalysisSettings> {
+    let pending = this.settings.get(uri);
+    if (!pending) {
+      pending = this.canPullConfiguration()
+        ? this.connection.workspace.getConfiguration({ scopeUri: uri, section: "agentSandbox" }).then(
+            (raw: ServerSettings | null) => toAnalysisSettings(raw ?? this.initialSettings),
+            () => toAnalysisSettings(this.initialSettings),
+          )
+        : Promise.resolve(toAnalysisSettings(this.initialSettings));
+      this.settings.set(uri, pending);
+    }
+    return pending;
+  }
+
+  clearSettings(): void {
+    this.settings.clear();
+  }
+
+  isOpen(uri: string): boolean {
+    return this.documents.get(uri) !== undefined;
+  }
+
+  /** The current analysis of a file: the open document's text, else the file on disk. `undefined`: not ours or unreadable. */
+  async analysisOf(uri: string): Promise<Analysis | undefined> {
+    const document = this.documents.get(uri);
+    const fsPath = URI.toFsPath(uri);
+    if (!fsPath || !fileKindOf(fsPath)) return undefined;
+    const settings = await this.settingsFor(uri);
+    let text: string;
+    let version: number;
+    if (document) {
+      text = document.getText();
+      version = document.version;
+    } else {
+      const disk = await this.readDisk(uri, fsPath);
+      if (disk === undefined) return undefined;
+      text = disk.text;
+      version = -disk.version;
+    }
+    // The document may have changed while settings were resolved: answer for the text as it is now.
+    const now = this.documents.get(uri);
+    if (now && now.version !== version) return this.analysisOf(uri);
+    return this.analysisFor(uri, fsPath, text, version, settings);
+  }
+
+  /** Synchronous variant for an open document whose settings are already known (hot paths: hover, completion). */
+  analysisFor(uri: string, fsPath: string, text: string, version: number, settings: AnalysisSettings): Analysis {
+    const settingsKey = JSON.stringify(settings);
+    const cached = this.cache.get(uri);
+    if (cached && cached.version === version && cached.settingsKey === settingsKey && cached.analysis.text === text) return cached.analysis;
+    const analysis = analyze(fsPath, text, settings);
+    this.cache.set(uri, { version, settingsKey, analysis });
+    return analysis;
+  }
+
+  private async readDisk(uri: string, fsPath: string): Promise<{ text: string; version: number } | undefined> {
+    const version = this.diskVersions.get(uri) ?? 0;
+    let text = this.diskText.get(uri);
+    if (text === undefined) {
+      try {
+        text = await readFile(fsPath, "utf8");
+      } catch {
+        return undefined;
+      }
+      this.diskText.set(uri, text);
+    }
+    return { text, version };
+  }
+
+  /** A file changed on disk: forget what was read of it. */
+  diskChanged(uri: string): void {
+    this.diskVersions.set(uri, (this.diskVersions.get(uri) ?? 0) + 1);
+    this.diskText.delete(uri);
+    if (!this.isOpen(uri)) this.cache.delete(uri);
+  }
+
+  forget(uri: string): void {
+    this.cache.delete(uri);
+    this.diskText.delete(uri);
+    this.settings.delete(uri);
+  }
+
+  /** The files whose last analysis read `fsPath` (or something inside it, or a folder listing that holds it). */
+  dependents(fsPath: string): string[] {
+    const out: string[] = [];
+    for (const [uri, entry] of this.cache) {
+      for (const dep of entry.analysis.dependencies) {
+        if (dep === fsPath || dep.startsWith(fsPath + sep) || fsPath.startsWith(dep + sep)) {
+          out.push(uri);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Drop a cached analysis so that the next request re-checks (its inputs changed, not its text). */
+  invalidate(uri: string): void {
+    this.cache.delete(uri);
+  }
+
+  /** Every absolute path some cached analysis depends on, plus sample workspace roots: what the watchers follow. */
+  watchedInputs(): string[] {
+    const paths = new Set<string>();
+    for (const entry of this.cache.values()) for (const d of entry.analysis.dependencies) paths.add(d);
+    for (const root of this.samples.keys()) paths.add(root);
+    return [...paths].sort();
+  }
+
+  cachedUris(): string[] {
+    return [...this.cache.keys()];
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // Sample workspace (hovers, completion)
+  // -------------------------------------------------------------------------------------------------------------
+
+  sampleWorkspaceOf(model: ConfigModel, uri: string): Promise<SampleWorkspace> | undefined {
+    const fsPath = URI.toFsPath(uri);
+    const root = model.workspace?.root?.value;
+    if (!fsPath || !model.workspace || root === undefined) return undefined;
+    const rootPath = resolve(dirname(fsPath), root);
+    const key = `${rootPath}\u0000${model.workspace.mountAt}`;
+    let pending = this.samples.get(key);
+    if (!pending) {
+      pending = listSample(rootPath, model.workspace.mountAt);
+      this.samples.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** A file event under a sample root makes its listing stale. */
+  sampleChanged(fsPath: string): boolean {
+    let any = false;
+    for (const key of [...this.samples.keys()]) {
+      const root = key.split("\u0000")[0]!;
+      if (fsPath === root || fsPath.startsWith(root + sep)) {
+        this.samples.delete(key);
+        any = true;
+      }
+    }
+    return any;
+  }
+}
+
+async function listSample(rootPath: string, mountAt: string): Promise<SampleWorkspace> {
+  const sample: SampleWorkspace = { mountAt, files: [], folders: [], truncated: false };
+  const walk = async (dir: string, relative: string, depth: number): Promise<void> => {
+    if (depth > SAMPLE_DEPTH_LIMIT || sample.truncated) return;
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (sample.files.length + sample.folders.length >= SAMPLE_FILE_LIMIT) {
+        sample.truncated = true;
+        return;
+      }
+      const rel = relative ? `${relative}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        if (entry.name === ".git") continue;
+        sample.folders.push(toVirtualPath(mountAt, rel));
+        await walk(`${dir}${sep}${entry.name}`, rel, depth + 1);
+      } else if (entry.isFile()) sample.files.push(toVirtualPath(mountAt, rel));
+    }
+  };
+  await walk(rootPath, "", 0);
+  return sample;
+}

@@ -1,0 +1,336 @@
+/**
+ * The one place the language server calls the engine. Everything a hover, lens, completion or preview shows is an
+ * engine answer; this file only picks the engine function, hands it file access, and composes answers that several
+ * engine functions give together (e.g. which sample files one rule decides = the rule list's own decision function
+ * run over the sample workspace). It is deliberately narrow so that the engine can grow under it: when the engine
+ * gains a function for something composed here, the composition is replaced by that call.
+ */
+import { dirname, resolve } from "node:path";
+import { createScanner } from "jsonc-parser";
+import { relativeAccess, isConfigFileName, isDryRunFileName } from "../cli/files";
+import { agentsOf, findAgent, rulesForAgent, type AgentRef } from "../engine/agents/agents";
+import { effectiveTools, policyOf, userToolsOf, type EffectiveTool } from "../engine/agents/effectiveTools";
+import { promptPreview, renderPromptPreview } from "../engine/agents/promptPreview";
+import { checkConfigText, type CheckOptions, type CheckResult } from "../engine/checkConfig";
+import { checkDryRunText } from "../engine/checkDryRun";
+import { allRuleLists, type ConfigModel, type RuleListSpec, type RuleSpec } from "../engine/config/model";
+import type { Finding, Severity } from "../engine/diagnostics";
+import { explainDecision, type Explanation } from "../engine/explain";
+import { CompiledRuleList } from "../engine/permissions/ruleList";
+import { FILESYSTEM_TOOLS, OPERATIONS, RUNTIME_IDS, type Operation, type RuntimeId } from "../engine/runtime";
+import { LineIndex } from "../engine/text";
+
+export type FileKind = "config" | "dry-run";
+
+export function fileKindOf(fileName: string): FileKind | undefined {
+  const base = fileName.split(/[\\/]/).at(-1) ?? fileName;
+  if (isConfigFileName(base)) return "config";
+  if (isDryRunFileName(base)) return "dry-run";
+  return undefined;
+}
+
+export interface AnalysisSettings {
+  severities: Readonly<Record<string, Severity | "off">>;
+  /** The runtime assumed when a config does not name one (`undefined`: the format's default, deepagents-js). */
+  defaultRuntime?: RuntimeId;
+}
+
+export interface Analysis {
+  kind: FileKind;
+  text: string;
+  /** Positions in the document's own text. */
+  lines: LineIndex;
+  findings: Finding[];
+  model: ConfigModel | undefined;
+  /** Absolute paths the check read or looked for (`systemPromptFile`, skills, ...): a change to any re-checks. */
+  dependencies: Set<string>;
+  durationMs: number;
+  /** Set when the runtime came from the `defaultRuntime` setting rather than the file. */
+  runtimeFromSetting?: RuntimeId;
+}
+
+/**
+ * File access relative to the config file, exactly as the CLI gives it (so the parity test compares like with
+ * like), recording every path asked for so that watchers can invalidate the result.
+ */
+function recordingAccess(fsPath: string, dependencies: Set<string>): Pick<CheckOptions, "fileExists" | "readFile" | "listDirectory"> {
+  const base = dirname(fsPath);
+  const access = relativeAccess(fsPath) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(access)) {
+    if (typeof fn !== "function") continue;
+    out[name] = (relativePath: string, ...rest: unknown[]) => {
+      dependencies.add(resolve(base, relativePath));
+      return (fn as (...a: unknown[]) => unknown)(relativePath, ...rest);
+    };
+  }
+  return out as Pick<CheckOptions, "fileExists" | "readFile" | "listDirectory">;
+}
+
+export function analyze(fsPath: string, text: string, settings: AnalysisSettings): Analysis {
+  const kind = fileKindOf(fsPath) ?? "config";
+  const started = performance.now();
+  const dependencies = new Set<string>();
+  if (kind === "dry-run") {
+    const result = checkDryRunText(text);
+    return { kind, text, lines: result.lines, findings: applySeverities(result.findings, settings.severities), model: undefined, dependencies, durationMs: performance.now() - started };
+  }
+  const options: CheckOptions = { ...recordingAccess(fsPath, dependencies), severities: settings.severities };
+  let result: CheckResult = checkConfigText(text, options);
+  let runtimeFromSetting: RuntimeId | undefined;
+  if (settings.defaultRuntime && settings.defaultRuntime !== result.model?.runtime.id && result.model && !result.model.runtimeNode) {
+    const injected = withRuntime(text, result.model, settings.defaultRuntime);
+    if (injected) {
+      result = shiftBack(checkConfigText(injected.text, options), injected.at, injected.length);
+      runtimeFromSetting = settings.defaultRuntime;
+    }
+  }
+  const lines = result.lines.text === text ? result.lines : new LineIndex(text);
+  const analysis: Analysis = { kind, text, lines, findings: result.findings, model: result.model, dependencies, durationMs: performance.now() - started };
+  if (runtimeFromSetting) analysis.runtimeFromSetting = runtimeFromSetting;
+  return analysis;
+}
+
+/** Dry-run checks take no options; severity overrides still apply in every host. */
+function applySeverities(findings: Finding[], severities: AnalysisSettings["severities"]): Finding[] {
+  if (Object.keys(severities).length === 0) return findings;
+  const out: Finding[] = [];
+  for (const f of findings) {
+    const s = severities[f.code];
+    if (s === "off") continue;
+    out.push(s ? { ...f, severity: s } : f);
+  }
+  return out;
+}
+
+/**
+ * The `defaultRuntime` setting for a file that names no runtime: the engine is asked about the same file with a
+ * `"runtime"` member appended just before the root's closing brace. Nothing before that point moves, so every
+ * node of the model and every finding keeps its offsets; the few offsets after it are moved back.
+ */
+/** jsonc-parser `SyntaxKind` values (a const enum, which isolated builds cannot inline). */
+const COMMA_TOKEN = 5;
+const EOF_TOKEN = 17;
+
+function withRuntime(text: string, model: ConfigModel, runtime: RuntimeId): { text: string; at: number; length: number } | undefined {
+  if (!RUNTIME_IDS.includes(runtime)) return undefined;
+  const root = model.root;
+  const close = root.offset + root.length - 1;
+  if (text.charCodeAt(close) !== 125 /* } */) return undefined;
+  const last = root.children?.at(-1);
+  let needsComma = false;
+  if (last) {
+    needsComma = true;
+    const scanner = createScanner(text.slice(last.offset + last.length, close), false);
+    for (let t = scanner.scan(); t !== EOF_TOKEN; t = scanner.scan()) if (t === COMMA_TOKEN) needsComma = false;
+  }
+  const member = `${needsComma ? "," : ""}"runtime":${JSON.stringify(runtime)}`;
+  return { text: text.slice(0, close) + member + text.slice(close), at: close, length: member.length };
+}
+
+function shiftBack(result: CheckResult, at: number, length: number): CheckResult {
+  const move = (o: number) => (o >= at + length ? o - length : Math.min(o, at));
+  const span = (s: { start: number; end: number }) => ({ start: move(s.start), end: move(s.end) });
+  const findings = result.findings.map((f) => ({
+    ...f,
+    span: span(f.span),
+    ...(f.related ? { related: f.related.map((r) => ({ ...r, span: span(r.span) })) } : {}),
+    ...(f.fixes ? { fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: span(e.span) })) })) } : {}),
+  }));
+  return { ...result, findings };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Agents, roles, effective tools, prompt preview, explain
+// ---------------------------------------------------------------------------------------------------------------
+
+export function agentNames(model: ConfigModel): string[] {
+  return agentsOf(model).map((a) => a.name);
+}
+
+export function roleNames(model: ConfigModel): string[] {
+  return policyOf(model)?.roles ?? [];
+}
+
+export function agentRef(model: ConfigModel, name: string): AgentRef | undefined {
+  return findAgent(model, name);
+}
+
+export interface ToolTable {
+  agent: string;
+  role: string | null;
+  tools: EffectiveTool[];
+}
+
+/** Effective tools of one agent (or all), with no role and then one table per role when there is authorization. */
+export function effectiveToolTables(model: ConfigModel, agent?: string, role?: string | null): ToolTable[] {
+  const agents = agent === undefined ? agentNames(model) : [agent];
+  const roles: (string | null)[] = role === undefined ? [null, ...roleNames(model)] : [role];
+  const tables: ToolTable[] = [];
+  for (const a of agents) {
+    for (const r of roles) {
+      const tools = effectiveTools(model, a, r);
+      if (tools) tables.push({ agent: a, role: r, tools });
+    }
+  }
+  return tables;
+}
+
+export function renderToolTable(table: ToolTable, options: { heading?: boolean } = {}): string {
+  const out: string[] = [];
+  const visible = table.tools.filter((t) => t.visible).length;
+  if (options.heading !== false) out.push(`**${table.agent}**${table.role === null ? "" : ` as role \`${table.role}\``}: ${visible} of ${table.tools.length} tools visible`, "");
+  out.push("| tool | kind | visible | why hidden |", "| --- | --- | --- | --- |");
+  for (const t of table.tools) {
+    out.push(`| \`${t.name}\` | ${t.kind} | ${t.visible ? "yes" : `no (${t.hiddenBy})`} | ${t.reason ? escapeCell(t.reason) : ""} |`);
+  }
+  return out.join("\n");
+}
+
+export function renderToolTables(tables: readonly ToolTable[]): string {
+  return tables.map((t) => renderToolTable(t)).join("\n\n");
+}
+
+function escapeCell(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+}
+
+export function promptPreviewMarkdown(model: ConfigModel, fsPath: string, agent: string, role: string | null): string | undefined {
+  const access = relativeAccess(fsPath) as { readFile: (p: string) => string | undefined; listDirectory?: (p: string) => string[] | undefined };
+  const preview = promptPreview(model, agent, role, access.readFile, access.listDirectory ? { listDirectory: access.listDirectory } : {});
+  return preview ? renderPromptPreview(preview) : undefined;
+}
+
+export function explain(model: ConfigModel, agent: string, operation: Operation, path: string): { ok: true; explanation: Explanation; rule?: RuleSpec; patternIndex?: number } | { ok: false; error: string } {
+  const answer = explainDecision(model, agent, operation, path);
+  if (!answer.ok) return answer;
+  const ref = findAgent(model, agent)!;
+  const e = answer.explanation;
+  const rule = e.rule ? rulesForAgent(model, ref).list?.rules[e.rule.index] : undefined;
+  const patternIndex = rule && Array.isArray(rule.input.paths) ? rule.input.paths.indexOf(e.rule!.pattern) : -1;
+  return { ok: true, explanation: e, ...(rule ? { rule } : {}), ...(patternIndex >= 0 ? { patternIndex } : {}) };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Rules, patterns and the sample workspace
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The rule list and rule whose object contains an offset. */
+export function ruleAt(model: ConfigModel, offset: number): { list: RuleListSpec; rule: RuleSpec } | undefined {
+  for (const list of allRuleLists(model)) {
+    if (offset < list.node.offset || offset > list.node.offset + list.node.length) continue;
+    for (const rule of list.rules) if (offset >= rule.node.offset && offset <= rule.node.offset + rule.node.length) return { list, rule };
+  }
+  return undefined;
+}
+
+/** The agents whose filesystem tools a rule list governs. */
+export function agentsGovernedBy(model: ConfigModel, list: RuleListSpec): string[] {
+  return agentsOf(model).filter((a) => rulesForAgent(model, a).list === list).map((a) => a.name);
+}
+
+/**
+ * The sample workspace as virtual tool paths (`workspace.mountAt` + the file's path under `workspace.root`),
+ * which is how the dry run sees it (config-format.md "Dry-run scenarios").
+ */
+export interface SampleWorkspace {
+  mountAt: string;
+  files: string[];
+  folders: string[];
+  truncated: boolean;
+}
+
+export function toVirtualPath(mountAt: string, relative: string): string {
+  const mount = mountAt.endsWith("/") ? mountAt.slice(0, -1) : mountAt;
+  return `${mount}/${relative}`;
+}
+
+/** The operations a rule's `operations` covers, as the runtime reads it (a string is a substring test, §1.2 V19). */
+export function operationsOf(model: ConfigModel, rule: RuleSpec): Operation[] {
+  return OPERATIONS.filter((op) => model.runtime.operationsCover(rule.input.operations, op));
+}
+
+export interface RuleSampleDecisions {
+  operation: Operation;
+  /** Sample files this rule decides (it is the first match) for that operation. */
+  decided: string[];
+}
+
+/** Which sample files a rule decides: the rule's own list, compiled by the engine, run over every sample file. */
+export function sampleFilesDecidedBy(model: ConfigModel, list: RuleListSpec, rule: RuleSpec, sample: SampleWorkspace): RuleSampleDecisions[] {
+  const compiled = new CompiledRuleList(model.runtime, list.rules.map((r) => r.input));
+  const out: RuleSampleDecisions[] = [];
+  for (const operation of operationsOf(model, rule)) {
+    const decided: string[] = [];
+    for (const file of sample.files) {
+      const canonical = model.runtime.canonicalToolPath(file, true);
+      if (canonical.ok && compiled.decide(operation, canonical.path).ruleIndex === rule.index) decided.push(file);
+    }
+    out.push({ operation, decided });
+  }
+  return out;
+}
+
+export interface PatternFacts {
+  /** Set when the runtime's matcher cannot use the pattern at all. */
+  unusable?: string;
+  /** Literal text every matching path starts with. */
+  literalPrefix: string;
+  /** The pattern has no glob syntax left after its literal prefix: it names one path. */
+  exact: boolean;
+  matchedFiles: string[];
+  matchedFolders: string[];
+}
+
+export function patternFacts(model: ConfigModel, pattern: string, sample: SampleWorkspace | undefined): PatternFacts {
+  const compiled = model.runtime.compilePattern(pattern);
+  const facts: PatternFacts = { literalPrefix: compiled.literalPrefix, exact: compiled.literalPrefix === pattern, matchedFiles: [], matchedFolders: [] };
+  if (compiled.unusable) {
+    facts.unusable = compiled.unusable;
+    return facts;
+  }
+  if (sample) {
+    const matches = (p: string) => {
+      const canonical = model.runtime.canonicalToolPath(p, true);
+      return canonical.ok && compiled.matches(canonical.path);
+    };
+    facts.matchedFiles = sample.files.filter(matches);
+    facts.matchedFolders = sample.folders.filter(matches);
+  }
+  return facts;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tools
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The eight built-in filesystem tools (the runtimes' registration order). */
+export const BUILTIN_TOOLS: readonly string[] = FILESYSTEM_TOOLS;
+
+/**
+ * Which path-rule operation a filesystem tool's path argument is checked for (config-format.md `permissions`:
+ * `read` covers ls, read_file, glob, grep; `write` covers write_file, edit_file, delete). `execute` takes no path.
+ */
+export const TOOL_OPERATION: Readonly<Record<string, Operation | undefined>> = {
+  ls: "read",
+  read_file: "read",
+  glob: "read",
+  grep: "read",
+  write_file: "write",
+  edit_file: "write",
+  delete: "write",
+  execute: undefined,
+};
+
+/** User tool names the file declares (top level and subagents), in file order, without duplicates. */
+export function declaredUserTools(model: ConfigModel): string[] {
+  const names = new Set<string>();
+  for (const a of agentsOf(model)) for (const t of userToolsOf(model, a)) if (t.value) names.add(t.value);
+  return [...names];
+}
+
+/** The description the prompt preview gives a tool for an agent (the engine's own words), if the tool is visible. */
+export function toolDescription(model: ConfigModel, fsPath: string, agent: string, tool: string): string | undefined {
+  const access = relativeAccess(fsPath) as { readFile: (p: string) => string | undefined };
+  return promptPreview(model, agent, null, access.readFile)?.tools.find((t) => t.name === tool)?.description;
+}

@@ -1,0 +1,96 @@
+/**
+ * Bad input for the authorization block (issue 3, "Bad input"): a role map with 10,000 roles checks in well under a
+ * second with clear, bounded findings; names that collide with JavaScript object internals are plain names.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { parseTree } from "jsonc-parser";
+import { checkConfigText } from "../../server/src/engine/checkConfig";
+import { MAX_FINDINGS_PER_CHECK } from "../../server/src/engine/authorization/blockNodes";
+import { rbacConstructionProblems, rbacPolicyOf } from "../../server/src/engine/authorization/rbac";
+
+const ROLES = 10_000;
+
+function bigConfig(role: (i: number) => string, extra = ""): string {
+  const roles = Array.from({ length: ROLES }, (_, i) => `    "role${i}": ${role(i)}`).join(",\n");
+  return `{\n  "version": 1,\n  "authorization": {\n    "enabled": true,${extra}\n    "roles": {\n${roles}\n    }\n  }\n}\n`;
+}
+
+function timed<T>(fn: () => T): { result: T; ms: number } {
+  const start = performance.now();
+  const result = fn();
+  return { result, ms: performance.now() - start };
+}
+
+test("10,000 roles full of mistakes: under a second, every check capped with a closing count", () => {
+  checkConfigText(`{ "version": 1, "authorization": { "roles": { "a": {} } } }`); // warm up module loading
+  const text = bigConfig(() => `{ "tols": { "allow": ["*"] }, "tools": { "allow": ["Read_file", "github_*"], "deny": "bash" } }`);
+  const { result, ms } = timed(() => checkConfigText(text));
+  assert.ok(ms < 1000, `took ${ms.toFixed(0)} ms`);
+  const byCode = new Map<string, string[]>();
+  for (const f of result.findings) byCode.set(f.code, [...(byCode.get(f.code) ?? []), f.message]);
+  for (const code of ["authz-invalid", "authz-resource-unknown", "authz-tool-unknown", "authz-literal-glob"]) {
+    const messages = byCode.get(code) ?? [];
+    assert.equal(messages.length, MAX_FINDINGS_PER_CHECK + 1, code);
+    assert.ok(messages.some((m) => m.includes(`${ROLES - MAX_FINDINGS_PER_CHECK} more`) && m.includes("not listed")), code);
+  }
+  const [defaultRole] = byCode.get("authz-default-role-undefined") ?? [];
+  assert.match(defaultRole!, /authorization\.default_role 'user' is not defined; known roles: \['role0', 'role1', 'role10', .*, …\] \(10000 roles; list shortened\)$/);
+  assert.ok(defaultRole!.length < 1000, "the message stays readable");
+  assert.equal(byCode.has("authz-literal-star"), false, "the star sits under an unknown key: authz-resource-unknown's");
+});
+
+test("10,000 valid roles: no findings, and the policy decides for every role quickly", () => {
+  const text = bigConfig(() => `{ "tools": { "allow": ["read_file", "ls"], "deny": ["execute"] }, "models": { "allow": "*" } }`, `\n    "default_role": "role${ROLES - 1}",`);
+  const { result, ms } = timed(() => checkConfigText(text));
+  assert.ok(ms < 1000, `took ${ms.toFixed(0)} ms`);
+  assert.deepEqual(result.findings.filter((f) => f.code.startsWith("authz-")), []);
+  const node = parseTree(text)!;
+  const auth = node.children![1]!.children![1]!;
+  const { result: decisions, ms: decideMs } = timed(() => {
+    const policy = rbacPolicyOf(auth)!;
+    return policy.roles.map((r) => policy.decideTool(r, "read_file").allowed && !policy.decideTool(r, "execute").allowed);
+  });
+  assert.equal(decisions.length, ROLES);
+  assert.ok(decisions.every(Boolean));
+  assert.ok(decideMs < 1000, `took ${decideMs.toFixed(0)} ms`);
+  assert.deepEqual(rbacConstructionProblems(auth), []);
+});
+
+test("unknown role against 10,000 declared roles: the fail_closed outcome, message computed once", () => {
+  const roles = Object.fromEntries(Array.from({ length: ROLES }, (_, i) => [`r${i}`, {}]));
+  const policy = rbacPolicyOf({ enabled: true, default_role: "r0", roles })!;
+  const { result, ms } = timed(() => Array.from({ length: 1000 }, () => policy.decideTool("editor", "ls")));
+  assert.ok(result.every((d) => !d.allowed && d.reasonCode === "oap.evaluator_error"));
+  assert.ok(ms < 1000, `took ${ms.toFixed(0)} ms`);
+});
+
+test("names that look like JavaScript object internals are ordinary names", () => {
+  const text = `{ "version": 1, "authorization": { "enabled": true, "default_role": "__proto__", "roles": {
+    "__proto__": { "tools": { "allow": [] } },
+    "constructor": { "toString": { "allow": ["x"] }, "tools": { "deny": ["hasOwnProperty"] } },
+    "hasOwnProperty": {}
+  } } }`;
+  const findings = checkConfigText(text).findings.filter((f) => f.code.startsWith("authz-"));
+  assert.deepEqual(findings.map((f) => f.code).sort(), ["authz-deny-all", "authz-resource-unknown", "authz-tool-unknown"]);
+  for (const value of [parseTree(text)!.children![1]!.children![1]!, JSON.parse(text).authorization]) {
+    const policy = rbacPolicyOf(value)!;
+    assert.deepEqual(policy.roles, ["__proto__", "constructor", "hasOwnProperty"]);
+    assert.equal(policy.decideTool(null, "ls").reasonCode, "authz.denied");
+    assert.equal(policy.decideTool("constructor", "hasOwnProperty").allowed, false);
+    assert.equal(policy.decideTool("constructor", "ls").allowed, true);
+    assert.equal(policy.decideTool("hasOwnProperty", "ls").reasonCode, "authz.no_policy");
+    assert.equal(policy.decideTool("toString", "ls").reasonCode, "oap.evaluator_error");
+    assert.deepEqual(rbacConstructionProblems(value), []);
+  }
+});
+
+test("a repeated role key: the last body wins, in the first one's place (as a YAML loader builds the dict)", () => {
+  const text = `{ "version": 1, "authorization": { "enabled": true, "roles": {
+    "user": { "tools": { "allow": [] } }, "admin": {}, "user": { "tools": { "allow": "*" } }
+  } } }`;
+  const policy = rbacPolicyOf(parseTree(text)!.children![1]!.children![1]!)!;
+  assert.deepEqual(policy.roles, ["user", "admin"]);
+  assert.equal(policy.decideTool("user", "ls").allowed, true);
+  assert.deepEqual(checkConfigText(text).findings.filter((f) => f.code === "authz-deny-all"), []);
+});

@@ -1,0 +1,85 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { applyFix, config, expectFindings, expectNoFindings, findings } from "../helpers/checkFixture";
+import { deepagentsJs, deepagentsPy } from "../../server/src/engine/runtime";
+import { CompiledRuleList } from "../../server/src/engine/permissions/ruleList";
+
+const CODE = "dotfiles-unprotected";
+const PY = `"runtime": "deepagents-py",\n  `;
+
+const deny = (paths: string, extra = PY) => config(`${extra}"permissions": [
+    { "operations": ["read", "write"], "paths": [${paths}], "mode": "deny" }
+  ]`);
+
+test("fires in deepagents-py with a dotfile the pattern covers in JS and misses in Python", () => {
+  const found = expectFindings(deny(`⟦"/workspace/**"⟧, ⟦"/x/*"⟧, ⟦"/**/*.txt"⟧, ⟦"/y/?env"⟧, ⟦"/z/[.]env"⟧, "/w/.env"`), CODE);
+  assert.ok(found.every((f) => f.severity === "warning"));
+  assert.equal(
+    found[0]!.message,
+    "In deepagents-py 0.7.8, wildcards (`*`, `**`, `?`, classes) never match a name that starts with `.`: this deny does not cover `/workspace/.env`, which deepagents-js 1.14.1 matches with the same pattern, and no other rule here denies it. Add `/workspace/**/.*` and `/workspace/**/.*/**` to the rule.",
+  );
+  assert.deepEqual(found.map((f) => f.witness), ["/workspace/.env", "/x/.env", "/a/.env.txt", "/y/.env", "/z/.env"]);
+  const patterns = ["/workspace/**", "/x/*", "/**/*.txt", "/y/?env", "/z/[.]env"];
+  found.forEach((f, i) => {
+    assert.ok(deepagentsJs.compilePattern(patterns[i]!).matches(f.witness!), patterns[i]);
+    assert.ok(!deepagentsPy.compilePattern(patterns[i]!).matches(f.witness!), patterns[i]);
+  });
+});
+
+test("fires on `deny /**` when deepagents-py is only in compatibleWith (T17)", () => {
+  const [finding] = expectFindings(deny(`⟦"/**"⟧`, `"compatibleWith": ["deepagents-py"],\n  `), CODE);
+  assert.equal(finding!.witness, "/.env");
+  assert.match(finding!.message, /^In deepagents-py 0\.7\.8 \(in compatibleWith\), /);
+});
+
+test("does not fire for deepagents-js alone, allow rules, literal dotfiles, or dotfiles denied by another rule", () => {
+  expectNoFindings(deny(`"/workspace/**"`, ""), CODE);
+  expectNoFindings(config(`${PY}"permissions": [{ "operations": ["read"], "paths": ["/workspace/**"], "mode": "allow" }]`), CODE);
+  expectNoFindings(deny(`"/w/.env", "/**/.env", "/a/.*", "/b/*.txt"`), CODE);
+  expectNoFindings(deny(`"/workspace/**", "/workspace/**/.*", "/workspace/**/.*/**"`), CODE);
+  expectNoFindings(config(`${PY}"permissions": [
+    { "operations": ["read"], "paths": ["/**/.*", "/**/.*/**"], "mode": "deny" },
+    { "operations": ["read"], "paths": ["/secrets/**"], "mode": "deny" }
+  ]`), CODE);
+});
+
+test("fix for `<dir>/**`: add `<dir>/**/.*` and `<dir>/**/.*/**`; the witness is then denied in Python", () => {
+  const text = deny(`"/workspace/**"`);
+  const [finding] = findings(text, CODE);
+  assert.deepEqual(finding!.fixes!.map((f) => [f.title, f.safe]), [['Also deny dotfiles: add "/workspace/**/.*" and "/workspace/**/.*/**"', false]]);
+  const fixed = applyFix(text, finding!);
+  assert.ok(fixed.includes(`"paths": ["/workspace/**", "/workspace/**/.*", "/workspace/**/.*/**"]`), fixed);
+  expectNoFindings(fixed, CODE);
+  assert.deepEqual(findings(fixed).filter((f) => f.severity === "error"), []);
+  const rules = new CompiledRuleList(deepagentsPy, [{ operations: ["read", "write"], paths: ["/workspace/**", "/workspace/**/.*", "/workspace/**/.*/**"], mode: "deny" }]);
+  for (const path of ["/workspace/.env", "/workspace/a/.env", "/workspace/.git/config", "/workspace/a/b"]) {
+    assert.equal(rules.decide("read", path).decision, "deny", path);
+  }
+});
+
+test("fix for `<dir>/*` and for `/**`", () => {
+  const one = deny(`"/x/*"`);
+  const fixedOne = applyFix(one, findings(one, CODE)[0]!);
+  assert.ok(fixedOne.includes(`"paths": ["/x/*", "/x/.*"]`));
+  expectNoFindings(fixedOne, CODE);
+  const all = deny(`"/**"`);
+  const fixedAll = applyFix(all, findings(all, CODE)[0]!);
+  assert.ok(fixedAll.includes(`"paths": ["/**", "/**/.*", "/**/.*/**"]`));
+  expectNoFindings(fixedAll, CODE);
+  assert.deepEqual(findings(fixedAll).filter((f) => f.severity === "error"), []);
+  assert.ok(deepagentsPy.compilePattern("/**/.*").matches("/.env"));
+});
+
+test("no fix where the pattern's shape has no plain dotfile spelling", () => {
+  const text = deny(`"/**/*.txt"`);
+  const [finding] = findings(text, CODE);
+  assert.deepEqual(finding!.fixes, []);
+  assert.match(finding!.message, /Spell the dotfiles out in the pattern \(e\.g\. `\/dir\/\.\*`\)\.$/);
+});
+
+test("silenced by an ignore comment", () => {
+  expectNoFindings(config(`${PY}"permissions": [{ "operations": ["read"], "mode": "deny", "paths": [
+    // agent-sandbox-ignore dotfiles-unprotected
+    "/workspace/**"
+  ] }]`), CODE);
+});

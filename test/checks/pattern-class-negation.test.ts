@@ -1,0 +1,66 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { applyFix, config, expectFindings, expectNoFindings, findings } from "../helpers/checkFixture";
+import { deepagentsJs, deepagentsPy } from "../../server/src/engine/runtime";
+
+const CODE = "pattern-class-negation";
+
+const rules = (paths: string, extra = "") => config(`${extra}"permissions": [
+    { "operations": ["read"], "paths": [${paths}], "mode": "deny" }
+  ]`);
+
+test("fires in deepagents-js, with a path the two runtimes decide differently", () => {
+  const [finding] = expectFindings(rules(`⟦"/data/[!a].txt"⟧, "/data/[^a].txt"`), CODE);
+  assert.equal(finding!.severity, "warning");
+  assert.equal(
+    finding!.message,
+    'In deepagents-js 1.14.1, `[!a]` is not a negation: picomatch reads it as a plain class that also accepts `!` (and the pattern also matches the literal text `[!a]`), while deepagents-py reads it as "any character except those listed after `!`". This rule decides different files in the two runtimes. For example, deepagents-js matches `/data/a.txt` and deepagents-py does not, while deepagents-py matches `/data/b.txt` and deepagents-js does not. Write `[^a]`, which negates in both.',
+  );
+  assert.equal(finding!.witness, "/data/a.txt");
+  // The claims, by the runtimes' own matchers (G54–G55).
+  const js = deepagentsJs.compilePattern("/data/[!a].txt");
+  const py = deepagentsPy.compilePattern("/data/[!a].txt");
+  assert.ok(js.matches("/data/a.txt") && js.matches("/data/!.txt") && js.matches("/data/[!a].txt") && !js.matches("/data/b.txt"));
+  assert.ok(!py.matches("/data/a.txt") && py.matches("/data/b.txt"));
+});
+
+test("fires when deepagents-js is only in compatibleWith, and in every rule list", () => {
+  const found = expectFindings(
+    config(`"runtime": "deepagents-py",
+  "compatibleWith": ["deepagents-js"],
+  "permissions": [{ "operations": ["read"], "paths": [⟦"/x/[!.]*"⟧] }],
+  "subagents": [{ "name": "a", "description": "d", "permissions": [{ "operations": ["write"], "paths": [⟦"/y/[!ab]/**"⟧], "mode": "deny" }] }]`),
+    CODE,
+  );
+  assert.match(found[0]!.message, /^In deepagents-js 1\.14\.1 \(in compatibleWith\), `\[!\.\]` is not a negation/);
+  assert.match(found[1]!.message, /`\[!ab\]` is not a negation/);
+});
+
+test("does not fire for deepagents-py alone, for `[^…]`, an escaped bracket, or `!` later in a class", () => {
+  expectNoFindings(rules(`"/data/[!a].txt"`, `"runtime": "deepagents-py",\n  `), CODE);
+  expectNoFindings(rules(`"/data/[^a].txt", "/data/\\\\[!a].txt", "/data/[a!].txt", "/data/!a.txt", "/data/[!"`), CODE);
+});
+
+test("fix (safe): `[!` → `[^`; both runtimes then negate, and the finding goes", () => {
+  const text = rules(`"/data/[!a]/[!bc].txt"`);
+  const [finding] = findings(text, CODE);
+  assert.deepEqual(finding!.fixes!.map((f) => [f.title, f.safe]), [['Change to "/data/[^a]/[^bc].txt"', true]]);
+  const fixed = applyFix(text, finding!);
+  assert.ok(fixed.includes('"/data/[^a]/[^bc].txt"'));
+  expectNoFindings(fixed, CODE);
+  assert.deepEqual(findings(fixed).filter((f) => f.severity === "error"), []);
+  const names = ["a", "b", "c", "!", "x"];
+  for (const d of names) {
+    for (const f of names) {
+      const path = `/data/${d}/${f}.txt`;
+      assert.equal(deepagentsJs.compilePattern("/data/[^a]/[^bc].txt").matches(path), d !== "a" && f !== "b" && f !== "c", path);
+      assert.equal(deepagentsPy.compilePattern("/data/[^a]/[^bc].txt").matches(path), d !== "a" && f !== "b" && f !== "c", path);
+    }
+  }
+});
+
+test("silenced by an ignore comment", () => {
+  expectNoFindings(config(`"permissions": [{ "operations": ["read"], "paths": [
+    "/data/[!a].txt" // agent-sandbox-ignore pattern-class-negation
+  ] }]`), CODE);
+});

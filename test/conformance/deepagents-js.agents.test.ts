@@ -1,0 +1,441 @@
+/**
+ * Conformance: our agent model (effective tools, construction refusals, system message) against the real npm
+ * `deepagents@1.14.1`, driven offline as spec §8 describes.
+ *
+ * For seeded, generated configs (backend: state, store, filesystem, sandbox instance and factory, composite with a
+ * sandbox default or a sandbox route, custom backends with and without `delete`; custom filesystem middleware with
+ * allowlists, own backends and permissions; user tools; declarative, forked and replacement general-purpose
+ * subagents with every kind of `permissions`), each config is written as `agent-sandbox.jsonc` text for our engine
+ * and translated into a real `createDeepAgent` call with stub backends and a scripted fake chat model. The model
+ * records the tools bound on every call; the main agent's first turn delegates to every subagent through `task`.
+ *
+ * Required, with zero disagreements:
+ * 1. the real library refuses the config at construction exactly when `checkConfigText` reports an error of a
+ *    construction code, and the refusal's message maps to one of the codes reported;
+ * 2. otherwise, for the main agent, the general-purpose subagent, the declarative `worker` and the forked `forky`,
+ *    `effectiveTools(...)` visible names equal the names the real agent binds;
+ * 3. and `promptPreview(...).systemMessage` equals the real system message (main, `worker`, `forky`).
+ *
+ * Deterministic (seed fixed unless CONFORMANCE_SEED is set; size via CONFORMANCE_AGENT_CASES). Run:
+ *   node --import tsx --test test/conformance/deepagents-js.agents.test.ts
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CompositeBackend, FilesystemBackend, StateBackend, createDeepAgent, createFilesystemMiddleware } from "deepagents";
+import { createMiddleware } from "langchain";
+import { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import type { ChatResult } from "@langchain/core/outputs";
+import { tool } from "@langchain/core/tools";
+import { z } from "zod";
+import { checkConfigText } from "../../server/src/engine/checkConfig";
+import { effectiveTools } from "../../server/src/engine/agents/effectiveTools";
+import { promptPreview } from "../../server/src/engine/agents/promptPreview";
+import { deepagentsJs } from "../../server/src/engine/runtime/deepagentsJs";
+
+const SEED = envInt("CONFORMANCE_SEED", 0x00a9_e175);
+const CASES = envInt("CONFORMANCE_AGENT_CASES", 300);
+const SHOW = 15;
+
+function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// PRNG (mulberry32)
+// ---------------------------------------------------------------------------------------------------------
+
+function makeRng(seed: number) {
+  let state = seed >>> 0;
+  const next = (): number => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
+    chance: (p: number) => next() < p,
+  };
+}
+type Rng = ReturnType<typeof makeRng>;
+
+// ---------------------------------------------------------------------------------------------------------
+// The config space (plain JSON, exactly what goes into agent-sandbox.jsonc)
+// ---------------------------------------------------------------------------------------------------------
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Obj = { [key: string]: Json };
+
+const SANDBOX: Obj = { type: "sandbox", provider: "local-shell" };
+const BACKENDS: readonly (Obj | undefined)[] = [
+  undefined,
+  { type: "state" },
+  { type: "store" },
+  { type: "filesystem", rootDir: "/srv/data", virtualMode: true },
+  SANDBOX,
+  { type: "sandbox", factory: true },
+  { type: "composite", default: SANDBOX, routes: { "/memories/": { type: "store" } } },
+  { type: "composite", default: SANDBOX, routes: { "/memories/": { type: "store" }, "/skills": { type: "state" } } },
+  { type: "composite", default: { type: "store" }, routes: { "/sb/": SANDBOX } },
+  { type: "composite", default: { type: "custom", name: "nodelete", capabilities: { execute: false, delete: false } }, routes: { "/memories/": { type: "state" } } },
+  { type: "custom", name: "box", capabilities: { execute: true, delete: true } },
+  { type: "custom", name: "readonly", capabilities: { execute: false, delete: false } },
+  { type: "custom", name: "runner", capabilities: { execute: true, delete: false } },
+];
+
+const RULE_LISTS: readonly (Json[] | undefined)[] = [
+  undefined,
+  [],
+  [{ operations: ["read", "write"], paths: ["/secrets/**"], mode: "deny" }],
+  [{ operations: ["write"], paths: ["/memories/**"], mode: "deny" }],
+  [{ operations: ["read"], paths: ["/memories"] }, { operations: ["write"], paths: ["/memories/private/**"], mode: "deny" }],
+  [{ operations: ["write"], paths: ["/skills/x", "/skillsX/**"], mode: "deny" }],
+  [{ operations: ["read"], paths: [], mode: "deny" }],
+];
+
+const ALLOWLISTS: readonly (Json | undefined)[] = [
+  undefined,
+  "all",
+  ["read_file", "ls"],
+  ["read_file", "execute"],
+  ["grep", "read_file", "ls", "glob"],
+  ["read_file", "write_file", "delete", "execute", "glob", "grep"],
+  ["read_file", "bogus", "edit_file"],
+  ["read_file", "read_file", "delete"],
+];
+
+function filesystemMiddleware(rng: Rng, topBackend: Obj | undefined): Obj {
+  const m: Obj = { type: "filesystem" };
+  const tools = rng.chance(0.06) ? rng.pick<Json>([["ls"], [], ["READ_FILE", "ls"]]) : rng.pick(ALLOWLISTS);
+  if (tools !== undefined) m.tools = tools;
+  if (rng.chance(0.5)) {
+    const backend = rng.pick([topBackend, SANDBOX, { type: "sandbox", factory: true }, { type: "store" }, { type: "custom", name: "ro", capabilities: { execute: false, delete: false } }]);
+    if (backend) m.backend = backend;
+  }
+  const rules = rng.chance(0.5) ? rng.pick(RULE_LISTS) : undefined;
+  if (rules !== undefined) m.permissions = rules;
+  if (rng.chance(0.3)) m.systemPrompt = "FSGUIDE";
+  return m;
+}
+
+function middlewareList(rng: Rng, topBackend: Obj | undefined): Obj[] | undefined {
+  if (rng.chance(0.4)) return undefined;
+  const list: Obj[] = [filesystemMiddleware(rng, topBackend)];
+  if (rng.chance(0.2)) list.unshift({ type: "custom", name: "AuditMiddleware" });
+  if (rng.chance(0.1)) list.unshift(filesystemMiddleware(rng, topBackend)); // replaced by the later one, still built
+  return list;
+}
+
+function subagent(rng: Rng, name: string, topBackend: Obj | undefined, mode?: "fork"): Obj {
+  const s: Obj = { name, systemPrompt: `SUB:${name};` };
+  if (rng.chance(0.9)) s.description = `the ${name} subagent`;
+  if (mode) s.mode = mode;
+  const permissions = rng.pick<Json[] | null | undefined>([undefined, undefined, null, ...RULE_LISTS.slice(1)]);
+  if (permissions !== undefined) s.permissions = permissions;
+  const tools = rng.pick<string[] | undefined>([undefined, undefined, [], ["fetch_url"], ["web_search", "fetch_url"]]);
+  if (tools !== undefined) s.tools = tools;
+  if (rng.chance(0.35)) s.middleware = [filesystemMiddleware(rng, topBackend)];
+  return s;
+}
+
+function generateConfig(rng: Rng): Obj {
+  const config: Obj = { version: 1, runtime: "deepagents-js", systemPrompt: "MAIN" };
+  const backend = rng.pick(BACKENDS);
+  if (backend) config.backend = backend;
+  const permissions = rng.pick(RULE_LISTS);
+  if (permissions !== undefined) config.permissions = permissions;
+  const tools = rng.chance(0.08)
+    ? rng.pick([["ls"], ["task", "web_search"], ["web_search", "start_async_task"]])
+    : rng.pick<string[] | undefined>([undefined, [], ["web_search"], ["web_search", "fetch_url"]]);
+  if (tools !== undefined) config.tools = tools;
+  const middleware = middlewareList(rng, backend);
+  if (middleware) config.middleware = middleware;
+  const subagents: Obj[] = [];
+  if (rng.chance(0.85)) subagents.push(subagent(rng, "worker", backend));
+  if (rng.chance(0.45)) subagents.push(subagent(rng, "forky", backend, "fork"));
+  if (rng.chance(0.15)) subagents.push(subagent(rng, "general-purpose", backend));
+  if (rng.chance(0.04)) subagents.push(subagent(rng, "worker", backend));
+  if (subagents.length) config.subagents = subagents;
+  return config;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Translation into a real createDeepAgent call
+// ---------------------------------------------------------------------------------------------------------
+
+const ROOT = mkdtempSync(join(tmpdir(), "agent-sandbox-conformance-"));
+
+function storeStub(withDelete = true): Record<string, unknown> {
+  const b: Record<string, unknown> = {
+    ls: async () => ({ files: [] }),
+    read: async (p: string) => ({ content: `content of ${p}`, mimeType: "text/plain" }),
+    readRaw: async () => ({ data: { content: "", mimeType: "text/plain" } }),
+    write: async () => ({}),
+    edit: async () => ({ occurrences: 1 }),
+    glob: async () => ({ files: [] }),
+    grep: async () => ({ matches: [] }),
+  };
+  if (withDelete) b.delete = async (p: string) => ({ path: p });
+  return b;
+}
+
+function sandboxStub(id = "sb-1", withDelete = true): Record<string, unknown> {
+  return { ...storeStub(withDelete), id, execute: async (c: string) => ({ output: c, exitCode: 0, truncated: false }) };
+}
+
+/** A backend as the SDK takes it; `factory` only where the SDK accepts functions (not inside a composite). */
+function realBackend(spec: Obj, allowFactory: boolean): unknown {
+  switch (spec.type) {
+    case "state":
+      return new StateBackend();
+    case "store":
+      return storeStub();
+    case "filesystem":
+      return new FilesystemBackend({ rootDir: ROOT, virtualMode: true });
+    case "sandbox":
+      return spec.factory === true && allowFactory ? () => sandboxStub() : sandboxStub();
+    case "composite": {
+      const routes: Record<string, unknown> = {};
+      for (const [prefix, b] of Object.entries(spec.routes as Obj)) routes[prefix] = realBackend(b as Obj, false);
+      return new CompositeBackend(realBackend(spec.default as Obj, false) as never, routes as never);
+    }
+    case "custom": {
+      const caps = spec.capabilities as Obj;
+      return caps.execute === true ? sandboxStub(`custom-${String(spec.name)}`, caps.delete === true) : storeStub(caps.delete === true);
+    }
+  }
+  throw new Error(`unknown backend ${JSON.stringify(spec)}`);
+}
+
+function realTools(names: readonly string[]) {
+  return names.map((name) => tool(async () => "ok", { name, description: `user tool ${name}`, schema: z.object({}) }));
+}
+
+function realMiddleware(list: readonly Obj[]): unknown[] {
+  return list.map((m) => {
+    if (m.type === "custom") return createMiddleware({ name: String(m.name) });
+    const options: Record<string, unknown> = {};
+    if (m.tools !== undefined) options.tools = m.tools;
+    if (m.permissions !== undefined) options.permissions = m.permissions;
+    if (m.backend !== undefined) options.backend = realBackend(m.backend as Obj, true);
+    if (m.systemPrompt !== undefined) options.systemPrompt = m.systemPrompt;
+    return createFilesystemMiddleware(options as never);
+  });
+}
+
+function realParams(config: Obj, model: BaseChatModel): Record<string, unknown> {
+  const params: Record<string, unknown> = { model, systemPrompt: config.systemPrompt };
+  if (config.backend !== undefined) params.backend = realBackend(config.backend as Obj, true);
+  if (config.permissions !== undefined) params.permissions = config.permissions;
+  if (config.tools !== undefined) params.tools = realTools(config.tools as string[]);
+  if (config.middleware !== undefined) params.middleware = realMiddleware(config.middleware as Obj[]);
+  if (config.subagents !== undefined) {
+    params.subagents = (config.subagents as Obj[]).map((s) => {
+      const real: Record<string, unknown> = { name: s.name, description: s.description, systemPrompt: s.systemPrompt };
+      if (s.mode !== undefined) real.mode = s.mode;
+      if ("permissions" in s) real.permissions = s.permissions;
+      if (s.tools !== undefined) real.tools = realTools(s.tools as string[]);
+      if (s.middleware !== undefined) real.middleware = realMiddleware(s.middleware as Obj[]);
+      return real;
+    });
+  }
+  return params;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The scripted model (§8): records bound tools and the system message of every call
+// ---------------------------------------------------------------------------------------------------------
+
+interface Observed {
+  tools: string[];
+  system: string;
+}
+
+class ScriptedModel extends BaseChatModel {
+  constructor(
+    readonly log: Map<string, Observed>,
+    readonly delegateTo: readonly string[],
+    readonly bound: string[] = [],
+  ) {
+    super({});
+  }
+  _llmType(): string {
+    return "scripted";
+  }
+  override bindTools(tools: { name?: string }[]): ScriptedModel {
+    return new ScriptedModel(this.log, this.delegateTo, tools.map((t) => String(t.name)));
+  }
+  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    const system = messages.find((m) => SystemMessage.isInstance(m));
+    const text = system ? textOf(system.content) : "";
+    const sub = /SUB:([\w-]+);/.exec(text)?.[1];
+    const agent = sub ?? (text.startsWith("MAIN") ? "main" : "general-purpose");
+    if (!this.log.has(agent)) this.log.set(agent, { tools: this.bound, system: text });
+    const delegate = agent === "main" && !messages.some((m) => ToolMessage.isInstance(m));
+    const message = delegate
+      ? new AIMessage({ content: "", tool_calls: this.delegateTo.map((name, i) => ({ id: `call-${i}`, name: "task", args: { description: "go", subagent_type: name } })) })
+      : new AIMessage("done");
+    return { generations: [{ text: "", message }] };
+  }
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((b) => (typeof b === "string" ? b : typeof b?.text === "string" ? b.text : "")).join("");
+  return "";
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The comparison
+// ---------------------------------------------------------------------------------------------------------
+
+const CONSTRUCTION_CODES = ["permissions-with-sandbox", "permission-outside-routes", "read-file-required", "tool-name-collision", "subagent-duplicate-name"];
+
+/** Every code this part of the engine reports (for telling our crashes from a neighbour's). */
+const OUR_CODES = [
+  ...CONSTRUCTION_CODES,
+  "permissions-with-sandbox-factory",
+  "route-prefix-without-slash",
+  "tool-unknown",
+  "tool-unavailable",
+  "tool-duplicate",
+  "middleware-drops-permissions",
+  "middleware-drops-backend",
+  "subagent-escalation",
+  "subagent-permissions-null",
+  "subagent-missing-description",
+];
+
+function codeOfRefusal(message: string): string | undefined {
+  if (message.includes("Filesystem permissions cannot be used with a backend that supports command execution")) return "permissions-with-sandbox";
+  if (message.includes("read_file must be included in tools")) return "read-file-required";
+  if (message.includes("conflict with built-in tools")) return "tool-name-collision";
+  if (message.includes("Duplicate subagent name")) return "subagent-duplicate-name";
+  return undefined;
+}
+
+interface Outcome {
+  refused?: string;
+  observed?: Map<string, Observed>;
+}
+
+async function runReal(config: Obj): Promise<Outcome> {
+  const log = new Map<string, Observed>();
+  const names = new Set<string>(["general-purpose"]);
+  for (const s of (config.subagents as Obj[] | undefined) ?? []) names.add(String(s.name));
+  const model = new ScriptedModel(log, [...names]);
+  let agent: { invoke(input: unknown): Promise<unknown> };
+  try {
+    agent = createDeepAgent(realParams(config, model) as never) as never;
+  } catch (error) {
+    return { refused: (error as Error).message };
+  }
+  await agent.invoke({ messages: [new HumanMessage("hi")] });
+  return { observed: log };
+}
+
+test(`createDeepAgent (deepagents@1.14.1) agrees with effectiveTools, the construction checks and the prompt preview (${CASES} configs)`, async () => {
+  const rng = makeRng(SEED);
+  const disagreements: string[] = [];
+  const covered = new Set<string>();
+  const stats = { configs: 0, refused: 0, accepted: 0, agentsCompared: 0, promptsCompared: 0, byCode: new Map<string, number>() };
+  for (let i = 0; i < CASES; i++) {
+    const config = generateConfig(rng);
+    const text = JSON.stringify(config, null, 2);
+    const { findings, model } = checkConfigText(text);
+    const where = `case ${i}: ${JSON.stringify(config)}`;
+    // The generator only writes well-formed configs; a check of ours that crashes counts as a disagreement too.
+    const shapeErrors = findings.filter((f) => f.code === "schema" || f.code === "json-syntax" || (f.code === "internal-error" && OUR_CODES.some((c) => f.message.includes(`The ${c} check`))));
+    if (shapeErrors.length > 0) {
+      disagreements.push(`${where}\n  the generator made an invalid config: ${shapeErrors.map((f) => `${f.code}: ${f.message}`).join(" | ")}`);
+      continue;
+    }
+    const ours = new Set(findings.filter((f) => f.severity === "error" && CONSTRUCTION_CODES.includes(f.code)).map((f) => f.code));
+    const real = await runReal(config);
+    stats.configs++;
+    if (real.refused !== undefined) {
+      stats.refused++;
+      const code = codeOfRefusal(real.refused);
+      stats.byCode.set(code ?? "?", (stats.byCode.get(code ?? "?") ?? 0) + 1);
+      if (!code || !ours.has(code)) disagreements.push(`${where}\n  real refuses (${real.refused}); we report ${[...ours].join(", ") || "no construction error"}`);
+      continue;
+    }
+    stats.accepted++;
+    if (ours.size > 0) {
+      disagreements.push(`${where}\n  real accepts; we report ${[...ours].join(", ")}`);
+      continue;
+    }
+    for (const [agent, seen] of real.observed!) {
+      const tools = effectiveTools(model!, agent, null);
+      stats.agentsCompared++;
+      for (const t of tools ?? []) {
+        if (t.visible && t.name === "execute") covered.add(`execute visible (${agent === "main" ? "main" : "subagent"})`);
+        if (!t.visible) covered.add(`${t.name} hidden by ${t.hiddenBy}`);
+      }
+      covered.add(`agent ${agent}`);
+      const expected = [...seen.tools].sort();
+      const actual = (tools ?? []).filter((t) => t.visible).map((t) => t.name).sort();
+      if (JSON.stringify(expected) !== JSON.stringify(actual)) disagreements.push(`${where}\n  ${agent}: real binds [${expected}], we say [${actual}]`);
+      if (agent === "general-purpose" && !(config.subagents as Obj[] | undefined)?.some((s) => s.name === "general-purpose")) continue;
+      const preview = promptPreview(model!, agent, null, () => undefined);
+      stats.promptsCompared++;
+      if (preview?.systemMessage !== seen.system) disagreements.push(`${where}\n  ${agent}: real system message ${JSON.stringify(seen.system)}, we say ${JSON.stringify(preview?.systemMessage)}`);
+    }
+    const expectedAgents = 1 + ((config.subagents as Obj[] | undefined)?.length ?? 0) + ((config.subagents as Obj[] | undefined)?.some((s) => s.name === "general-purpose") ? 0 : 1);
+    if (real.observed!.size !== expectedAgents) disagreements.push(`${where}\n  only ${[...real.observed!.keys()].join(", ")} were observed`);
+  }
+  const codes = [...stats.byCode].map(([c, n]) => `${c} ${n}`).join(", ");
+  console.log(
+    `deepagents-js agents conformance: ${stats.configs} configs (${stats.accepted} accepted, ${stats.refused} refused: ${codes}); ` +
+      `${stats.agentsCompared} agents' tool sets and ${stats.promptsCompared} system messages compared; ${disagreements.length} disagreements`,
+  );
+  console.log(`covered: ${[...covered].sort().join("; ")}`);
+  assert.equal(disagreements.length, 0, `${disagreements.length} disagreements, first ${SHOW}:\n${disagreements.slice(0, SHOW).join("\n")}`);
+  assert.ok(stats.accepted > CASES / 3 && stats.refused > CASES / 10, "the generator must produce both accepted and refused configs");
+  for (const needed of ["agent main", "agent general-purpose", "agent worker", "agent forky", "execute visible (main)", "execute visible (subagent)", "execute hidden by backend", "delete hidden by backend", "execute hidden by allowlist", "write_file hidden by allowlist"]) {
+    assert.ok(covered.has(needed), `the generated configs never covered: ${needed}`);
+  }
+  for (const code of ["permissions-with-sandbox", "read-file-required", "tool-name-collision"]) assert.ok(stats.byCode.has(code), `no config was refused with ${code}`);
+});
+
+test("filesystem allowlist values (§4.1) normalise exactly as the real createFilesystemMiddleware registers them", () => {
+  const values: unknown[] = [
+    undefined,
+    null,
+    "all",
+    ["read_file"],
+    ["grep", "read_file", "ls"],
+    ["read_file", "read_file"],
+    [],
+    ["ls"],
+    ["READ_FILE"],
+    ["read_file", "bogus", "task"],
+    ["execute", "read_file", "delete", "write_file"],
+    "read_file",
+    "ALL",
+    "",
+    5,
+    {},
+  ];
+  for (const value of values) {
+    let real: string;
+    try {
+      real = createFilesystemMiddleware({ tools: value as never }).tools!.map((t) => t.name).join(",");
+    } catch (error) {
+      real = `throws ${(error as Error).message}`;
+    }
+    const ours = deepagentsJs.normalizeFilesystemTools(value);
+    const said = ours.error ? `throws ${ours.error.message.replace(/^\w*Error: /, "")}` : ours.tools.join(",");
+    if (ours.error?.kind === "not-iterable") assert.match(real, /^throws .*not iterable/, `tools: ${JSON.stringify(value)}`);
+    else assert.equal(said, real, `tools: ${JSON.stringify(value)}`);
+  }
+});
