@@ -4,7 +4,7 @@
  * start-up, which no product can avoid), each the median of several runs, interleaved.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -23,19 +23,40 @@ export interface CliResult {
   aboveNodeMs: number;
   cliRuns: number[];
   nodeRuns: number[];
+  /** Median CPU time (user + system) of each, where the platform tells (Linux). */
+  cliCpuMs?: number;
+  nodeCpuMs?: number;
   exitCode: number;
   diagnostics: number;
 }
 
-function timed(args: string[], cwd: string): { ms: number; status: number | null; stdout: string; stderr: string } {
+/**
+ * CPU time (user + system, ms) of this process's waited-for children so far, from /proc/self/stat (Linux; clock
+ * ticks, usually 10 ms). `undefined` elsewhere. Shown next to wall time: on a busy machine wall time mostly counts
+ * waiting for a core, CPU time does not.
+ */
+function childrenCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields 16 and 17 of proc(5) (cutime, cstime) are the 14th and 15th after the command name.
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+function timed(args: string[], cwd: string): { ms: number; cpuMs: number | undefined; status: number | null; stdout: string; stderr: string } {
+  const cpu0 = childrenCpuMs();
   const t0 = performance.now();
   // The same environment for both, without NODE_OPTIONS that npm or the parent might carry (e.g. a loader).
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
   const r = spawnSync(process.execPath, args, { cwd, encoding: "utf8", env, maxBuffer: 64 * 1024 * 1024 });
   const ms = performance.now() - t0;
+  const cpu1 = childrenCpuMs();
   if (r.error) throw r.error;
-  return { ms, status: r.status, stdout: r.stdout, stderr: r.stderr };
+  return { ms, cpuMs: cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0, status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** `undefined` with a reason when the CLI bundle is not there (run `npm run build`). */
@@ -63,25 +84,38 @@ export function benchCli(ruleCount: number, runs: number): CliResult | { skipped
       const why = first.stderr.trim().split("\n").filter((l) => /error/i.test(l)).slice(0, 2).join(" | ") || first.stdout.slice(0, 200);
       return { skipped: `the CLI did not print JSON (exit ${first.status}): ${why}` };
     }
-    timed(nodeArgs, dir);
-    // Keep the section near half a minute even when the CLI is slow (a regression, or a busy machine).
-    if (first.ms * runs > 30_000) runs = Math.max(3, Math.floor(30_000 / first.ms));
+    const firstNode = timed(nodeArgs, dir);
+    // Keep the section under about 20 s even when the CLI is slow (a regression, or a busy machine).
+    runs = Math.max(3, Math.min(runs, Math.floor(20_000 / (first.ms + firstNode.ms))));
 
-    const cliRuns: number[] = [];
-    const nodeRuns: number[] = [];
+    const cli: ReturnType<typeof timed>[] = [];
+    const node: ReturnType<typeof timed>[] = [];
     for (let i = 0; i < runs; i++) {
       // Alternate which goes first so neither always follows the other.
       if (i % 2 === 0) {
-        cliRuns.push(timed(cliArgs, dir).ms);
-        nodeRuns.push(timed(nodeArgs, dir).ms);
+        cli.push(timed(cliArgs, dir));
+        node.push(timed(nodeArgs, dir));
       } else {
-        nodeRuns.push(timed(nodeArgs, dir).ms);
-        cliRuns.push(timed(cliArgs, dir).ms);
+        node.push(timed(nodeArgs, dir));
+        cli.push(timed(cliArgs, dir));
       }
     }
-    const cliMs = median(cliRuns);
-    const nodeMs = median(nodeRuns);
-    return { ruleCount, runs, cliMs, nodeMs, aboveNodeMs: cliMs - nodeMs, cliRuns, nodeRuns, exitCode: first.status ?? -1, diagnostics };
+    const cliMs = median(cli.map((r) => r.ms));
+    const nodeMs = median(node.map((r) => r.ms));
+    const cpu = (rs: ReturnType<typeof timed>[]) => (rs.every((r) => r.cpuMs !== undefined) ? median(rs.map((r) => r.cpuMs!)) : undefined);
+    return {
+      ruleCount,
+      runs,
+      cliMs,
+      nodeMs,
+      aboveNodeMs: cliMs - nodeMs,
+      cliRuns: cli.map((r) => r.ms),
+      nodeRuns: node.map((r) => r.ms),
+      cliCpuMs: cpu(cli),
+      nodeCpuMs: cpu(node),
+      exitCode: first.status ?? -1,
+      diagnostics,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -74,9 +74,11 @@ function verify(rules: readonly BenchRule[], inputs: readonly DecisionInput[], o
   const problems: string[] = [];
   let matched = 0;
   let denied = 0;
-  for (const { op, path } of inputs) {
-    const runtimeDecision = decidePathAccess(rules, op, path);
+  for (const [k, { op, path }] of inputs.entries()) {
     const runtimeRule = runtimeDecidingRule(rules, op, path);
+    const runtimeDecision = runtimeRule < 0 ? "allow" : rules[runtimeRule]!.mode ?? "allow";
+    // The timed function is the same walk returning the mode; confirm that on a sample (it is slow).
+    if (k % 10 === 0 && decidePathAccess(rules, op, path) !== runtimeDecision) problems.push(`  ${op} ${path}: decidePathAccess disagrees with its own rule index`);
     const onceRule = decideCompiledOnce(once, op, path);
     const our = ours.decide(op, path);
     if (runtimeRule >= 0) matched++;
@@ -96,7 +98,7 @@ function verify(rules: readonly BenchRule[], inputs: readonly DecisionInput[], o
   return { matched, denied };
 }
 
-export function benchDecisions(rules: readonly BenchRule[], inputs: readonly DecisionInput[], options: RoundOptions, runtimeOptions: Partial<RoundOptions>): DecisionResult {
+export async function benchDecisions(rules: readonly BenchRule[], inputs: readonly DecisionInput[], options: RoundOptions, runtimeOptions: Partial<RoundOptions>): Promise<DecisionResult> {
   // Every input must be a canonical tool path, as the middleware hands it to the decision.
   for (const { path } of inputs) {
     const c = deepagentsJs.canonicalToolPath(path, true);
@@ -110,7 +112,7 @@ export function benchDecisions(rules: readonly BenchRule[], inputs: readonly Dec
   const ops = inputs.map((i) => i.op);
   const paths = inputs.map((i) => i.path);
   const n = inputs.length;
-  const measured = measureInterleaved(
+  const measured = await measureInterleaved(
     [
       {
         name: "runtime",

@@ -104,6 +104,16 @@ function summarise(file: string): void {
   console.log(`\n${all} samples inside the workload (${gcHits} more in the garbage collector, ${((100 * gcHits) / (all + gcHits)).toFixed(1)}% of the total).`);
   show("Self time (share of the workload's samples; inlined callees count as their caller)", self);
   show("Total time, callees included", total);
+  if (what === "check") {
+    // The phases of checkConfigText, and each check's run(): which code to look at first.
+    const phases = new Map<string, number>();
+    for (const [k, v] of total) {
+      const check = /^run {2}server\/src\/engine\/checks\/(\w+)\.ts$/.exec(k);
+      if (check) phases.set(`check ${check[1]}`, v);
+      else if (/^(parseJsonc|buildModel|finish|suppressedLines) /.test(k) || /^validate {2}.*schemaValidator/.test(k)) phases.set(k.split(" ")[0]!, v);
+    }
+    show("checkConfigText by phase and by check (callees included)", phases);
+  }
   console.log(`\nProfile: ${file}`);
 }
 

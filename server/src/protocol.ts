@@ -97,5 +97,7 @@ export interface DidCheckParams {
   kind: "config" | "dry-run";
   durationMs: number;
   counts: { errors: number; warnings: number; information: number; hints: number };
+  /** What the exact rule analysis did not decide within its budget (its checks stay silent there), said once. */
+  skipped?: { what: string; why: string; checks: readonly string[] }[];
 }
 export const DidCheckNotification = new NotificationType<DidCheckParams>("agentSandbox/didCheck");

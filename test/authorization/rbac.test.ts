@@ -17,6 +17,9 @@ import {
   type RbacDecision,
 } from "../../server/src/engine/authorization/rbac";
 import { pyNumberRepr, pyRepr, pySorted, pyStrRepr, pydanticBool } from "../../server/src/engine/authorization/python";
+import { firstCode, specText, stripMarkup, tableRows } from "../helpers/specTables";
+
+const SPEC = specText("deerflow-authorization.md");
 
 type Json = unknown;
 
@@ -98,7 +101,16 @@ const VECTORS: Vector[] = [
   { n: 24, roles: { user: { tols: { allow: [] } } }, requests: [{ target: "bash", expect: NO_POLICY }] },
 ];
 
+/** Vectors with their own test below (filters, raises, construction, mutation). */
+const SEPARATE_VECTORS = [11, 12, 13, 14, 17, 18, 19, 20];
+
 describe("A.2 decision vectors (provider)", () => {
+  test("every row of the spec's A.2 table is a test here", () => {
+    const ids = tableRows(SPEC, /^\d+ [TD]$/).map((cells) => Number.parseInt(stripMarkup(cells[0]!), 10));
+    assert.equal(ids.length, 24);
+    assert.deepEqual([...VECTORS.map((v) => v.n), ...SEPARATE_VECTORS].sort((a, b) => a - b), ids);
+  });
+
   for (const v of VECTORS) {
     test(`#${v.n}`, () => {
       const p = provider(v.roles);
@@ -256,9 +268,12 @@ describe("rbacPolicyOf", () => {
     assert.deepEqual(pick(p.decideTool(null, "write_file")), DENY, "null → guest");
     assert.deepEqual(pick(p.decideTool("", "write_file")), DENY, "\"\" → guest");
     assert.deepEqual(pick(p.decideTool(null, "read_file")), ALLOW);
-    const editor = p.decideTool("editor", "read_file");
-    assert.equal(editor.reasonCode, "oap.evaluator_error");
-    assert.equal(editor.message, "Unknown role 'editor'; known roles: ['admin', 'guest', 'user']");
+    assert.deepEqual(p.decideTool("editor", "read_file"), {
+      allowed: false,
+      reasonCode: "oap.evaluator_error",
+      message: "guardrail provider error (fail-closed)",
+      error: "Unknown role 'editor'; known roles: ['admin', 'guest', 'user']",
+    });
   });
 
   test("a JsonNode of the block gives the same policy as its value", () => {
@@ -293,8 +308,34 @@ describe("rbacPolicyOf", () => {
   });
 });
 
+/** Rows of the spec's enforcement table, and how this model covers each (or why it cannot). */
+const ENFORCEMENT: Record<string, string> = {
+  "Layer 1 provider raises (incl. unknown role)": "tested below",
+  "Layer 1 returns non-list / non-str items": "not applicable: the built-in RBAC always returns a list of strings; custom providers are not modelled",
+  "Layer 1 returns extra names": "tested: the provider never adds (A.2 #18) and Layer 1 keeps only candidates",
+  "Layer 2 provider raises": "tested below",
+  "Route decision raises for one permission": "tested below (the built-in RBAC raises for every permission alike: unknown role)",
+  "Route provider cannot be resolved": "not applicable: there is no class path to resolve in the flattened block; construction errors are authz-invalid",
+  "Model denied": "not applicable: the config has no models section to fall back through",
+  "All models denied": "not applicable: the config has no models section",
+  "`authorization.enabled: false`": "tested in rbacPolicyOf",
+};
+
 describe("enforcement vectors (fail semantics)", () => {
   const tools = ["ls", "read_file", "write_file", "execute", "task"];
+
+  test("every row of the spec's enforcement table is accounted for", () => {
+    const table = SPEC.slice(SPEC.indexOf("Enforcement vectors (fail semantics)"), SPEC.indexOf("Resource types that exist"));
+    const situations = tableRows(table, /./).map((cells) => cells[0]!).filter((c) => c !== "Situation" && !/^-+$/.test(c));
+    assert.deepEqual(situations, Object.keys(ENFORCEMENT));
+  });
+
+  test("Route decision raises for one permission: fail_closed drops it, fail-open keeps it", () => {
+    const six = ["threads:read", "threads:write", "threads:delete", "runs:create", "runs:read", "runs:cancel"];
+    const block = { enabled: true, roles: { guest: { routes: { allow: ["threads:read"] } } } };
+    assert.deepEqual(six.filter((r) => decideResource(rbacPolicyOf(block)!, "editor", "route", r).allowed), []);
+    assert.deepEqual(six.filter((r) => decideResource(rbacPolicyOf({ ...block, fail_closed: false })!, "editor", "route", r).allowed), six);
+  });
 
   test("Layer 1: provider raises (unknown role) → fail_closed: [] / fail-open: original tools", () => {
     const closed = rbacPolicyOf(EXAMPLE)!;
@@ -312,18 +353,15 @@ describe("enforcement vectors (fail semantics)", () => {
 
   test("Layer 2: provider raises → fail_closed: denied with oap.evaluator_error / fail-open: the call runs", () => {
     const closed = rbacPolicyOf(EXAMPLE)!.decideTool("editor", "read_file");
-    assert.equal(closed.allowed, false);
-    assert.equal(closed.reasonCode, "oap.evaluator_error");
-    assert.equal(closed.policyId, undefined);
+    assert.deepEqual([closed.allowed, closed.reasonCode, closed.message, closed.policyId], [false, "oap.evaluator_error", "guardrail provider error (fail-closed)", undefined]);
     const open = rbacPolicyOf({ ...EXAMPLE, fail_closed: false })!.decideTool("editor", "read_file");
-    assert.equal(open.allowed, true);
-    assert.equal(open.reasonCode, "oap.evaluator_error");
+    assert.deepEqual([open.allowed, open.reasonCode, open.message], [true, "oap.evaluator_error", "guardrail provider error (fail-open)"]);
   });
 
   test("Layer 2: a tool call with an empty name raises for every policy shape → fail_closed decides", () => {
     for (const roles of [{ user: {} }, { user: { tools: { allow: "*" } } }]) {
       const d = rbacPolicyOf({ enabled: true, roles })!.decideTool("user", "");
-      assert.deepEqual([d.allowed, d.reasonCode, d.message], [false, "oap.evaluator_error", "target must be a non-empty string, got ''"]);
+      assert.deepEqual([d.allowed, d.reasonCode, d.error], [false, "oap.evaluator_error", "target must be a non-empty string, got ''"]);
       assert.equal(rbacPolicyOf({ enabled: true, fail_closed: false, roles })!.decideTool("user", "").allowed, true);
     }
   });
@@ -431,7 +469,40 @@ const RULES: Rule[] = [
   { name: "deny an int", block: tools({ deny: 0 }), message: `${P}: deny must be a list of strings, got int`, path: ["roles", "user", "tools", "deny"] },
 ];
 
+/** The "Exact inner message" column of the spec's RBAC-constructor table, as patterns. */
+function constructorTemplates(): { rule: string; template: string; pattern: RegExp }[] {
+  const table = SPEC.slice(SPEC.indexOf("RBAC constructor (`deerflow/authz/rbac.py`)"), SPEC.indexOf("RBAC request time"));
+  return tableRows(table, /./)
+    .filter((cells) => /^L\d/.test(cells[2] ?? ""))
+    .map((cells) => {
+      const template = firstCode(cells[1]!)!;
+      const source = template
+        .split(/(\['<k>'\]|'<v>'|<[a-z]+>)/)
+        .map((part) => {
+          if (part === "['<k>']") return "\\[.*\\]"; // a Python list of reprs: one key or more, either quote
+          if (part === "'<v>'") return `(?:'.*'|".*")`; // a repr: either quote
+          if (/^<[a-z]+>$/.test(part)) return ".*";
+          return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+        })
+        .join("");
+      return { rule: stripMarkup(cells[0]!), template, pattern: new RegExp(`^${source}$`) };
+    });
+}
+
 describe("A.1.5 construction messages", () => {
+  test("every message here is one of the spec's templates, and every template but the provider-kwarg one is tested", () => {
+    const templates = constructorTemplates();
+    assert.equal(templates.length, 16);
+    const used = new Set<string>();
+    for (const rule of RULES) {
+      const matching = templates.filter((t) => t.pattern.test(rule.message));
+      assert.ok(matching.length >= 1, `${rule.name}: ${rule.message} matches no spec template`);
+      for (const t of matching) used.add(t.template);
+    }
+    const untested = templates.filter((t) => !used.has(t.template)).map((t) => t.rule);
+    assert.deepEqual(untested, ["unknown provider kwarg (e.g. RFC's `role_mapping`, typo `rolez`)"], "only the provider kwarg rule is out of reach: the block is flattened");
+  });
+
   for (const rule of RULES) {
     test(rule.name, () => {
       const problems = rbacConstructionProblems(rule.block);

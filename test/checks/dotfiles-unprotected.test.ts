@@ -12,14 +12,14 @@ const deny = (paths: string, extra = PY) => config(`${extra}"permissions": [
   ]`);
 
 test("fires in deepagents-py with a dotfile the pattern covers in JS and misses in Python", () => {
-  const found = expectFindings(deny(`⟦"/workspace/**"⟧, ⟦"/x/*"⟧, ⟦"/**/*.txt"⟧, ⟦"/y/?env"⟧, ⟦"/z/[.]env"⟧, "/w/.env"`), CODE);
+  const found = expectFindings(deny(`⟦"/workspace/**"⟧, ⟦"/x/*"⟧, ⟦"/**/*.txt"⟧, ⟦"/y/?env"⟧, ⟦"/z/[.]env"⟧, "/w/.env", ⟦"/b/*.txt"⟧`), CODE);
   assert.ok(found.every((f) => f.severity === "warning"));
   assert.equal(
     found[0]!.message,
     "In deepagents-py 0.7.8, wildcards (`*`, `**`, `?`, classes) never match a name that starts with `.`: this deny does not cover `/workspace/.env`, which deepagents-js 1.14.1 matches with the same pattern, and no other rule here denies it. Add `/workspace/**/.*` and `/workspace/**/.*/**` to the rule.",
   );
-  assert.deepEqual(found.map((f) => f.witness), ["/workspace/.env", "/x/.env", "/a/.env.txt", "/y/.env", "/z/.env"]);
-  const patterns = ["/workspace/**", "/x/*", "/**/*.txt", "/y/?env", "/z/[.]env"];
+  assert.deepEqual(found.map((f) => f.witness), ["/workspace/.env", "/x/.env", "/a/.env.txt", "/y/.env", "/z/.env", "/b/.env.txt"]);
+  const patterns = ["/workspace/**", "/x/*", "/**/*.txt", "/y/?env", "/z/[.]env", "/b/*.txt"];
   found.forEach((f, i) => {
     assert.ok(deepagentsJs.compilePattern(patterns[i]!).matches(f.witness!), patterns[i]);
     assert.ok(!deepagentsPy.compilePattern(patterns[i]!).matches(f.witness!), patterns[i]);
@@ -35,7 +35,8 @@ test("fires on `deny /**` when deepagents-py is only in compatibleWith (T17)", (
 test("does not fire for deepagents-js alone, allow rules, literal dotfiles, or dotfiles denied by another rule", () => {
   expectNoFindings(deny(`"/workspace/**"`, ""), CODE);
   expectNoFindings(config(`${PY}"permissions": [{ "operations": ["read"], "paths": ["/workspace/**"], "mode": "allow" }]`), CODE);
-  expectNoFindings(deny(`"/w/.env", "/**/.env", "/a/.*", "/b/*.txt"`), CODE);
+  // `/**/.env` misses only a `.env` inside a dot folder (`/.git/.env`): a documented limit, not reported.
+  expectNoFindings(deny(`"/w/.env", "/**/.env", "/a/.*", "/b/.*.txt"`), CODE);
   expectNoFindings(deny(`"/workspace/**", "/workspace/**/.*", "/workspace/**/.*/**"`), CODE);
   expectNoFindings(config(`${PY}"permissions": [
     { "operations": ["read"], "paths": ["/**/.*", "/**/.*/**"], "mode": "deny" },

@@ -14,7 +14,7 @@ test("fires in deepagents-js, with a path the two runtimes decide differently", 
   assert.equal(finding!.severity, "warning");
   assert.equal(
     finding!.message,
-    'In deepagents-js 1.14.1, `[!a]` is not a negation: picomatch reads it as a plain class that also accepts `!` (and the pattern also matches the literal text `[!a]`), while deepagents-py reads it as "any character except those listed after `!`". This rule decides different files in the two runtimes. For example, deepagents-js matches `/data/a.txt` and deepagents-py does not, while deepagents-py matches `/data/b.txt` and deepagents-js does not. Write `[^a]`, which negates in both.',
+    'In deepagents-js 1.14.1, `[!a]` is not a negation: picomatch reads it as a plain class that also accepts `!` (and the pattern also matches the literal text `[!a]`), while deepagents-py 0.7.8 reads it as "any character except those listed after `!`". This rule decides different files in the two runtimes. For example, deepagents-js 1.14.1 matches `/data/a.txt` and deepagents-py 0.7.8 does not, while deepagents-py 0.7.8 matches `/data/b.txt` and deepagents-js 1.14.1 does not. Write `[^a]`, which negates in both.',
   );
   assert.equal(finding!.witness, "/data/a.txt");
   // The claims, by the runtimes' own matchers (G54–G55).

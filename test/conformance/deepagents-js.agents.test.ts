@@ -37,7 +37,7 @@ import { promptPreview } from "../../server/src/engine/agents/promptPreview";
 import { deepagentsJs } from "../../server/src/engine/runtime/deepagentsJs";
 
 const SEED = envInt("CONFORMANCE_SEED", 0x00a9_e175);
-const CASES = envInt("CONFORMANCE_AGENT_CASES", 300);
+const CASES = envInt("CONFORMANCE_AGENT_CASES", 250);
 const SHOW = 15;
 
 function envInt(name: string, fallback: number): number {
@@ -437,5 +437,37 @@ test("filesystem allowlist values (§4.1) normalise exactly as the real createFi
     const said = ours.error ? `throws ${ours.error.message.replace(/^\w*Error: /, "")}` : ours.tools.join(",");
     if (ours.error?.kind === "not-iterable") assert.match(real, /^throws .*not iterable/, `tools: ${JSON.stringify(value)}`);
     else assert.equal(said, real, `tools: ${JSON.stringify(value)}`);
+  }
+});
+
+test("route scoping (§5.3 R1–R15): the real construction guard throws exactly where our predicate says a path is not scoped", () => {
+  const rows: [string, Record<string, true>, string[]][] = [
+    ["R1", { "/memories/": true }, ["/memories/**"]],
+    ["R2", { "/memories/": true }, ["/memories"]],
+    ["R3", { "/memories/": true }, ["/memories/"]],
+    ["R4", { "/memories/": true }, ["/memories*"]],
+    ["R5", { "/memories/": true }, ["/memoriesX/**"]],
+    ["R6", { "/memories/": true }, ["/**"]],
+    ["R7", { "/memories": true }, ["/memoriesX/**"]],
+    ["R8", { "/memories": true }, ["/memories/**"]],
+    ["R9", { "/instructions.md": true }, ["/instructions.md"]],
+    ["R10", {}, ["/a/**"]],
+    ["R11", { "/memories/": true, "/skills/": true }, ["/memories/**", "/skills/x"]],
+    ["R12", { "/memories/": true }, ["/memories/**", "/workspace/**"]],
+    ["R13", { "/memories/": true }, ["/{memories,x}/**"]],
+    ["R14", { "/memories/": true }, ["/memories//**"]],
+    ["R15", { "/memories/": true }, ["/memories/{a,b}/**"]],
+  ];
+  for (const [row, routes, paths] of rows) {
+    const realRoutes = Object.fromEntries(Object.keys(routes).map((p) => [p, storeStub()]));
+    let realThrows = false;
+    try {
+      createFilesystemMiddleware({ backend: new CompositeBackend(sandboxStub() as never, realRoutes as never) as never, permissions: [{ operations: ["read"], paths, mode: "deny" }] });
+    } catch {
+      realThrows = true;
+    }
+    const prefixes = Object.keys(routes);
+    const ourScoped = prefixes.length > 0 && paths.every((p) => deepagentsJs.routeScoped(p, prefixes));
+    assert.equal(!ourScoped, realThrows, `${row}: routes ${JSON.stringify(prefixes)}, paths ${JSON.stringify(paths)}`);
   }
 });

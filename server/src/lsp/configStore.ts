@@ -8,7 +8,7 @@ import { sep } from "node:path";
 import type { Connection, TextDocuments } from "vscode-languageserver/node";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import { URI } from "./uri";
-import { analyze, fileKindOf, toVirtualPath, type Analysis, type AnalysisSettings, type SampleWorkspace } from "./engineFacade";
+import { analyze, fileKindOf, fileKindOfLanguage, toVirtualPath, type Analysis, type AnalysisSettings, type FileKind, type SampleWorkspace } from "./engineFacade";
 import { resolve, dirname } from "node:path";
 import type { ConfigModel } from "../engine/config/model";
 import { RUNTIME_IDS, type RuntimeId } from "../engine/runtime";
@@ -37,6 +37,8 @@ interface CacheEntry {
   analysis: Analysis;
 }
 
+/** Where an unsaved document's relative inputs would be: a folder that does not exist, so none are found. */
+const UNSAVED_FOLDER = resolve("/nonexistent-unsaved-agent-sandbox");
 const SAMPLE_FILE_LIMIT = 2000;
 const SAMPLE_DEPTH_LIMIT = 16;
 
@@ -52,8 +54,15 @@ export class ConfigStore {
     private readonly connection: Connection,
     private readonly documents: TextDocuments<TextDocument>,
     private readonly canPullConfiguration: () => boolean,
-    private readonly initialSettings: ServerSettings | undefined,
   ) {}
+
+  private initialSettings: ServerSettings | undefined;
+
+  /** Settings from `initializationOptions`, for clients that cannot answer workspace/configuration. */
+  useInitialSettings(settings: ServerSettings | undefined): void {
+    this.initialSettings = settings;
+    this.settings.clear();
+  }
 
   /** Settings for one file, resolved for its folder (multi-root workspaces can differ per folder). */
   settingsFor(uri: string): Promise<AnalysisSettings> {
@@ -81,8 +90,9 @@ export class ConfigStore {
   /** The current analysis of a file: the open document's text, else the file on disk. `undefined`: not ours or unreadable. */
   async analysisOf(uri: string): Promise<Analysis | undefined> {
     const document = this.documents.get(uri);
-    const fsPath = URI.toFsPath(uri);
-    if (!fsPath || !fileKindOf(fsPath)) return undefined;
+    const target = this.targetOf(uri);
+    if (!target) return undefined;
+    const { fsPath, kind } = target;
     const settings = await this.settingsFor(uri);
     let text: string;
     let version: number;
@@ -98,15 +108,29 @@ export class ConfigStore {
     // The document may have changed while settings were resolved: answer for the text as it is now.
     const now = this.documents.get(uri);
     if (now && now.version !== version) return this.analysisOf(uri);
-    return this.analysisFor(uri, fsPath, text, version, settings);
+    return this.analysisFor(uri, fsPath, text, version, settings, kind);
+  }
+
+  /**
+   * Whether a file is ours, and where its relative inputs are read from: by file name (config-format.md), or by
+   * language id for a file the user associated with the language, or an unsaved one (no inputs on disk then).
+   */
+  targetOf(uri: string): { fsPath: string; kind: FileKind } | undefined {
+    const fsPath = URI.toFsPath(uri);
+    const byName = fsPath ? fileKindOf(fsPath) : undefined;
+    if (fsPath && byName) return { fsPath, kind: byName };
+    const document = this.documents.get(uri);
+    const byLanguage = document ? fileKindOfLanguage(document.languageId) : undefined;
+    if (!byLanguage) return undefined;
+    return { fsPath: fsPath ?? resolve(UNSAVED_FOLDER, byLanguage === "config" ? "agent-sandbox.jsonc" : "scenario.dryrun.jsonc"), kind: byLanguage };
   }
 
   /** Synchronous variant for an open document whose settings are already known (hot paths: hover, completion). */
-  analysisFor(uri: string, fsPath: string, text: string, version: number, settings: AnalysisSettings): Analysis {
+  analysisFor(uri: string, fsPath: string, text: string, version: number, settings: AnalysisSettings, kind: FileKind): Analysis {
     const settingsKey = JSON.stringify(settings);
     const cached = this.cache.get(uri);
     if (cached && cached.version === version && cached.settingsKey === settingsKey && cached.analysis.text === text) return cached.analysis;
-    const analysis = analyze(fsPath, text, settings);
+    const analysis = analyze(fsPath, text, settings, kind);
     this.cache.set(uri, { version, settingsKey, analysis });
     return analysis;
   }

@@ -13,6 +13,7 @@ import { effectiveTools, policyOf, userToolsOf, type EffectiveTool } from "../en
 import { promptPreview, renderPromptPreview } from "../engine/agents/promptPreview";
 import { checkConfigText, type CheckOptions, type CheckResult } from "../engine/checkConfig";
 import { checkDryRunText } from "../engine/checkDryRun";
+import { skippedAnalyses, type SkippedAnalysis } from "../engine/automata/modelAnalysis";
 import { allRuleLists, type ConfigModel, type RuleListSpec, type RuleSpec } from "../engine/config/model";
 import type { Finding, Severity } from "../engine/diagnostics";
 import { explainDecision, type Explanation } from "../engine/explain";
@@ -47,6 +48,8 @@ export interface Analysis {
   durationMs: number;
   /** Set when the runtime came from the `defaultRuntime` setting rather than the file. */
   runtimeFromSetting?: RuntimeId;
+  /** What the exact rule analysis left undecided (budget), for the language status. */
+  skipped: readonly SkippedAnalysis[];
 }
 
 /**
@@ -67,13 +70,18 @@ function recordingAccess(fsPath: string, dependencies: Set<string>): Pick<CheckO
   return out as Pick<CheckOptions, "fileExists" | "readFile" | "listDirectory">;
 }
 
-export function analyze(fsPath: string, text: string, settings: AnalysisSettings): Analysis {
-  const kind = fileKindOf(fsPath) ?? "config";
+/** The language ids package.json contributes. */
+export function fileKindOfLanguage(languageId: string): FileKind | undefined {
+  return languageId === "agent-sandbox" ? "config" : languageId === "agent-sandbox-dryrun" ? "dry-run" : undefined;
+}
+
+/** Check one file. `fsPath` anchors relative inputs (`systemPromptFile`, skills); an unsaved file has none on disk. */
+export function analyze(fsPath: string, text: string, settings: AnalysisSettings, kind: FileKind = fileKindOf(fsPath) ?? "config"): Analysis {
   const started = performance.now();
   const dependencies = new Set<string>();
   if (kind === "dry-run") {
     const result = checkDryRunText(text);
-    return { kind, text, lines: result.lines, findings: applySeverities(result.findings, settings.severities), model: undefined, dependencies, durationMs: performance.now() - started };
+    return { kind, text, lines: result.lines, findings: applySeverities(result.findings, settings.severities), model: undefined, dependencies, durationMs: performance.now() - started, skipped: [] };
   }
   const options: CheckOptions = { ...recordingAccess(fsPath, dependencies), severities: settings.severities };
   let result: CheckResult = checkConfigText(text, options);
@@ -86,7 +94,8 @@ export function analyze(fsPath: string, text: string, settings: AnalysisSettings
     }
   }
   const lines = result.lines.text === text ? result.lines : new LineIndex(text);
-  const analysis: Analysis = { kind, text, lines, findings: result.findings, model: result.model, dependencies, durationMs: performance.now() - started };
+  const skipped = result.model ? skippedAnalyses(result.model) : [];
+  const analysis: Analysis = { kind, text, lines, findings: result.findings, model: result.model, dependencies, durationMs: performance.now() - started, skipped };
   if (runtimeFromSetting) analysis.runtimeFromSetting = runtimeFromSetting;
   return analysis;
 }

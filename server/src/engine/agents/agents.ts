@@ -69,10 +69,8 @@ export function isForked(model: ConfigModel, spec: SubagentSpec): boolean {
 }
 
 /** Human words for a middleware's place in the file: "middleware #0", "middleware #1 of subagent \"auditor\"". */
-export function middlewareLabel(model: ConfigModel, m: MiddlewareSpec): string {
-  if (model.middleware.includes(m)) return `middleware #${m.index}`;
-  const owner = model.subagents.find((s) => s.middleware.includes(m));
-  return owner ? `middleware #${m.index} of subagent ${JSON.stringify(owner.name ?? `#${owner.index}`)}` : `middleware #${m.index}`;
+export function middlewareLabel(_model: ConfigModel, m: MiddlewareSpec): string {
+  return m.topLevel ? `middleware #${m.index}` : `middleware #${m.index} of subagent ${JSON.stringify(m.agent)}`;
 }
 
 /**

@@ -107,7 +107,8 @@ export function sandboxGuardOutcome(model: ConfigModel, build: FilesystemMiddlew
  */
 export function routeScoping(model: ConfigModel, rules: RuleListSpec, backend: AgentBackend): { scoped: boolean; unscoped: UnscopedPath[] } {
   const shape = backend.shape;
-  if (shape.type !== "composite" || shape.routes.length === 0) return { scoped: false, unscoped: [] };
+  if (shape.type !== "composite") return { scoped: false, unscoped: [] };
+  // A composite without routes scopes nothing: every path is reported.
   const prefixes = shape.routes.map((r) => r.prefix);
   const unscoped: UnscopedPath[] = [];
   let scoped = true;
@@ -123,7 +124,7 @@ export function routeScoping(model: ConfigModel, rules: RuleListSpec, backend: A
       if (node) unscoped.push({ path: String(path), node });
     });
   }
-  return { scoped, unscoped };
+  return { scoped: scoped && prefixes.length > 0, unscoped };
 }
 
 /** The agents a build serves, in words: "the main agent and the general-purpose subagent". */

@@ -133,6 +133,13 @@ export function issueNode(block: BlockNodes, issue: RbacIssue): JsonNode {
   return propertyKeyNode(block.node) ?? block.node;
 }
 
+/** Whether an `allow`/`deny` list has a string item that passes `test` (no allocation: most lists have none). */
+export function someString(node: JsonNode | undefined, test: (value: string) => boolean): boolean {
+  if (node?.type !== "array") return false;
+  for (const child of node.children ?? []) if (child.type === "string" && child.value !== "" && test(child.value as string)) return true;
+  return false;
+}
+
 /** The string items of an `allow`/`deny` list, with their nodes. */
 export function listStrings(node: JsonNode | undefined): { value: string; node: JsonNode; index: number }[] {
   if (node?.type !== "array") return [];

@@ -33,11 +33,16 @@ export interface RbacDecision {
   /** `rbac:allow` | `rbac:deny` | `rbac:unrestricted`; absent when the provider raised. */
   policyId?: string;
   /**
-   * DeerFlow's reason text (`role 'user' is denied 'bash' on resource 'tool'`, `no policy configured`); for
-   * `oap.evaluator_error` the exception the provider raised (`Unknown role 'editor'; known roles: [...]`). DeerFlow's
+   * DeerFlow's reason text: `role 'user' is denied 'bash' on resource 'tool'`, `no policy configured`, and for
+   * `oap.evaluator_error` GuardrailMiddleware's `guardrail provider error (fail-closed)` / `(fail-open)`. DeerFlow's
    * own reason text for an allow is empty; we say it in the deny's words instead.
    */
   message: string;
+  /**
+   * Only with `oap.evaluator_error`: the exception the provider raised, word for word (`Unknown role 'editor';
+   * known roles: ['admin', 'user']`), which DeerFlow logs. An addition to the agreed shape; optional.
+   */
+  error?: string;
 }
 
 export interface RbacPolicy {
@@ -94,13 +99,7 @@ export const KNOWN_RESOURCE_KEYS: readonly string[] = [...ENFORCED_RESOURCE_KEYS
 /** What one target of a config key is called in messages: "tool", "model", "route permission", … */
 export function targetNoun(resourceKey: string): string {
   const nouns: Record<string, string> = { tools: "tool", models: "model", routes: "route permission", skills: "skill", sandbox: "sandbox", mcp_servers: "MCP server" };
-  return nouns[resourceKey] ?? `"${resourceKey}" target`;
-}
-
-/** The singular request alias of each config key (`tools` → `tool`), for messages. */
-export function requestResourceOf(resourceKey: string): string {
-  for (const [alias, key] of RESOURCE_POLICY_KEYS) if (key === resourceKey) return alias;
-  return resourceKey;
+  return Object.hasOwn(nouns, resourceKey) ? nouns[resourceKey]! : `"${resourceKey}" target`;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -187,32 +186,50 @@ function isListV(v: Val): boolean {
   return isNode(v) ? v.type === "array" : Array.isArray(v);
 }
 
-/** A dict's entries as Python sees them: a repeated key keeps its first position and takes its last value. */
-function entriesV(v: Val): [string, Val][] {
+/**
+ * A dict's entries as Python sees them: a repeated key keeps its first position and takes its last value. For a
+ * node without repeated keys (nearly always) this is its own property list: no copy of a large role map.
+ */
+type Entry = [string, Val] | JsonNode;
+
+function entriesV(v: Val): readonly Entry[] {
   if (!isNode(v)) return [...(v as Map<string, PyValue>).entries()];
   const children = v.children ?? [];
+  if (!hasRepeatedKey(children)) return children;
   const out: [string, Val][] = [];
-  let positions: Map<string, number> | undefined;
+  const positions = new Map<string, number>();
   for (const prop of children) {
-    const [k, value] = prop.children ?? [];
-    if (!k || typeof k.value !== "string") continue;
-    const key = k.value;
-    const item: Val = value ?? null;
-    if (children.length <= 8) {
-      const at = out.findIndex((e) => e[0] === key);
-      if (at >= 0) out[at] = [key, item];
-      else out.push([key, item]);
-    } else {
-      positions ??= new Map();
-      const at = positions.get(key);
-      if (at !== undefined) out[at] = [key, item];
-      else {
-        positions.set(key, out.length);
-        out.push([key, item]);
-      }
+    const key = entryKey(prop);
+    const at = positions.get(key);
+    if (at !== undefined) out[at] = [key, entryValue(prop)];
+    else {
+      positions.set(key, out.length);
+      out.push([key, entryValue(prop)]);
     }
   }
   return out;
+}
+
+function hasRepeatedKey(props: readonly JsonNode[]): boolean {
+  if (props.length <= 8) {
+    for (let i = 1; i < props.length; i++) for (let j = 0; j < i; j++) if (entryKey(props[i]!) === entryKey(props[j]!)) return true;
+    return false;
+  }
+  const seen = new Set<string>();
+  for (const prop of props) {
+    const key = entryKey(prop);
+    if (seen.has(key)) return true;
+    seen.add(key);
+  }
+  return false;
+}
+
+function entryKey(e: Entry): string {
+  return Array.isArray(e) ? e[0] : String(e.children?.[0]?.value);
+}
+
+function entryValue(e: Entry): Val {
+  return Array.isArray(e) ? e[1] : (e.children?.[1] ?? null);
 }
 
 function itemsV(v: Val): Val[] {
@@ -325,7 +342,7 @@ export class RbacProvider {
  * DeerFlow meets them; where DeerFlow would stop at the first, this walk goes on, so that every error a user
  * would meet one fix after another is reported at once. Each issue's part is left out of the compiled result.
  */
-function compileRoles(roles: Val | undefined, issues: RbacIssue[], rolesRequired: boolean): Compiled {
+function compileRoles(roles: Val | undefined, issues: RbacIssue[], rolesRequired: boolean, issuesOnly = false): Compiled {
   const compiled: Compiled = { knownRoles: [], policies: new Map() };
   if (roles === undefined) {
     if (rolesRequired) {
@@ -338,8 +355,10 @@ function compileRoles(roles: Val | undefined, issues: RbacIssue[], rolesRequired
     return compiled;
   }
   const roleEntries = entriesV(roles);
-  compiled.knownRoles = roleEntries.map((e) => e[0]);
-  for (const [roleName, roleConfig] of roleEntries) {
+  compiled.knownRoles = roleEntries.map(entryKey);
+  for (const roleEntry of roleEntries) {
+    const roleName = entryKey(roleEntry);
+    const roleConfig = entryValue(roleEntry);
     if (roleName === "") {
       issues.push({ rule: "role-name", kind: "invalid", message: `role name must be a non-empty string, got ${pyRepr(roleName)}`, jsonPath: ["roles", roleName], on: "key", role: roleName });
     }
@@ -354,14 +373,14 @@ function compileRoles(roles: Val | undefined, issues: RbacIssue[], rolesRequired
       });
       continue;
     }
-    const rolePolicies = new Map<string, CompiledPolicy>();
-    compiled.policies.set(roleName, rolePolicies);
-    for (const [resourceKey, resourcePolicy] of entriesV(roleConfig)) {
-      const path = ["roles", roleName, resourceKey];
-      const where = { role: roleName, resourceKey };
+    const rolePolicies = issuesOnly ? undefined : new Map<string, CompiledPolicy>();
+    if (rolePolicies) compiled.policies.set(roleName, rolePolicies);
+    for (const resourceEntry of entriesV(roleConfig)) {
+      const resourceKey = entryKey(resourceEntry);
+      const resourcePolicy = entryValue(resourceEntry);
       let usable = true;
       if (resourceKey === "") {
-        issues.push({ rule: "resource-key", kind: "invalid", message: `role '${roleName}' has invalid resource key ${pyRepr(resourceKey)}`, jsonPath: path, on: "key", ...where });
+        issues.push({ rule: "resource-key", kind: "invalid", message: `role '${roleName}' has invalid resource key ${pyRepr(resourceKey)}`, jsonPath: ["roles", roleName, resourceKey], on: "key", role: roleName, resourceKey });
         usable = false;
       }
       const mapped = RESOURCE_POLICY_KEYS.get(resourceKey);
@@ -370,10 +389,11 @@ function compileRoles(roles: Val | undefined, issues: RbacIssue[], rolesRequired
           rule: "reserved-alias",
           kind: "invalid",
           message: `role '${roleName}' resource key '${resourceKey}' is a reserved request alias; use '${mapped}' in RBAC config`,
-          jsonPath: path,
+          jsonPath: ["roles", roleName, resourceKey],
           on: "key",
           pluralKey: mapped,
-          ...where,
+          role: roleName,
+          resourceKey,
         });
         usable = false;
       }
@@ -382,100 +402,119 @@ function compileRoles(roles: Val | undefined, issues: RbacIssue[], rolesRequired
           rule: "resource-body",
           kind: "invalid",
           message: `role '${roleName}' resource '${resourceKey}' must be a dict, got ${typeNameV(resourcePolicy)}`,
-          jsonPath: path,
+          jsonPath: ["roles", roleName, resourceKey],
           on: "value",
-          ...where,
+          role: roleName,
+          resourceKey,
         });
         continue;
       }
-      const policy = compileResourcePolicy(roleName, resourceKey, resourcePolicy, path, issues);
-      if (usable) rolePolicies.set(resourceKey, policy);
+      const policy = compileResourcePolicy(roleName, resourceKey, resourcePolicy, issues, issuesOnly);
+      if (usable) rolePolicies?.set(resourceKey, policy);
     }
   }
   return compiled;
 }
 
-function compileResourcePolicy(role: string, resourceKey: string, policyValue: Val, path: (string | number)[], issues: RbacIssue[]): CompiledPolicy {
-  const entries = entriesV(policyValue);
-  const policy = {
-    has: (key: string) => entries.some((e) => e[0] === key),
-    get: (key: string) => entries.find((e) => e[0] === key)?.[1],
-    keys: () => entries.map((e) => e[0]),
-  };
-  const prefix = `role '${role}' resource '${resourceKey}'`;
-  const where = { role, resourceKey };
+const EMPTY: ReadonlySet<string> = new Set();
+const NOTHING: CompiledPolicy = { allowed: EMPTY, denied: EMPTY };
+
+function compileResourcePolicy(
+  role: string,
+  resourceKey: string,
+  policyValue: Val,
+  issues: RbacIssue[],
+  issuesOnly: boolean,
+): CompiledPolicy {
+  let allowValue: Val | undefined;
+  let denyValue: Val | undefined;
   let unknownKeys: string[] | undefined;
-  for (const k of policy.keys()) if (k !== "allow" && k !== "deny") (unknownKeys ??= []).push(k);
+  for (const entry of entriesV(policyValue)) {
+    const key = entryKey(entry);
+    if (key === "allow") allowValue = entryValue(entry);
+    else if (key === "deny") denyValue = entryValue(entry);
+    else (unknownKeys ??= []).push(key);
+  }
   if (unknownKeys) {
     issues.push({
       rule: "policy-keys",
       kind: "invalid",
-      message: `${prefix}: unknown policy keys ${pyStrListRepr(pySortedByRepr(unknownKeys))}; supported: ['allow', 'deny']`,
-      jsonPath: [...path, unknownKeys[0]!],
+      message: `${prefixOf(role, resourceKey)}: unknown policy keys ${pyStrListRepr(pySortedByRepr(unknownKeys))}; supported: ['allow', 'deny']`,
+      jsonPath: ["roles", role, resourceKey, unknownKeys[0]!],
       on: "key",
       unknownKeys,
-      ...where,
+      role,
+      resourceKey,
     });
   }
 
   let allowed: ReadonlySet<string> | typeof ALL = ALL; // allow absent = allow all (deny still applies)
-  if (policy.has("allow")) {
-    const rawValue = policy.get("allow")!;
+  if (allowValue !== undefined) {
+    const rawValue = allowValue;
     const raw = scalarV(rawValue);
-    const at = [...path, "allow"];
     if (raw === null) {
-      issues.push({ rule: "allow-null", kind: "invalid", message: `${prefix}: allow must not be null; omit the key, or use '*' / bool / list`, jsonPath: at, on: "value", ...where });
+      issues.push({ rule: "allow-null", kind: "invalid", message: `${prefixOf(role, resourceKey)}: allow must not be null; omit the key, or use '*' / bool / list`, jsonPath: ["roles", role, resourceKey, "allow"], on: "value", role, resourceKey });
     } else if (raw === true) {
       allowed = ALL;
     } else if (raw === false) {
-      allowed = new Set(); // allow: false = deny all
+      allowed = EMPTY; // allow: false = deny all
     } else if (typeof raw === "string") {
       if (raw !== "*") {
-        issues.push({ rule: "allow-string", kind: "invalid", message: `${prefix}: allow string must be '*', got ${pyStrRepr(raw)}`, jsonPath: at, on: "value", ...where });
+        issues.push({ rule: "allow-string", kind: "invalid", message: `${prefixOf(role, resourceKey)}: allow string must be '*', got ${pyStrRepr(raw)}`, jsonPath: ["roles", role, resourceKey, "allow"], on: "value", role, resourceKey });
       }
     } else if (isListV(rawValue)) {
-      allowed = new Set(listItems(itemsV(rawValue), `${prefix}: allow list contains non-string or empty item`, at, "allow-item", where, issues));
+      const items = listItems(itemsV(rawValue), role, resourceKey, "allow", issues);
+      allowed = issuesOnly ? ALL : new Set(items);
     } else {
       issues.push({
         rule: "allow-type",
         kind: "invalid",
-        message: `${prefix}: allow must be '*', bool, or list of strings, got ${typeNameV(rawValue)}`,
-        jsonPath: at,
+        message: `${prefixOf(role, resourceKey)}: allow must be '*', bool, or list of strings, got ${typeNameV(rawValue)}`,
+        jsonPath: ["roles", role, resourceKey, "allow"],
         on: "value",
-        ...where,
+        role,
+        resourceKey,
       });
     }
   }
 
-  let denied: ReadonlySet<string> = new Set();
-  if (policy.has("deny")) {
-    const rawValue = policy.get("deny")!;
-    const at = [...path, "deny"];
+  let denied: ReadonlySet<string> = EMPTY;
+  if (denyValue !== undefined) {
+    const rawValue = denyValue;
     if (scalarV(rawValue) === null) {
-      issues.push({ rule: "deny-null", kind: "invalid", message: `${prefix}: deny must not be null; omit the key for no deny list`, jsonPath: at, on: "value", ...where });
+      issues.push({ rule: "deny-null", kind: "invalid", message: `${prefixOf(role, resourceKey)}: deny must not be null; omit the key for no deny list`, jsonPath: ["roles", role, resourceKey, "deny"], on: "value", role, resourceKey });
     } else if (isListV(rawValue)) {
-      denied = new Set(listItems(itemsV(rawValue), `${prefix}: deny list contains non-string or empty item`, at, "deny-item", where, issues));
+      const items = listItems(itemsV(rawValue), role, resourceKey, "deny", issues);
+      if (!issuesOnly) denied = new Set(items);
     } else {
-      issues.push({ rule: "deny-type", kind: "invalid", message: `${prefix}: deny must be a list of strings, got ${typeNameV(rawValue)}`, jsonPath: at, on: "value", ...where });
+      issues.push({ rule: "deny-type", kind: "invalid", message: `${prefixOf(role, resourceKey)}: deny must be a list of strings, got ${typeNameV(rawValue)}`, jsonPath: ["roles", role, resourceKey, "deny"], on: "value", role, resourceKey });
     }
   }
-  return { allowed, denied };
+  return issuesOnly ? NOTHING : { allowed, denied };
 }
 
-function listItems(
-  items: Val[],
-  messagePrefix: string,
-  at: (string | number)[],
-  rule: "allow-item" | "deny-item",
-  where: { role: string; resourceKey: string },
-  issues: RbacIssue[],
-): string[] {
+function prefixOf(role: string, resourceKey: string): string {
+  return `role '${role}' resource '${resourceKey}'`;
+}
+
+function listItems(items: Val[], role: string, resourceKey: string, field: "allow" | "deny", issues: RbacIssue[]): string[] {
   const good: string[] = [];
-  items.forEach((item, index) => {
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index]!;
     const value = scalarV(item);
     if (typeof value === "string" && value !== "") good.push(value);
-    else issues.push({ rule, kind: "invalid", message: `${messagePrefix} ${reprV(item)}`, jsonPath: [...at, index], on: "value", ...where });
-  });
+    else {
+      issues.push({
+        rule: field === "allow" ? "allow-item" : "deny-item",
+        kind: "invalid",
+        message: `${prefixOf(role, resourceKey)}: ${field} list contains non-string or empty item ${reprV(item)}`,
+        jsonPath: ["roles", role, resourceKey, field, index],
+        on: "value",
+        role,
+        resourceKey,
+      });
+    }
+  }
   return good;
 }
 
@@ -528,7 +567,7 @@ export function rbacConstructionIssues(authorization: unknown): RbacIssue[] {
   const block = blockOf(authorization);
   if (!block) return [];
   const issues: RbacIssue[] = [];
-  const compiled = compileRoles(block.roles, issues, block.enabled);
+  const compiled = compileRoles(block.roles, issues, block.enabled, true);
   if (block.enabled && block.roles !== undefined && isDictV(block.roles)) {
     const provider = RbacProvider.fromCompiled(compiled);
     try {
@@ -577,7 +616,12 @@ function decideWith(policy: Policy, resource: string, role: string | null, targe
     return policy.provider.authorize({ role: principalRole, resource, target, action });
   } catch (error) {
     if (!(error instanceof RbacError)) throw error;
-    return { allowed: !policy.failClosed, reasonCode: "oap.evaluator_error", message: error.message };
+    return {
+      allowed: !policy.failClosed,
+      reasonCode: "oap.evaluator_error",
+      message: `guardrail provider error (${policy.failClosed ? "fail-closed" : "fail-open"})`,
+      error: error.message,
+    };
   }
 }
 

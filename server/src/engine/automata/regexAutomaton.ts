@@ -1,30 +1,30 @@
-import { CharBase, CharSet, DFA, JS, NFA, type Char } from "refa";
-import type { Alternation, Assertion, Concatenation, Element, Expression, NoParent, Quantifier } from "refa";
+import { CharBase, CharSet, DFA, JS, type Char } from "refa";
+import type { Assertion, Concatenation, Element, Expression, NoParent, Quantifier } from "refa";
 import { Budget, BudgetExceeded, NotAnalysable } from "./budget";
 
 /**
- * A JavaScript regular expression, matched against a whole string (`^…$`), as an exact DFA over UTF-16 code units.
+ * A JavaScript regular expression, matched against a whole string, as an exact minimal DFA.
  *
- * refa turns the regular expression into its AST, but cannot build an automaton through lookarounds, and picomatch's
- * regular expressions are full of them (`(?!\.{1,2}(?:\/|$))`, `(?=.)`, `(?:(?!(?:^|\/)\.{1,2}(?:\/|$)).)*?`). They
- * are still regular, and we build them exactly:
+ * refa reads the regular expression into its AST, but cannot build an automaton through lookarounds, and both
+ * matchers' regular expressions are full of them (picomatch: `(?!\.{1,2}(?:\/|$))`, `(?=.)`,
+ * `(?:(?!(?:^|\/)\.{1,2}(?:\/|$)).)*?`; the wcmatch port: `(?:^|(?=\n?$)|[\/])+`). They are still regular, and we
+ * build them exactly by reading the input backwards:
  *
- * - A lookahead at position i is a condition on the suffix w[i:]. Read the input *backwards* and the suffix is the
- *   prefix read so far, so the condition becomes "the reversed input read so far is in rev(S)", where S is the set of
- *   suffixes the lookahead accepts. A DFA for rev(S) runs alongside (a "guard"), and the assertion becomes an
- *   ε-transition allowed only when that guard is (positive) or is not (negative) in an accepting state. rev(S) is
- *   Σ*·rev(body), built the same way, so lookaheads nest.
- * - `$` is the lookahead `(?![^])`, so it needs nothing special.
- * - `^` (refa: `(?<![^])`) is a lookbehind. It is resolved statically: a forward pass computes, for every
- *   assertion, whether its position can be 0 and whether it can be > 0. If only one is possible, `^` is simply true
- *   or false there; if both are, the regular expression is not analysed. Every other lookbehind, and every
- *   backreference refa cannot resolve, is not analysed either (`NotAnalysable`): never a guess.
+ * - A lookahead at position i is a condition on the suffix w[i:]. Read backwards, that suffix is exactly what has
+ *   been read so far, so the condition becomes "the reversed input read so far is in rev(S)", S being the suffixes
+ *   the lookahead accepts. A DFA for rev(S) (a *guard*) runs alongside, and the assertion becomes an ε-move allowed
+ *   only when the guard is (positive) or is not (negative) accepting. rev(S) = Σ*·rev(body), built the same way,
+ *   so lookaheads nest. `$` is the lookahead `(?![^])` and needs nothing special.
+ * - `^` (refa: `(?<![^])`) is "forward position 0", i.e. "the backwards reading ends here". A forward pass first
+ *   works out, for every assertion, whether its position can be 0 and whether it can be later. Where only one is
+ *   possible `^` is a constant; where both are, the ε-move marks the NFA state "must end now" (and a lookahead whose
+ *   body holds `^` splits into its position-0 and its later variant, the latter marked "must read more").
+ * - Any other lookbehind, and backreferences refa cannot resolve, are `NotAnalysable`: never a guess.
  *
- * The product of the reversed ε-NFA with the guards is determinised directly (subset construction over
- * (NFA states, guard states)); refa then reverses, determinises and minimises the result.
+ * The product of the reversed ε-NFA, its guards and those marks is determinised directly (subset construction),
+ * which gives a DFA of the reversed language; determinising *its* reverse gives the language's minimal DFA
+ * (Brzozowski). Both steps run on a small alphabet of character classes (refa's `CharBase`); the result is a refa DFA.
  */
-export const MAX_CHARACTER = 0xffff as Char;
-
 export interface RegexSource {
   readonly source: string;
   readonly flags: string;
@@ -32,6 +32,10 @@ export interface RegexSource {
 
 const ZERO = 1; // the position may be 0
 const POS = 2; // the position may be > 0
+
+/** NFA item marks: `END` = no character may follow (forward position 0); `MORE` = one must (position > 0). */
+const END = 1;
+const MORE = 2;
 
 interface Edge {
   readonly to: number;
@@ -41,13 +45,14 @@ interface Edge {
 interface GuardEdge {
   readonly to: number;
   readonly guard: number;
+  readonly mark: number;
 }
 
-/** A reversed ε-NFA under construction: states are numbers; guard edges carry an index into the guard table. */
+/** A reversed ε-NFA under construction. Edges carry a mark (`END`/`MORE`) the item takes on when crossing them. */
 class GuardedNfa {
-  eps: number[][] = [];
-  chars: Edge[][] = [];
-  guards: GuardEdge[][] = [];
+  readonly eps: { to: number; mark: number }[][] = [];
+  readonly chars: Edge[][] = [];
+  readonly guards: GuardEdge[][] = [];
   constructor(private readonly budget: Budget) {}
   node(): number {
     this.budget.spend();
@@ -58,76 +63,137 @@ class GuardedNfa {
   }
 }
 
-/** A guard: the minimal DFA of rev(S) as tables, plus whether the assertion is negated. */
+/**
+ * A DFA over a small alphabet of its own: `classes` are disjoint character sets, `next[s * width + k]` is the
+ * state after reading a character of class k in state s (-1: dead). State 0 is the initial state.
+ */
+export interface ClassDfa {
+  readonly classes: readonly CharSet[];
+  readonly size: number;
+  readonly next: Int32Array;
+  readonly finals: Uint8Array;
+}
+
 interface Guard {
   readonly negate: boolean;
-  readonly table: DfaTable;
+  readonly dfa: ClassDfa;
 }
 
-/** A DFA as plain tables. State -1 is the dead state. */
-interface DfaTable {
-  readonly initial: number;
-  readonly finals: readonly boolean[];
-  readonly out: readonly (readonly Edge[])[];
-}
+/** Guard DFAs repeat across patterns (`NO_DOT`, `NO_DOTS`, `ONE_CHAR`, `$`, wcmatch's separators): built once. */
+const guardCache = new Map<string, ClassDfa>();
+const GUARD_CACHE_LIMIT = 1024;
 
-function tableOf(dfa: DFA): DfaTable {
-  const ids = new Map<DFA.ReadonlyNode, number>();
-  const order: DFA.ReadonlyNode[] = [];
-  const id = (n: DFA.ReadonlyNode) => {
-    let i = ids.get(n);
-    if (i === undefined) {
-      ids.set(n, (i = order.length));
-      order.push(n);
-    }
-    return i;
-  };
-  id(dfa.initial);
-  const out: Edge[][] = [];
-  for (let i = 0; i < order.length; i++) {
-    const byTarget = new Map<number, CharSet[]>();
-    for (const [range, to] of order[i]!.out) {
-      const t = id(to);
-      const list = byTarget.get(t) ?? [];
-      list.push(CharSet.fromRange(MAX_CHARACTER, range));
-      byTarget.set(t, list);
-    }
-    out.push([...byTarget].map(([to, sets]) => ({ to, set: sets.length === 1 ? sets[0]! : CharSet.empty(MAX_CHARACTER).union(...sets) })));
-  }
-  return { initial: 0, finals: order.map((n) => dfa.finals.has(n as DFA.Node)), out };
-}
-
-/** Guard DFAs are the same for every picomatch pattern (`NO_DOT`, `NO_DOTS`, `ONE_CHAR`, `$`): built once. */
-const guardCache = new Map<string, DfaTable>();
-const GUARD_CACHE_LIMIT = 512;
-
-const ALL = CharSet.all(MAX_CHARACTER);
-
-export function regexToDfa(regex: RegexSource, budget: Budget): DFA {
-  let parsed: { expression: NoParent<Expression>; maxCharacter: Char };
+function parse(regex: RegexSource, budget: Budget): { expression: NoParent<Expression>; maxCharacter: Char } {
   try {
     const parser = JS.Parser.fromLiteral({ source: regex.source, flags: regex.flags });
-    parsed = parser.parse({ backreferences: "throw", assertions: "parse", maxNodes: 20_000 });
+    return parser.parse({ backreferences: "throw", assertions: "parse", maxNodes: 20_000 });
   } catch (error) {
-    if (error instanceof BudgetExceeded) throw error;
+    if (error instanceof Error && error.name === "TooManyNodesError") throw new BudgetExceeded("states", budget.limits.states);
     throw new NotAnalysable(`refa cannot read the regular expression /${regex.source}/${regex.flags}: ${(error as Error).message}`);
   }
-  if (parsed.maxCharacter !== MAX_CHARACTER) throw new NotAnalysable(`the regular expression uses Unicode mode (/${regex.flags}), not UTF-16 code units`);
-  const positions = new Map<NoParent<Assertion>, number>();
-  flowAlternatives(parsed.expression.alternatives, ZERO, positions);
-  const builder = new Builder(budget, positions);
-  const reversed = builder.determinize(parsed.expression.alternatives, false);
+}
+
+/**
+ * The minimal DFA of L, the strings `regex` matches from start to end: the guarded subset construction gives a DFA
+ * of rev(L); determinising its reverse gives L's minimal DFA (Brzozowski: the reverse of an accessible DFA,
+ * determinised, is minimal).
+ */
+export function regexDfa(regex: RegexSource, budget: Budget): DFA {
+  const parsed = parse(regex, budget);
+  const reversed = new Builder(budget, regex, parsed.maxCharacter, parsed.expression.alternatives, ZERO).determinize(false);
+  return toRefa(reverseDeterminize(reversed, budget), parsed.maxCharacter, budget);
+}
+
+/** The DFA of rev(L) (for tests of the construction itself). */
+export function reversedRegexDfa(regex: RegexSource, budget: Budget): DFA {
+  const parsed = parse(regex, budget);
+  return toRefa(new Builder(budget, regex, parsed.maxCharacter, parsed.expression.alternatives, ZERO).determinize(false), parsed.maxCharacter, budget);
+}
+
+/** Subset construction of the reverse of `dfa`: state sets of `dfa` (as bit sets), starting from its final states. */
+function reverseDeterminize(dfa: ClassDfa, budget: Budget): ClassDfa {
+  const width = dfa.classes.length;
+  const words = Math.max(1, Math.ceil(dfa.size / 32));
+  // predecessors[(k * size + t) * words …]: the states that reach t by class k, as a bit set.
+  const predecessors = new Uint32Array(width * dfa.size * words);
+  const hasPredecessor = new Uint8Array(width * dfa.size);
+  for (let s = 0; s < dfa.size; s++) {
+    for (let k = 0; k < width; k++) {
+      const t = dfa.next[s * width + k]!;
+      if (t < 0) continue;
+      predecessors[(k * dfa.size + t) * words + (s >>> 5)]! |= 1 << (s & 31);
+      hasPredecessor[k * dfa.size + t] = 1;
+    }
+  }
+  const sets: Uint32Array[] = [];
+  const ids = new Map<string, number>();
+  const rows: number[] = [];
+  const finals: number[] = [];
+  const intern = (members: Uint32Array): number => {
+    const key = members.join(",");
+    let id = ids.get(key);
+    if (id === undefined) {
+      budget.spend();
+      id = sets.length;
+      ids.set(key, id);
+      sets.push(members);
+      finals.push(members[0]! & 1);
+    }
+    return id;
+  };
+  const initial = new Uint32Array(words);
+  for (let s = 0; s < dfa.size; s++) if (dfa.finals[s]) initial[s >>> 5]! |= 1 << (s & 31);
+  intern(initial);
+  for (let i = 0; i < sets.length; i++) {
+    const members = sets[i]!;
+    for (let k = 0; k < width; k++) {
+      const union = new Uint32Array(words);
+      let any = false;
+      for (let w = 0; w < words; w++) {
+        let bits = members[w]!;
+        while (bits !== 0) {
+          const low = bits & -bits;
+          const t = (w << 5) + 31 - Math.clz32(low);
+          bits ^= low;
+          if (!hasPredecessor[k * dfa.size + t]) continue;
+          const base = (k * dfa.size + t) * words;
+          for (let x = 0; x < words; x++) union[x]! |= predecessors[base + x]!;
+          any = true;
+        }
+      }
+      rows.push(any ? intern(union) : -1);
+    }
+  }
+  return { classes: dfa.classes, size: sets.length, next: Int32Array.from(rows), finals: Uint8Array.from(finals) };
+}
+
+/** A class DFA as a refa DFA (the form the rest of the analysis and refa's own operations take). */
+function toRefa(dfa: ClassDfa, maxCharacter: Char, budget: Budget): DFA {
   return budget.run(() => {
-    const nfa = NFA.fromFA(reversed, new NFA.LimitedNodeFactory(budget.remainingStates));
-    nfa.reverse();
-    const dfa = DFA.fromFA(nfa, new DFA.LimitedNodeFactory(budget.remainingStates));
-    dfa.minimize();
-    return dfa;
+    const builder = new DFA.Builder(new DFA.LimitedNodeFactory(budget.remainingStates));
+    const nodes: DFA.Node[] = [builder.initial];
+    for (let s = 1; s < dfa.size; s++) nodes.push(builder.createNode());
+    const width = dfa.classes.length;
+    for (let s = 0; s < dfa.size; s++) {
+      if (dfa.finals[s]) builder.makeFinal(nodes[s]!);
+      const byTarget = new Map<number, CharSet[]>();
+      for (let k = 0; k < width; k++) {
+        const t = dfa.next[s * width + k]!;
+        if (t < 0) continue;
+        const list = byTarget.get(t);
+        if (list) list.push(dfa.classes[k]!);
+        else byTarget.set(t, [dfa.classes[k]!]);
+      }
+      for (const [t, sets] of byTarget) builder.linkNodes(nodes[s]!, nodes[t]!, sets.length === 1 ? sets[0]! : CharSet.empty(maxCharacter).union(...sets));
+    }
+    return DFA.fromBuilder(builder, { maxCharacter });
   });
 }
 
+type Positions = Map<NoParent<Assertion>, number>;
+
 /** Forward pass: for every assertion, can its position be 0 (`ZERO`) and/or > 0 (`POS`)? */
-function flowAlternatives(alternatives: readonly NoParent<Concatenation>[], state: number, at: Map<NoParent<Assertion>, number>): number {
+function flowAlternatives(alternatives: readonly NoParent<Concatenation>[], state: number, at: Positions): number {
   let out = 0;
   for (const alt of alternatives) {
     let s = state;
@@ -137,37 +203,33 @@ function flowAlternatives(alternatives: readonly NoParent<Concatenation>[], stat
   return out;
 }
 
-function flowElement(element: NoParent<Element>, state: number, at: Map<NoParent<Assertion>, number>): number {
+function flowElement(element: NoParent<Element>, state: number, at: Positions): number {
+  if (state === 0) return 0;
   switch (element.type) {
     case "CharacterClass":
-      return state !== 0 && !element.characters.isEmpty ? POS : 0;
+      return element.characters.isEmpty ? 0 : POS;
     case "Alternation":
       return flowAlternatives(element.alternatives, state, at);
     case "Quantifier": {
       let out = element.min === 0 ? state : 0;
       let current = state;
-      const seen = new Set<string>();
-      for (let i = 1; i <= element.max; i++) {
-        current = flowAlternatives(element.alternatives, current, at);
+      for (let i = 1; i <= element.max && current !== 0; i++) {
+        const next = flowAlternatives(element.alternatives, current, at);
         if (i >= element.min) {
-          out |= current;
-          const key = `${current}`;
-          if (seen.has(key)) break;
-          seen.add(key);
+          if ((out | next) === out && next === current) break;
+          out |= next;
         }
-        if (current === 0) break;
+        current = next;
       }
       return out;
     }
     case "Assertion": {
       at.set(element, (at.get(element) ?? 0) | state);
-      if (element.kind === "ahead") {
-        flowAlternatives(element.alternatives, state, at);
-        return state;
-      }
-      const start = startAnchor(element);
-      if (start === "start") return state & ZERO;
-      if (start === "not-start") return state & POS;
+      // Lookahead bodies get their own pass per entering position (see `Builder.guardFor`).
+      if (element.kind === "ahead") return state;
+      const anchor = startAnchor(element);
+      if (anchor === "start") return state & ZERO;
+      if (anchor === "not-start") return state & POS;
       return state;
     }
     case "Unknown":
@@ -183,31 +245,40 @@ function startAnchor(a: NoParent<Assertion>): "start" | "not-start" | undefined 
   return a.negate ? "start" : "not-start";
 }
 
+/** Builds the reversed, guarded ε-NFA of `alternatives` entered at `entry` (ZERO or POS), and determinises it. */
 class Builder {
   private readonly guards: Guard[] = [];
   private readonly guardIds = new Map<string, number>();
+  private readonly positions: Positions = new Map();
+  private readonly all: CharSet;
 
-  constructor(private readonly budget: Budget, private readonly positions: Map<NoParent<Assertion>, number>) {}
+  constructor(
+    private readonly budget: Budget,
+    private readonly regex: RegexSource,
+    private readonly maxCharacter: Char,
+    private readonly alternatives: readonly NoParent<Concatenation>[],
+    entry: number,
+  ) {
+    this.all = CharSet.all(maxCharacter);
+    flowAlternatives(alternatives, entry, this.positions);
+  }
 
-  /**
-   * The minimal DFA of the reversed language of `alternatives`; with `anyPrefix`, of Σ*·rev(alternatives), which is
-   * rev(S) for a lookahead whose body is `alternatives`.
-   */
-  determinize(alternatives: readonly NoParent<Concatenation>[], anyPrefix: boolean): DFA {
+  /** rev(L(alternatives)); with `anyPrefix`, Σ*·rev(L(alternatives)), which is rev(S) for a lookahead body. */
+  determinize(anyPrefix: boolean): ClassDfa {
     const nfa = new GuardedNfa(this.budget);
     const start = nfa.node();
     const end = nfa.node();
     let from = start;
     if (anyPrefix) {
-      nfa.chars[start]!.push({ to: start, set: ALL });
+      nfa.chars[start]!.push({ to: start, set: this.all });
       from = nfa.node();
-      nfa.eps[start]!.push(from);
+      nfa.eps[start]!.push({ to: from, mark: 0 });
     }
-    this.alternatives(nfa, alternatives, from, end);
+    this.alternativesInto(nfa, this.alternatives, from, end);
     return this.subsetConstruction(nfa, start, end);
   }
 
-  private alternatives(nfa: GuardedNfa, alternatives: readonly NoParent<Concatenation>[], from: number, to: number): void {
+  private alternativesInto(nfa: GuardedNfa, alternatives: readonly NoParent<Concatenation>[], from: number, to: number): void {
     for (const alt of alternatives) this.concatenation(nfa, alt, from, to);
   }
 
@@ -215,7 +286,7 @@ class Builder {
   private concatenation(nfa: GuardedNfa, concat: NoParent<Concatenation>, from: number, to: number): void {
     const elements = concat.elements;
     if (elements.length === 0) {
-      nfa.eps[from]!.push(to);
+      nfa.eps[from]!.push({ to, mark: 0 });
       return;
     }
     let current = from;
@@ -232,7 +303,7 @@ class Builder {
         if (!element.characters.isEmpty) nfa.chars[from]!.push({ to, set: element.characters });
         return;
       case "Alternation":
-        this.alternatives(nfa, element.alternatives, from, to);
+        this.alternativesInto(nfa, element.alternatives, from, to);
         return;
       case "Quantifier":
         this.quantifier(nfa, element, from, to);
@@ -241,7 +312,7 @@ class Builder {
         this.assertion(nfa, element, from, to);
         return;
       case "Unknown":
-        throw new NotAnalysable(`the regular expression contains \`${element.id}\`, which has no automaton`);
+        throw new NotAnalysable(`the regular expression contains \`${element.id}\`, which no finite automaton can express`);
     }
   }
 
@@ -251,143 +322,154 @@ class Builder {
     let current = from;
     for (let i = 0; i < q.min; i++) {
       const next = nfa.node();
-      this.alternatives(nfa, q.alternatives, current, next);
+      this.alternativesInto(nfa, q.alternatives, current, next);
       current = next;
     }
     if (q.max === Infinity) {
-      // Kleene star: loop on a fresh node so the ε-cycle stays local.
       const loop = nfa.node();
-      nfa.eps[current]!.push(loop);
+      nfa.eps[current]!.push({ to: loop, mark: 0 });
       const back = nfa.node();
-      this.alternatives(nfa, q.alternatives, loop, back);
-      nfa.eps[back]!.push(loop);
-      nfa.eps[loop]!.push(to);
+      this.alternativesInto(nfa, q.alternatives, loop, back);
+      nfa.eps[back]!.push({ to: loop, mark: 0 });
+      nfa.eps[loop]!.push({ to, mark: 0 });
       return;
     }
-    nfa.eps[current]!.push(to);
+    nfa.eps[current]!.push({ to, mark: 0 });
     for (let i = q.min; i < q.max; i++) {
       const next = i === q.max - 1 ? to : nfa.node();
-      this.alternatives(nfa, q.alternatives, current, next);
-      if (next !== to) nfa.eps[next]!.push(to);
+      this.alternativesInto(nfa, q.alternatives, current, next);
+      if (next !== to) nfa.eps[next]!.push({ to, mark: 0 });
       current = next;
     }
   }
 
   private assertion(nfa: GuardedNfa, a: NoParent<Assertion>, from: number, to: number): void {
     const position = this.positions.get(a) ?? 0;
+    if (position === 0) return; // unreachable
     if (a.kind === "behind") {
       const anchor = startAnchor(a);
       if (!anchor) throw new NotAnalysable("the regular expression contains a lookbehind other than `^`");
-      if (position === (ZERO | POS)) throw new NotAnalysable("`^` is reachable both at the start and later in the string");
-      const holds = anchor === "start" ? position === ZERO : position === POS;
-      if (holds) nfa.eps[from]!.push(to);
+      const wanted = anchor === "start" ? ZERO : POS;
+      if ((position & wanted) === 0) return;
+      nfa.eps[from]!.push({ to, mark: position === wanted ? 0 : anchor === "start" ? END : MORE });
       return;
     }
-    nfa.guards[from]!.push({ to, guard: this.guardFor(a, position) });
+    if (position & ZERO) nfa.guards[from]!.push({ to, guard: this.guardFor(a, ZERO), mark: position === ZERO ? 0 : END });
+    if (position & POS) nfa.guards[from]!.push({ to, guard: this.guardFor(a, POS), mark: position === POS ? 0 : MORE });
   }
 
-  private guardFor(a: NoParent<Assertion>, position: number): number {
-    const body = JS.toLiteral(a.alternatives, { fastCharacters: true }).source;
-    const key = `${position}:${body}`;
-    const local = this.guardIds.get(`${a.negate}:${key}`);
-    if (local !== undefined) return local;
-    let table = guardCache.get(key);
-    if (!table) {
-      // The body gets its own guards: only the assertions inside it run alongside it.
-      const dfa = new Builder(this.budget, this.positions).determinize(a.alternatives, true);
-      this.budget.run(() => dfa.minimize());
-      table = tableOf(dfa);
+  private guardFor(a: NoParent<Assertion>, entry: number): number {
+    // The assertion's own text names its meaning, given the flags and whether it stands at position 0.
+    const text = a.source ? this.regex.source.slice(a.source.start, a.source.end) : JS.toLiteral(a.alternatives, { fastCharacters: true }).source;
+    const key = `${entry}/${this.regex.flags}/${text}`;
+    const localKey = `${a.negate}:${key}`;
+    const known = this.guardIds.get(localKey);
+    if (known !== undefined) return known;
+    let dfa = guardCache.get(key);
+    if (!dfa) {
+      // Twice reversed and determinised: the minimal DFA of rev(S) (Brzozowski), so guards stay small.
+      const built = new Builder(this.budget, this.regex, this.maxCharacter, a.alternatives, entry).determinize(true);
+      dfa = reverseDeterminize(reverseDeterminize(built, this.budget), this.budget);
       if (guardCache.size >= GUARD_CACHE_LIMIT) guardCache.clear();
-      guardCache.set(key, table);
+      guardCache.set(key, dfa);
     }
     const id = this.guards.length;
-    this.guards.push({ negate: a.negate, table });
-    this.guardIds.set(`${a.negate}:${key}`, id);
+    this.guards.push({ negate: a.negate, dfa });
+    this.guardIds.set(localKey, id);
     return id;
   }
 
   /**
-   * Subset construction over (set of ε-NFA states, state of every guard). The guards read the same input, so within
-   * one product state their states are fixed and decide which guard edges the ε-closure may take.
+   * Subset construction over (set of marked ε-NFA items, state of every guard). The guards read the same input, so
+   * within one product state their states are fixed and decide which guard edges the ε-closure may take. Works on
+   * one alphabet of character classes for the NFA's edges and every guard's (refa's `CharBase`).
    */
-  private subsetConstruction(nfa: GuardedNfa, start: number, end: number): DFA {
+  private subsetConstruction(nfa: GuardedNfa, start: number, end: number): ClassDfa {
     const guards = this.guards;
     const budget = this.budget;
-    const builder = new DFA.Builder(new DFA.LimitedNodeFactory(budget.remainingStates));
-    const states = new Map<string, DFA.Node>();
-    const work: { nodes: number[]; guardStates: number[]; dfa: DFA.Node }[] = [];
+    const sets: CharSet[] = [];
+    for (const edges of nfa.chars) for (const e of edges) sets.push(e.set);
+    for (const g of guards) sets.push(...g.dfa.classes);
+    const classes = sets.length === 0 ? [] : new CharBase(sets).sets;
+    const width = classes.length;
+    const representative = classes.map((c) => c.ranges[0]!.min);
+    // Each NFA edge as the classes it covers; each guard as a table over these classes.
+    const edgeClasses = nfa.chars.map((edges) => edges.map((e) => ({ to: e.to, classes: representative.flatMap((c, k) => (e.set.has(c) ? [k] : [])) })));
+    const guardNext = guards.map((g) => {
+      const gWidth = g.dfa.classes.length;
+      const map = representative.map((c) => g.dfa.classes.findIndex((set) => set.has(c)));
+      return (state: number, k: number): number => (state < 0 || map[k]! < 0 ? -1 : g.dfa.next[state * gWidth + map[k]!]!);
+    });
 
-    const closure = (seeds: Iterable<number>, guardStates: readonly number[]): number[] => {
-      const seen = new Set<number>();
-      const stack = [...seeds];
+    const ids = new Map<string, number>();
+    const work: { items: number[]; guardStates: number[] }[] = [];
+    const rows: number[] = [];
+    const finals: number[] = [];
+
+    // An item is node * 4 + mark. Only items that can read a character, or that accept, tell states apart.
+    const important = nfa.chars.map((edges, node) => edges.length > 0 || node === end);
+    const visited = new Int32Array(nfa.eps.length * 4);
+    let stamp = 0;
+    const stack: number[] = [];
+    const open = new Uint8Array(guards.length);
+    const closure = (seeds: readonly number[], guardStates: readonly number[]): number[] => {
+      stamp++;
+      for (let g = 0; g < guards.length; g++) {
+        const state = guardStates[g]!;
+        const accepting = state >= 0 && guards[g]!.dfa.finals[state] === 1;
+        open[g] = accepting !== guards[g]!.negate ? 1 : 0;
+      }
+      const out: number[] = [];
+      for (const seed of seeds) stack.push(seed);
       while (stack.length > 0) {
-        const n = stack.pop()!;
-        if (seen.has(n)) continue;
-        seen.add(n);
-        for (const t of nfa.eps[n]!) stack.push(t);
-        for (const g of nfa.guards[n]!) {
-          const guard = guards[g.guard]!;
-          const state = guardStates[g.guard]!;
-          const accepting = state >= 0 && guard.table.finals[state]!;
-          if (accepting !== guard.negate) stack.push(g.to);
+        const item = stack.pop()!;
+        if (visited[item] === stamp) continue;
+        visited[item] = stamp;
+        const node = item >> 2;
+        const mark = item & 3;
+        if (important[node]) out.push(item);
+        for (const e of nfa.eps[node]!) {
+          const m = mark | e.mark;
+          if (m !== (END | MORE)) stack.push(e.to * 4 + m);
+        }
+        for (const g of nfa.guards[node]!) {
+          const m = mark | g.mark;
+          if (open[g.guard] && m !== (END | MORE)) stack.push(g.to * 4 + m);
         }
       }
-      return [...seen].sort((x, y) => x - y);
+      return out.sort((x, y) => x - y);
     };
-    const intern = (nodes: number[], guardStates: number[]): DFA.Node => {
-      const key = `${nodes.join(",")}|${guardStates.join(",")}`;
-      let dfaNode = states.get(key);
-      if (!dfaNode) {
+    const intern = (items: number[], guardStates: number[]): number => {
+      const key = `${items.join(",")}|${guardStates.join(",")}`;
+      let id = ids.get(key);
+      if (id === undefined) {
         budget.spend();
-        dfaNode = states.size === 0 ? builder.initial : builder.createNode();
-        states.set(key, dfaNode);
-        if (nodes.includes(end)) builder.makeFinal(dfaNode);
-        work.push({ nodes, guardStates, dfa: dfaNode });
+        id = work.length;
+        ids.set(key, id);
+        work.push({ items, guardStates });
+        finals.push(items.some((item) => item >> 2 === end && (item & 3) !== MORE) ? 1 : 0);
       }
-      return dfaNode;
+      return id;
     };
 
-    const initialGuards = guards.map((g) => g.table.initial);
-    try {
-      intern(closure([start], initialGuards), initialGuards);
-      while (work.length > 0) {
-        const { nodes, guardStates, dfa } = work.pop()!;
-        const sets: CharSet[] = [];
-        for (const n of nodes) for (const e of nfa.chars[n]!) sets.push(e.set);
-        if (sets.length === 0) continue;
-        guardStates.forEach((s, g) => {
-          if (s >= 0) for (const e of guards[g]!.table.out[s]!) sets.push(e.set);
-        });
-        const base = new CharBase(sets);
-        const targets = new Map<DFA.Node, CharSet[]>();
-        for (const piece of base.sets) {
-          const c = piece.ranges[0]!.min as Char;
-          const next: number[] = [];
-          for (const n of nodes) for (const e of nfa.chars[n]!) if (e.set.has(c)) next.push(e.to);
-          if (next.length === 0) continue;
-          const nextGuards = guardStates.map((s, g) => (s < 0 ? -1 : guards[g]!.table.out[s]!.find((e) => e.set.has(c))?.to ?? -1));
-          const target = intern(closure(next, nextGuards), nextGuards);
-          const list = targets.get(target) ?? [];
-          list.push(piece);
-          targets.set(target, list);
-        }
-        for (const [target, pieces] of targets) {
-          builder.linkNodes(dfa, target, pieces.length === 1 ? pieces[0]! : CharSet.empty(MAX_CHARACTER).union(...pieces));
-        }
+    const initialGuards = guards.map(() => 0);
+    intern(closure([start * 4], initialGuards), initialGuards);
+    for (let i = 0; i < work.length; i++) {
+      const { items, guardStates } = work[i]!;
+      const targets: number[][] = Array.from({ length: width }, () => []);
+      for (const item of items) {
+        if ((item & 3) === END) continue; // must be at the end: reads nothing more
+        for (const e of edgeClasses[item >> 2]!) for (const k of e.classes) targets[k]!.push(e.to * 4);
       }
-    } catch (error) {
-      if (error instanceof Error && error.name === "TooManyNodesError") throw new BudgetExceeded("states", budget.limits.states);
-      throw error;
+      for (let k = 0; k < width; k++) {
+        if (targets[k]!.length === 0) {
+          rows.push(-1);
+          continue;
+        }
+        const nextGuards = guardStates.map((state, g) => guardNext[g]!(state, k));
+        rows.push(intern(closure(targets[k]!, nextGuards), nextGuards));
+      }
     }
-    return DFA.fromBuilder(builder, { maxCharacter: MAX_CHARACTER });
+    return { classes, size: work.length, next: Int32Array.from(rows), finals: Uint8Array.from(finals) };
   }
 }
-
-/** For tests and the JS equality branch: the DFA of one literal string. */
-export function wordDfa(text: string): DFA {
-  const word: Char[] = [];
-  for (let i = 0; i < text.length; i++) word.push(text.charCodeAt(i) as Char);
-  return DFA.fromWords([word], { maxCharacter: MAX_CHARACTER });
-}
-
-export type { Alternation };

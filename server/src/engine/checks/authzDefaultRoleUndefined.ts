@@ -1,4 +1,4 @@
-import { blockNodesOf, issueNode } from "../authorization/blockNodes";
+import { blockNodesOf, entriesOf, issueNode } from "../authorization/blockNodes";
 import { pyStrListRepr, pySorted, pyStrRepr } from "../authorization/python";
 import { property, spanOf } from "../config/parse";
 import type { Fix } from "../diagnostics";
@@ -25,9 +25,8 @@ export const authzDefaultRoleUndefined: Check = {
       const node = issueNode(block, issue);
       const defaultRoleNode = property(block.node, "default_role");
       const declared = block.roles.map((r) => r.role);
-      const allKeys = [...(block.rolesNode?.children ?? [])].map((p) => p.children?.[0]?.value).filter((k): k is string => typeof k === "string");
       let message = issue.message;
-      const known = [...new Set(allKeys)];
+      const known = entriesOf(block.rolesNode).map((e) => e.key);
       if (known.length > MAX_LISTED_ROLES) {
         const sorted = pySorted(known);
         const shortList = `[${sorted.slice(0, MAX_LISTED_ROLES).map(pyStrRepr).join(", ")}, …]`;

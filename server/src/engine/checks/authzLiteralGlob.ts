@@ -1,5 +1,5 @@
 import { agentToolNames } from "../authorization/agentTools";
-import { blockNodesOf, CappedReporter, listStrings } from "../authorization/blockNodes";
+import { blockNodesOf, CappedReporter, listStrings, someString } from "../authorization/blockNodes";
 import { KNOWN_RESOURCE_KEYS, targetNoun } from "../authorization/rbac";
 import { spanOf } from "../config/parse";
 import type { Fix } from "../diagnostics";
@@ -27,6 +27,7 @@ export const authzLiteralGlob: Check = {
       const noun = targetNoun(policy.resourceKey);
       for (const side of ["allow", "deny"] as const) {
         const listNode = side === "allow" ? policy.allowNode : policy.denyNode;
+        if (!someString(listNode, (v) => v !== "*" && GLOB_CHARS.test(v))) continue;
         const items = listStrings(listNode);
         for (const item of items) {
           if (item.value === "*" || !GLOB_CHARS.test(item.value)) continue;

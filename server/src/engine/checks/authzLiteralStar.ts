@@ -1,4 +1,4 @@
-import { blockNodesOf, CappedReporter, listStrings, roleLabel } from "../authorization/blockNodes";
+import { blockNodesOf, CappedReporter, listStrings, roleLabel, someString } from "../authorization/blockNodes";
 import { KNOWN_RESOURCE_KEYS, targetNoun } from "../authorization/rbac";
 import { removeArrayElement } from "../config/edits";
 import { spanOf } from "../config/parse";
@@ -23,6 +23,7 @@ export const authzLiteralStar: Check = {
       const who = roleLabel(policy.role);
       for (const side of ["allow", "deny"] as const) {
         const listNode = side === "allow" ? policy.allowNode : policy.denyNode;
+        if (!someString(listNode, (v) => v === "*")) continue;
         const items = listStrings(listNode);
         const stars = items.filter((i) => i.value === "*");
         if (stars.length === 0) continue;

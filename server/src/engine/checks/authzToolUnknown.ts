@@ -1,5 +1,5 @@
 import { agentToolNames } from "../authorization/agentTools";
-import { blockNodesOf, CappedReporter, listStrings } from "../authorization/blockNodes";
+import { blockNodesOf, CappedReporter, listStrings, someString } from "../authorization/blockNodes";
 import { spanOf } from "../config/parse";
 import { closeName } from "../authorization/suggest";
 import type { Check } from "./check";
@@ -24,11 +24,13 @@ export const authzToolUnknown: Check = {
     for (const policy of block.policies) {
       if (policy.resourceKey !== "tools") continue;
       for (const side of ["allow", "deny"] as const) {
-        for (const item of listStrings(side === "allow" ? policy.allowNode : policy.denyNode)) {
+        const listNode = side === "allow" ? policy.allowNode : policy.denyNode;
+        known ??= agentToolNames(context.model);
+        const names = known;
+        if (!someString(listNode, (v) => !names.has(v) && !GLOB_CHARS.test(v))) continue;
+        for (const item of listStrings(listNode)) {
           if (GLOB_CHARS.test(item.value)) continue;
-          known ??= agentToolNames(context.model);
-          if (known.has(item.value)) continue;
-          const names = known;
+          if (names.has(item.value)) continue;
           out.report(() => {
             const suggestion = closeName(item.value, names);
             const caseOnly = suggestion !== undefined && suggestion.toLowerCase() === item.value.toLowerCase();

@@ -1,4 +1,4 @@
-import { insertFirstElement } from "../config/edits";
+import { indentationAt, insertFirstElement } from "../config/edits";
 import { allRuleLists, type BackendSpec, type RuleListSpec } from "../config/model";
 import { spanOf } from "../config/parse";
 import { CompiledRuleList, type PermissionRuleInput } from "../permissions/ruleList";
@@ -26,15 +26,15 @@ export const dotSegmentBypass: Check = {
       const inputs = list.rules.map((r) => r.input);
       const bypass = findBypass(runtime, list, new CompiledRuleList(runtime, inputs));
       if (!bypass) continue;
-      const operations = OPERATIONS.filter((op) => denyRules.some((r) => runtime.operationsCover(r.input.operations, op)));
-      const guardPaths = guardPatterns(denyRules.flatMap((r) => (Array.isArray(r.input.paths) ? r.input.paths : [])));
-      const guard: PermissionRuleInput = { operations, paths: guardPaths, mode: "deny" };
-      const guarded = new CompiledRuleList(runtime, [guard, ...inputs]);
-      const closes = [bypass.path, doubled(bypass.path)].every((p) => guarded.decide(bypass.op, p).decision === "deny");
+      const guards = guardRules(runtime, denyRules.map((r) => r.input));
+      // Inserted first, a guard decides every path it matches: asking the guards alone is asking the new list.
+      const guardFor = guards.find((g) => runtime.operationsCover(g.operations, bypass.op));
+      const compiledGuard = ((guardFor?.paths ?? []) as string[]).map((p) => runtime.compilePattern(p));
+      const closes = [bypass.path, doubled(bypass.path)].every((p) => compiledGuard.some((g) => g.matches(p)));
       const fixes = closes
         ? [{
-          title: `Insert a first rule denying paths with a \`.\` segment: ${guardPaths.map((p) => JSON.stringify(p)).join(", ")}`,
-          edits: [insertFirstElement(context.text, list.node, guardText(operations, guardPaths))],
+          title: "Insert a first rule that denies every path with a `.` segment",
+          edits: [insertFirstElement(context.text, list.node, guardsText(context.text, list, guards))],
           safe: false,
         }]
         : [];
@@ -50,31 +50,35 @@ export const dotSegmentBypass: Check = {
 };
 
 /**
- * The guard has to match every path with one or more `.` segments anywhere, and picomatch's `*` and `**` never
- * match a `.` segment: `["/**\/./**", "/./**"]` misses `/secrets/././key` and `/./secrets/./key` (micromatch 4.0.8),
- * so the bypass would stay open. Only an extglob repeats a choice between "a segment" and "`.`":
- * `*(*\/|./)` is any run of segments, `.` the dot segment, `*(/*|/.)` anything after it.
+ * The guard has to match every path with one or more `.` segments, and picomatch's `*` and `**` never match a `.`
+ * segment: `["/**\/./**", "/./**"]` misses `/secrets/././key` and `/./secrets/./key` (micromatch 4.0.8), so the
+ * bypass would stay open. Only an extglob repeats a choice between "a segment" and "`.`": `@(*|.)` is one segment
+ * of either kind, `*(/*|/.)` any run of them, `*(*\/|./)` any run followed by a slash.
  *
  * Anchoring matters for `delete`: a deny `write` pattern whose leading component is a wildcard blocks every
- * directory delete (§3.5 step 2b, rule 1). So the guard follows the literal folders of each deny pattern: a `.`
- * right after each of its literal prefixes, then a `.` anywhere below the whole prefix. Its anchors then lie on
- * the deny pattern's own anchor chain, and `delete` blocks nothing it did not block before.
+ * directory delete (§3.5 step 2b, rule 1). So the guard follows the literal folders of each deny pattern: for each
+ * literal prefix P, `P/.` and `P/./…` (anchor `P/.`), then a `.` anywhere below the whole prefix (anchor: the
+ * prefix). Those anchors lie on the deny pattern's own anchor chain, so `delete` blocks nothing new.
  */
-const DOT_NEXT = ".*(/*|/.)";
+const DOT_AFTER = "./@(*|.)*(/*|/.)";
 const DOT_BELOW = "*(*/|./).*(/*|/.)";
+const LITERAL_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 
-export function guardPatterns(denyPatterns: readonly unknown[]): string[] {
+function guardPatterns(denyPatterns: readonly unknown[]): string[] {
   const guards = new Set<string>();
   for (const pattern of denyPatterns) {
     if (typeof pattern !== "string" || !pattern.startsWith("/")) continue;
     const prefix: string[] = [];
     for (const segment of pattern.split("/").slice(1)) {
-      if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(segment)) break;
+      if (!LITERAL_SEGMENT.test(segment)) break;
       prefix.push(segment);
     }
     if (prefix.length === 0) return [`/${DOT_BELOW}`];
-    prefix.forEach((_, i) => guards.add(`/${[...prefix.slice(0, i), DOT_NEXT].join("/")}`));
-    guards.add(`/${[...prefix, DOT_BELOW].join("/")}`);
+    prefix.forEach((_, i) => {
+      const folder = prefix.slice(0, i).map((s) => `/${s}`).join("");
+      guards.add(`${folder}/.`).add(`${folder}/${DOT_AFTER}`);
+    });
+    guards.add(`${prefix.map((s) => `/${s}`).join("")}/${DOT_BELOW}`);
   }
   return [...guards];
 }
@@ -84,9 +88,29 @@ function doubled(path: string): string {
   return path.replace("/./", "/././");
 }
 
-function guardText(operations: readonly Operation[], paths: readonly string[]): string {
-  const list = (items: readonly string[]) => `[${items.map((i) => JSON.stringify(i)).join(", ")}]`;
-  return `{ "operations": ${list(operations)}, "paths": ${list(paths)}, "mode": "deny" }`;
+/**
+ * One guard rule when reads and writes need the same patterns, else one per operation: a read-only deny such as
+ * `/**\/.env` must not give the write guard a wildcard anchor, which would block every directory delete.
+ */
+function guardRules(runtime: Runtime, denyRules: readonly PermissionRuleInput[]): PermissionRuleInput[] {
+  const perOperation = OPERATIONS.map((op) => {
+    const rules = denyRules.filter((r) => runtime.operationsCover(r.operations, op));
+    return { op, paths: guardPatterns(rules.flatMap((r) => (Array.isArray(r.paths) ? r.paths : []))) };
+  }).filter((g) => g.paths.length > 0);
+  const [first, second] = perOperation;
+  if (first && second && first.paths.join("\n") === second.paths.join("\n")) {
+    return [{ operations: [first.op, second.op], paths: first.paths, mode: "deny" }];
+  }
+  return perOperation.map((g) => ({ operations: [g.op], paths: g.paths, mode: "deny" }));
+}
+
+/** The extglobs are JS-only on purpose (only deepagents-js keeps `.` segments), so each guard says so. */
+function guardsText(text: string, list: RuleListSpec, guards: readonly PermissionRuleInput[]): string {
+  const json = (items: unknown) => `[${(items as string[]).map((i) => JSON.stringify(i)).join(", ")}]`;
+  const rules = guards.map((g) => `/* agent-sandbox-ignore pattern-runtime-syntax */ { "operations": ${json(g.operations)}, "paths": ${json(g.paths)}, "mode": "deny" }`);
+  const first = list.node.children?.[0];
+  const sameLine = !first || !text.slice(list.node.offset, first.offset).includes("\n");
+  return rules.join(sameLine || !first ? ", " : `,\n${indentationAt(text, first.offset)}`);
 }
 
 /** Asked of the runtime: does `/a/./b` reach the matcher as it is? */
@@ -127,7 +151,7 @@ interface Bypass {
 
 function literalSegmentCount(pattern: string): number {
   const segments = pattern.split("/").slice(1);
-  const k = segments.findIndex((s) => !/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(s));
+  const k = segments.findIndex((s) => !LITERAL_SEGMENT.test(s));
   return k < 0 ? segments.length - 1 : k;
 }
 
@@ -144,8 +168,11 @@ function findBypass(runtime: Runtime, list: RuleListSpec, rules: CompiledRuleLis
           if (plain === "/" || segments.includes(".") || !isCanonical(runtime, plain) || rules.decide(op, plain).decision !== "deny") continue;
           // `/secrets/./key` first (right after the protected folder), then every other place, `/./secrets/key` last.
           const positions = [literal, ...[...segments.keys()].reverse()].filter((at, k, all) => at < segments.length && all.indexOf(at) === k);
-          for (const at of positions) {
-            const path = `/${[...segments.slice(0, at), ".", ...segments.slice(at)].join("/")}`;
+          // One `.` segment first; two where a guard that stops at one is already in place.
+          for (const at of [...positions, ...positions.map((p) => -1 - p)]) {
+            const dots = at < 0 ? [".", "."] : ["."];
+            const k = at < 0 ? -1 - at : at;
+            const path = `/${[...segments.slice(0, k), ...dots, ...segments.slice(k)].join("/")}`;
             if (!isCanonical(runtime, path) || rules.decide(op, path).decision === "deny") continue;
             const serving = servingBackend(list.servedBy!, path);
             if (!serving || !isRealFiles(serving.backend)) continue;

@@ -16,6 +16,7 @@ import { pathEmpty } from "./pathEmpty";
 import { pathNotAbsolute } from "./pathNotAbsolute";
 import { pathParentSegment } from "./pathParentSegment";
 import { pathTildeSegment } from "./pathTildeSegment";
+import { patternTooComplex } from "./patternTooComplex";
 import { patternClassNegation } from "./patternClassNegation";
 import { patternNeverMatches } from "./patternNeverMatches";
 import { patternRootGlobstar } from "./patternRootGlobstar";
@@ -39,6 +40,10 @@ import { subagentDuplicateName } from "./subagentDuplicateName";
 import { subagentMissingDescription } from "./subagentMissingDescription";
 import { skillAllowedToolsString } from "./skillAllowedToolsString";
 import { skillToolUnknown } from "./skillToolUnknown";
+import { ruleShadowed } from "./ruleShadowed";
+import { ruleRedundant } from "./ruleRedundant";
+import { rulePartiallyShadowed } from "./rulePartiallyShadowed";
+import { runtimeDivergence } from "./runtimeDivergence";
 
 /** Every check that runs on a parsed config, in the order the catalogue lists them (docs/checks/README.md). */
 export const CHECKS: readonly Check[] = [
@@ -47,6 +52,7 @@ export const CHECKS: readonly Check[] = [
   pathEmpty,
   pathParentSegment,
   pathTildeSegment,
+  patternTooComplex,
   patternNeverMatches,
   patternClassNegation,
   patternRootGlobstar,
@@ -82,6 +88,10 @@ export const CHECKS: readonly Check[] = [
   subagentMissingDescription,
   skillAllowedToolsString,
   skillToolUnknown,
+  ruleShadowed,
+  ruleRedundant,
+  rulePartiallyShadowed,
+  runtimeDivergence,
 ];
 
 /** Codes reported by the parser and the schema rather than by a `Check`. */

@@ -2,7 +2,7 @@ import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
 import { deepagentsJs, deepagentsPy, type Runtime } from "../runtime";
 import type { Check } from "./check";
-import { examplePaths, PLAIN_FILL, scanGlob } from "./patternNeverMatches";
+import { examplePaths, isCanonical, PLAIN_FILL, scanGlob } from "./patternNeverMatches";
 
 /**
  * §2.2 item 4 (G54–G55, T33–T35): picomatch 2.3.2 has no `[!…]` negation. It compiles `[!a]` to
@@ -33,10 +33,10 @@ export const patternClassNegation: Check = {
           const who = primary ? runtime.label : `${runtime.label} (in compatibleWith)`;
           const witnesses = disagreement(pattern);
           const example = witnesses
-            ? ` For example, deepagents-js matches \`${witnesses.jsOnly}\` and deepagents-py does not${witnesses.pyOnly ? `, while deepagents-py matches \`${witnesses.pyOnly}\` and deepagents-js does not` : ""}.`
+            ? ` For example, ${deepagentsJs.label} matches \`${witnesses.jsOnly}\` and ${deepagentsPy.label} does not${witnesses.pyOnly ? `, while ${deepagentsPy.label} matches \`${witnesses.pyOnly}\` and ${deepagentsJs.label} does not` : ""}.`
             : "";
           context.report({
-            message: `In ${who}, \`${classText}\` is not a negation: picomatch reads it as a plain class that also accepts \`!\` (and the pattern also matches the literal text \`${classText}\`), while deepagents-py reads it as "any character except those listed after \`!\`". This rule decides different files in the two runtimes.${example} Write \`[^${classText.slice(2)}\`, which negates in both.`,
+            message: `In ${who}, \`${classText}\` is not a negation: picomatch reads it as a plain class that also accepts \`!\` (and the pattern also matches the literal text \`${classText}\`), while ${deepagentsPy.label} reads it as "any character except those listed after \`!\`". This rule decides different files in the two runtimes.${example} Write \`[^${classText.slice(2)}\`, which negates in both.`,
             span: spanOf(node),
             witness: witnesses?.jsOnly,
             fixes: [{ title: `Change to ${JSON.stringify(fixed)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(fixed) }], safe: true }],
@@ -57,11 +57,7 @@ function disagreement(pattern: string): { jsOnly: string; pyOnly?: string } | un
   const js = deepagentsJs.compilePattern(pattern);
   const py = deepagentsPy.compilePattern(pattern);
   const fill = { ...PLAIN_FILL, classChars: ["a", "b", "c", "x", "!", "0", "1", "-", "_"], everyClassChar: true };
-  const canonicalInBoth = (p: string) => [deepagentsJs, deepagentsPy].every((r) => {
-    const c = r.canonicalToolPath(p, true);
-    return c.ok && c.path === p;
-  });
-  const candidates = examplePaths(pattern, fill).filter(canonicalInBoth);
+  const candidates = examplePaths(pattern, fill).filter((p) => isCanonical(deepagentsJs, p) && isCanonical(deepagentsPy, p));
   const jsOnly = candidates.find((p) => js.matches(p) && !py.matches(p));
   if (!jsOnly) return undefined;
   const pyOnly = candidates.find((p) => py.matches(p) && !js.matches(p));

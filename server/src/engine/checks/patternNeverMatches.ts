@@ -40,6 +40,8 @@ export const patternNeverMatches: Check = {
             });
             continue;
           }
+          // A range is `{x..y}` somewhere: most patterns have none, and the replay below compiles the pattern twice.
+          if (!/\{[^}]*\.\.[^}]*\}/.test(pattern)) continue;
           for (const [r, runtime] of context.runtimes.entries()) {
             if (runtime.permissionPathProblem(pattern) || !expandsRangesAsPicomatch(runtime)) continue;
             const ranges = brokenRanges(pattern);
@@ -53,6 +55,18 @@ export const patternNeverMatches: Check = {
     }
   },
 };
+
+/**
+ * The time one check may spend looking for witnesses in one file. Past it the check stops looking: what it has
+ * reported is still exact, it just reports no more (design: a check that cannot finish reports nothing wrong).
+ * Matching is cheap in deepagents-js; a deepagents-py decision may try every pattern of a long list.
+ */
+const WITNESS_BUDGET_MS = 750;
+
+export function budget(ms = WITNESS_BUDGET_MS): () => boolean {
+  const end = performance.now() + ms;
+  return () => performance.now() > end;
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Reading glob text (shared by the pattern checks)
@@ -135,7 +149,7 @@ function classEnd(pattern: string, start: number): number {
 }
 
 /** `(…)` groups, extglobs and `|` are operators in picomatch and text in wcmatch (§2.2 item 5). */
-export function hasGroupSyntax(chars: readonly GlobChar[]): boolean {
+function hasGroupSyntax(chars: readonly GlobChar[]): boolean {
   return chars.some((c) => isStructural(c) && (c.ch === "|" || (c.ch === "(" && c.close !== undefined)));
 }
 
@@ -149,7 +163,7 @@ function hasDoubleSlash(chars: readonly GlobChar[]): boolean {
   return text.some((c, k) => c.ch === "/" && outsideGroups(c) && text[k + 1]?.ch === "/" && outsideGroups(text[k + 1]!));
 }
 
-/** Anything but plain text: wildcards, classes, braces, groups, and escapes (the path would not hold the `\\`). */
+/** Anything but plain text: wildcards, classes, braces, groups, and escapes (a path would not hold the backslash). */
 function hasWildcards(chars: readonly GlobChar[]): boolean {
   return chars.some((c) => c.escape || c.inClass || (isStructural(c) && ("*?|".includes(c.ch) || ((c.ch === "{" || c.ch === "(") && c.close !== undefined))));
 }
@@ -306,34 +320,37 @@ function choicesOf(node: GlobNode, fill: ExampleFill, limit: number): readonly s
 // ---------------------------------------------------------------------------------------------------------------
 
 /**
- * Why `pattern` matches no canonical tool path in `runtime`, or `undefined`. The text rules below hold because
- * both matchers compile a `/` outside classes, braces and groups to a literal slash; the one place where picomatch
- * lets a slash disappear is a trailing `/**` (it matches the folder itself), which can only leave a trailing `/`.
- * So a pattern with a `//` or a trailing `/` can match a canonical path only if that path is a root (`/`, or `//`
- * in Python), and those are asked of the matcher directly.
+ * Why `pattern` matches no canonical tool path in `runtime`, or `undefined`. picomatch compiles a `/` outside
+ * classes, braces and groups to a literal slash, except that a trailing `/**` also matches the folder itself, which
+ * can only leave a trailing `/`. wcmatch collapses `//` and lets a trailing `**\/` match without its slash (G73,
+ * G78), so those two rules are asked of the matcher (`quirks`), not assumed. What is left can match a canonical path
+ * only if that path is a root (`/`, or `//` in Python), and the roots are tried directly. Groups and `|` can hide a
+ * slash in an alternative, so a pattern with them is never reported. The tests back this with exhaustive and random
+ * enumeration of canonical paths.
  */
 export function neverMatchReason(runtime: Runtime, pattern: string): string | undefined {
+  if (!pattern.includes("//") && !(pattern.length > 1 && pattern.endsWith("/"))) return undefined;
   if (runtime.permissionPathProblem(pattern)) return undefined;
   const chars = scanGlob(pattern);
   if (hasGroupSyntax(chars)) return undefined;
-  const compiled = runtime.compilePattern(pattern);
-  if (compiled.unusable) return undefined;
-  const roots = ["/", "//"].filter((root) => isCanonical(runtime, root));
-  if (roots.some((root) => compiled.matches(root))) return undefined;
   const last = chars[chars.length - 1]!;
   const q = quirks(runtime);
   // wcmatch expands braces first (bracex), so a `**` inside one could end up as the last segment.
   const braces = chars.some((c) => isStructural(c) && c.ch === "{" && c.close !== undefined);
   const trailingSlashIsFinal = !q.trailingGlobstarSlashMatches || (!braces && !lastSegmentIsGlobstar(chars));
+  let reason: string | undefined;
   if (pattern !== "/" && last.ch === "/" && outsideGroups(last) && trailingSlashIsFinal) {
-    return lastSegmentIsGlobstar(chars)
+    reason = lastSegmentIsGlobstar(chars)
       ? "its tool paths never end in `/` (a trailing slash is removed before matching, §1.3), and a pattern ending in `/**/` only matches text that does"
       : "its tool paths never end in `/` (a trailing slash is removed before matching, §1.3), and this pattern only matches text that does";
+  } else if (hasDoubleSlash(chars) && !q.doubleSlashMatches) {
+    reason = "its tool paths never contain `//` (repeated slashes are collapsed before matching, §1.3), and this pattern only matches text that does";
   }
-  if (hasDoubleSlash(chars) && !q.doubleSlashMatches) {
-    return "its tool paths never contain `//` (repeated slashes are collapsed before matching, §1.3), and this pattern only matches text that does";
-  }
-  return undefined;
+  if (!reason) return undefined;
+  const compiled = runtime.compilePattern(pattern);
+  if (compiled.unusable) return undefined;
+  const roots = ["/", "//"].filter((root) => isCanonical(runtime, root));
+  return roots.some((root) => compiled.matches(root)) ? undefined : reason;
 }
 
 function lastSegmentIsGlobstar(chars: readonly GlobChar[]): boolean {
@@ -370,7 +387,7 @@ function quirks(runtime: Runtime): MatcherQuirks {
 }
 
 /** The pattern the author most likely meant: repeated slashes collapsed, a trailing `/` read as "everything under". */
-export function repairedPattern(pattern: string): string {
+function repairedPattern(pattern: string): string {
   const chars = scanGlob(pattern);
   let out = "";
   chars.forEach((c, k) => {
@@ -395,7 +412,8 @@ function deadMessage(
   const sameReason = dead.every((d) => d.reason === dead[0]!.reason);
   const because = sameReason ? dead[0]!.reason : dead.map((d) => `in ${d.runtime.label}, ${d.reason}`).join("; ");
   const otherwise = alive.map((r) => {
-    const example = examplePaths(repaired, PLAIN_FILL).find((p) => isCanonical(r, p) && r.compilePattern(pattern).matches(p));
+    const compiled = r.compilePattern(pattern);
+    const example = examplePaths(repaired, PLAIN_FILL).find((p) => isCanonical(r, p) && compiled.matches(p));
     return example ? ` ${r.label} does match it (e.g. \`${example}\`).` : "";
   }).join("");
   return `This pattern never matches in ${names.join(" or ")}: ${because}. The rule decides nothing through ${JSON.stringify(pattern)}.${otherwise}`;
@@ -493,7 +511,7 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** bash's (and bracex's) expansion of `{x..y}` / `{x..y..step}`: integers (zero-padded when written so) or letters. */
-export function bashRange(text: string): string[] | undefined {
+function bashRange(text: string): string[] | undefined {
   const m = /^\{(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?\}$/.exec(text);
   if (!m) return undefined;
   const [, from, to, stepText] = m as unknown as [string, string, string, string | undefined];
@@ -521,8 +539,7 @@ export function bashRange(text: string): string[] | undefined {
   return values;
 }
 
-/** Exported for the tests, which compare it with the matcher over a universe of paths. */
-export function describeCharacters(chars: readonly string[]): string {
+function describeCharacters(chars: readonly string[]): string {
   const quoted = chars.map((c) => `\`${c}\``);
   return quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(", ")} or ${quoted[quoted.length - 1]}`;
 }

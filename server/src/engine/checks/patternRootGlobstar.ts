@@ -1,6 +1,6 @@
 import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
-import { RUNTIME_IDS, runtimeById, type Runtime } from "../runtime";
+import { RUNTIME_IDS, runtimeById, type CompiledPattern, type Runtime } from "../runtime";
 import type { Check } from "./check";
 import { examplePaths, isCanonical, isStructural, scanGlob, type ExampleFill } from "./patternNeverMatches";
 
@@ -23,7 +23,7 @@ export const patternRootGlobstar: Check = {
     const others = RUNTIME_IDS.map(runtimeById).filter((r) => !needsOneSegment(r));
     for (const list of allRuleLists(context.model)) {
       for (const rule of list.rules) {
-        const siblings = rule.pathNodes.filter((n) => n.type === "string").map((n) => runtime.compilePattern(n.value as string));
+        let siblings: CompiledPattern[] | undefined;
         for (const node of rule.pathNodes) {
           if (node.type !== "string") continue;
           const pattern = node.value as string;
@@ -32,8 +32,9 @@ export const patternRootGlobstar: Check = {
           const fixed = `/{,**/}${rest}`;
           const original = runtime.compilePattern(pattern);
           const repaired = runtime.compilePattern(fixed);
+          siblings ??= rule.pathNodes.filter((n) => n.type === "string").map((n) => runtime.compilePattern(n.value as string));
           const witness = examplePaths(`/${rest}`, ROOT_FILL).find((p) => {
-            return isCanonical(runtime, p) && !original.matches(p) && repaired.matches(p) && !siblings.some((s) => s.matches(p));
+            return isCanonical(runtime, p) && !original.matches(p) && repaired.matches(p) && !siblings!.some((s) => s.matches(p));
           });
           if (!witness) continue;
           const otherMatches = others.filter((r) => isCanonical(r, witness) && r.compilePattern(pattern).matches(witness)).map((r) => r.label);

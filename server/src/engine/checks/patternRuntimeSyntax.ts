@@ -27,14 +27,17 @@ export const patternRuntimeSyntax: Check = {
           if (runtime.permissionPathProblem(pattern)) continue;
           const construct = firstGroupConstruct(pattern);
           if (!construct) continue;
-          const witness = examplePaths(pattern, PLAIN_FILL).find((p) => {
-            return operatorRuntimes.every((r) => isCanonical(r, p) && r.compilePattern(pattern).matches(p))
-              && literalRuntimes.every((r) => isCanonical(r, p) && !r.compilePattern(pattern).matches(p));
-          });
+          const asOperator = operatorRuntimes.map((r) => ({ r, c: r.compilePattern(pattern) }));
+          const asText = literalRuntimes.map((r) => ({ r, c: r.compilePattern(pattern) }));
+          const witness = examplePaths(pattern, PLAIN_FILL).find((p) =>
+            asOperator.every(({ r, c }) => isCanonical(r, p) && c.matches(p)) && asText.every(({ r, c }) => isCanonical(r, p) && !c.matches(p)));
           let message: string;
           if (readsGroupsAsOperators(runtime)) {
             const example = witness ? ` Here it matches \`${witness}\`, which ${literalRuntimes.map((r) => r.label).join(" and ")} does not.` : "";
-            message = `\`${construct.text}\` is ${construct.kind}, a JS-only operator in ${runtime.label}: deepagents-py and delete's literal-path check (D19) treat it as text.${example}`;
+            // `delete` reads a pattern without `* ? { [` as a literal path (§3.5, D19); with one of them it globs.
+            const literalForDelete = !/[*?{[]/.test(pattern);
+            const textFor = literalForDelete ? "deepagents-py and delete's literal-path check (D19) treat it as text" : "deepagents-py treats it as text";
+            message = `\`${construct.text}\` is ${construct.kind}, a JS-only operator in ${runtime.label}: ${textFor}.${example}`;
           } else {
             const literal = isCanonical(runtime, pattern) && runtime.compilePattern(pattern).matches(pattern) ? ` (e.g. \`${pattern}\`)` : "";
             const others = operatorRuntimes.map((r) => r.label).join(" and ");

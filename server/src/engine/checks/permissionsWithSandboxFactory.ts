@@ -1,5 +1,5 @@
 import { agentsOf, rulesForAgent } from "../agents/agents";
-import { agentFilesystem } from "../agents/backends";
+import { agentFilesystem, allFilesystemMiddleware } from "../agents/backends";
 import { describeBuiltFor, sandboxGuardOutcome, type FilesystemMiddlewareBuild } from "../agents/construction";
 import type { RuleListSpec } from "../config/model";
 import { propertyKeyNode, spanOf } from "../config/parse";
@@ -19,6 +19,8 @@ export const permissionsWithSandboxFactory: Check = {
     const runtime = model.runtime;
     const message = runtime.sandboxGuard.factoryExecuteMessage;
     if (!runtime.sandboxGuard.skipsFactories || !message) return;
+    // Only a backend handed over as a function skips the guard: nothing to do without one.
+    if (!model.backend?.factory && !allFilesystemMiddleware(model).some((m) => m.middleware.backend?.factory)) return;
     const affected = new Map<RuleListSpec, string[]>();
     for (const agent of agentsOf(model)) {
       const rules = rulesForAgent(model, agent).list;

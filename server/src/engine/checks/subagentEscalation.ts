@@ -27,6 +27,7 @@ export const subagentEscalation: Check = {
     const parentTools = parent.allowlist.tools;
     const hidden = new Set<FilesystemToolName>(FILESYSTEM_TOOLS.filter((t) => !parentTools.includes(t)));
     const parentLabel = middlewareLabel(model, parent.custom);
+    const entries = new Map<string, string>();
     for (const agent of agents) {
       if (agent.kind !== "subagent") continue;
       const fs = agentFilesystem(model, agent);
@@ -44,7 +45,7 @@ export const subagentEscalation: Check = {
         const listText = JSON.stringify(narrowed).replace(/","/g, '", "');
         edit = fs.custom.tools ? replaceValue(context.text, fs.custom.tools.node, listText) : insertProperty(context.text, fs.custom.node, "tools", listText);
       } else {
-        edit = addSubagentFilesystemMiddleware(context.text, model, spec, parentTools, rulesForAgent(model, agent).list);
+        edit = addSubagentFilesystemMiddleware(context.text, model, spec, parentTools, rulesForAgent(model, agent).list, model.backend?.node, entries);
       }
       context.report({
         message: `Subagent ${JSON.stringify(agent.name)} can use ${sees.map((t) => `\`${t}\``).join(", ")}, which the main agent's allowlist (${parentLabel}) hides: ${how}, so delegating through \`task\` regains them (§6.4).`,

@@ -15,12 +15,24 @@ export function addSubagentFilesystemMiddleware(
   tools: readonly string[],
   rules: RuleListSpec | undefined,
   backend: JsonNode | undefined = model.backend?.node,
+  cache?: Map<string, string>,
 ): Edit {
-  const members = [`"type": "filesystem"`, `"tools": ${JSON.stringify(tools).replace(/","/g, '", "')}`];
-  if (rules) members.push(`"permissions": ${reindent(nodeText(text, rules.node), "  ")}`);
-  if (backend) members.push(`"backend": ${reindent(nodeText(text, backend), "  ")}`);
-  const entry = `{\n  ${members.join(",\n  ")}\n}`;
+  // Thousands of subagents usually share one entry (the same rules, the same backend): build its text once.
+  const key = `${tools.join(",")}|${rules?.node.offset ?? ""}|${backend?.offset ?? ""}`;
+  let entry = cache?.get(key);
+  if (entry === undefined) {
+    const members = [`"type": "filesystem"`, `"tools": ${JSON.stringify(tools).replace(/","/g, '", "')}`];
+    if (rules) members.push(`"permissions": ${reindent(nodeText(text, rules.node), "  ")}`);
+    if (backend) members.push(`"backend": ${reindent(nodeText(text, backend), "  ")}`);
+    entry = `{\n  ${members.join(",\n  ")}\n}`;
+    cache?.set(key, entry);
+  }
   const list = property(spec.node, "middleware");
   if (list?.type === "array") return appendArrayElement(text, list, entry);
-  return insertProperty(text, spec.node, "middleware", `[\n${reindent(entry, "  ").replace(/^/, "  ")}\n]`);
+  let wrapped = cache?.get(`[${key}`);
+  if (wrapped === undefined) {
+    wrapped = `[\n  ${reindent(entry, "  ")}\n]`;
+    cache?.set(`[${key}`, wrapped);
+  }
+  return insertProperty(text, spec.node, "middleware", wrapped);
 }

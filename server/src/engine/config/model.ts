@@ -57,6 +57,10 @@ export interface BackendSpec {
 export interface MiddlewareSpec {
   node: JsonNode;
   index: number;
+  /** In the top-level `middleware` list (else in a subagent's). */
+  topLevel: boolean;
+  /** Whose list it is in: "main", or the subagent's name (`#<index>` when it has none). */
+  agent: string;
   type: string | undefined;
   name?: string;
   /** `tools` as written (`"all"`, a list, anything): normalised by the runtime rules of §4.1. */
@@ -107,7 +111,7 @@ export function buildModel(root: JsonNode): ConfigModel {
   const runtimeNode = property(root, "runtime");
   const runtimeId = runtimeNode && RUNTIME_IDS.includes(runtimeNode.value) ? (runtimeNode.value as RuntimeId) : "deepagents-js";
   const backend = backendOf(property(root, "backend"));
-  const middleware = middlewareListOf(property(root, "middleware"), "main");
+  const middleware = middlewareListOf(property(root, "middleware"), "main", true);
   const customFs = middleware.filter((m) => m.type === "filesystem").at(-1);
   const permissionsNode = property(root, "permissions");
   const model: ConfigModel = {
@@ -172,7 +176,7 @@ function subagentOf(node: JsonNode, index: number, parentBackend: BackendSpec | 
   };
 }
 
-function middlewareListOf(node: JsonNode | undefined, agent: string): MiddlewareSpec[] {
+function middlewareListOf(node: JsonNode | undefined, agent: string, topLevel = false): MiddlewareSpec[] {
   if (node?.type !== "array") return [];
   const list: MiddlewareSpec[] = [];
   node.children?.forEach((entry, index) => {
@@ -183,6 +187,8 @@ function middlewareListOf(node: JsonNode | undefined, agent: string): Middleware
     list.push({
       node: entry,
       index,
+      topLevel,
+      agent,
       type,
       name: stringOf(property(entry, "name"))?.value,
       tools: toolsNode ? { value: getNodeValue(toolsNode), node: toolsNode } : undefined,

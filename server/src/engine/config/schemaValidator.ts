@@ -144,7 +144,13 @@ export class SchemaValidator {
     const fitting = branches.filter((b) => branchAccepts(node, b));
     if (fitting.length === 0) {
       const kinds = [...new Set(branches.flatMap(describeBranch))];
-      out.push(error(node, `Expected ${kinds.join(" or ")}, found ${node.type === "string" ? JSON.stringify(node.value) : article(kindOf(node))}.`));
+      const words = branches.flatMap((b) => (b.enum ?? (b.const !== undefined ? [b.const] : []))).filter(isString);
+      const suggestion = node.type === "string" ? didYouMean(String(node.value), words) : undefined;
+      const found = node.type === "string" ? JSON.stringify(node.value) : article(kindOf(node));
+      out.push({
+        ...error(node, `Expected ${kinds.join(" or ")}, found ${found}.${suggestion ? ` Did you mean ${JSON.stringify(suggestion)}?` : ""}`),
+        ...(suggestion ? { fixes: [{ title: `Change to ${JSON.stringify(suggestion)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(suggestion) }], safe: false }] } : {}),
+      });
       return;
     }
     // The first branch whose kind fits is the one the author meant; report what is wrong inside it.

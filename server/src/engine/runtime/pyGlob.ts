@@ -977,7 +977,10 @@ class WcParse {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Python `re` (the subset wcmatch emits) → JavaScript RegExp with flags `su`.
+// Python `re` (the subset wcmatch emits): parsed once into a small AST, from which we emit an equivalent
+// JavaScript `su` RegExp source and a Pike-VM program. The VM does the matching: it runs in
+// O(path × pattern) whatever the pattern (V8's backtracking engine can go exponential on star-heavy globs, and
+// its compiler overflows on the long atom sequences that 100k-character patterns produce).
 
 const PY_PREFIX = "^(?s:";
 const PY_SUFFIX = ")$";
@@ -999,18 +1002,35 @@ function pyReErrorMessage(msg: string, pattern: readonly string[], pos: number):
   return text;
 }
 
-function jsClassChar(cp: number): string {
-  return `\\u{${cp.toString(16)}}`;
+/** Code point ranges, optionally negated (`.` under DOTALL is the empty negated set). */
+interface CharSet {
+  readonly negate: boolean;
+  readonly ranges: ReadonlyArray<readonly [number, number]>;
 }
 
-function jsLiteral(c: string): string {
-  if (/^[A-Za-z0-9_]$/.test(c)) return c;
-  const cp = c.codePointAt(0)!;
-  if (cp >= 0x20 && cp < 0x7f && !"^$\\.*+?()[]{}|/-".includes(c)) return c;
-  return `\\u{${cp.toString(16)}}`;
+type Ast =
+  | { readonly t: "lit"; readonly cps: readonly number[] }
+  | { readonly t: "set"; readonly set: CharSet }
+  | { readonly t: "dot" }
+  | { readonly t: "seq"; readonly items: readonly Ast[] }
+  | { readonly t: "alt"; readonly alts: readonly Ast[] }
+  | { readonly t: "rep"; readonly body: Ast; readonly min: number; readonly max: number; readonly lazy: boolean }
+  | { readonly t: "bol" }
+  | { readonly t: "eol" }
+  | { readonly t: "look"; readonly negate: boolean; readonly body: Ast };
+
+function setHas(set: CharSet, cp: number): boolean {
+  let inside = false;
+  for (const [lo, hi] of set.ranges) {
+    if (cp >= lo && cp <= hi) {
+      inside = true;
+      break;
+    }
+  }
+  return inside !== set.negate;
 }
 
-/** `sre_parse` class escapes (`_class_escape`) reachable from wcmatch output. */
+/** `sre_parse._class_escape` results reachable from wcmatch output (plus the plain escapes Python accepts). */
 const PY_CLASS_ESCAPES: Readonly<Record<string, number>> = {
   a: 7,
   b: 8,
@@ -1022,144 +1042,486 @@ const PY_CLASS_ESCAPES: Readonly<Record<string, number>> = {
   "\\": 92,
 };
 
-type ClassAtom = { readonly literal: number } | { readonly category: string };
-
 /**
- * Translate the Python character class starting at `start` (the `[`). Mirrors `sre_parse._parse`'s class loop,
- * including its errors, so that wcmatch's odd outputs (e.g. `[a-[:alpha:][:upper:]]` → `\A`) fail identically.
+ * Recursive descent over the regex text wcmatch produced. Character classes follow `sre_parse._parse` exactly,
+ * including its errors, because wcmatch's class builder can emit text Python rejects (e.g.
+ * `[a-[:alpha:][:upper:]]` becomes a class containing `\A`).
  */
-function translateClass(py: readonly string[], start: number): { js: string; end: number } {
-  let pos = start + 1;
-  let negate = false;
-  if (py[pos] === "^") {
-    negate = true;
-    pos++;
+class PyRegexParser {
+  private pos: number;
+
+  constructor(
+    private readonly py: readonly string[],
+    start: number,
+    private readonly end: number,
+  ) {
+    this.pos = start;
   }
-  const parts: string[] = [];
-  const unterminated = () => new PyReError(pyReErrorMessage("unterminated character set", py, start));
-  const atom = (tokenStart: number): { atom: ClassAtom; token: string; next: number } => {
-    const c = py[tokenStart];
-    if (c === undefined) throw unterminated();
-    if (c !== "\\") return { atom: { literal: c.codePointAt(0)! }, token: c, next: tokenStart + 1 };
-    const d = py[tokenStart + 1];
-    if (d === undefined) throw new PyReError(pyReErrorMessage("bad escape (end of pattern)", py, tokenStart));
+
+  parse(): Ast {
+    const ast = this.alternation();
+    if (this.pos !== this.end) throw new Error(`pyGlob: unexpected ${this.py[this.pos]} in wcmatch output`);
+    return ast;
+  }
+
+  private alternation(): Ast {
+    const alts = [this.sequence()];
+    while (this.pos < this.end && this.py[this.pos] === "|") {
+      this.pos++;
+      alts.push(this.sequence());
+    }
+    return alts.length === 1 ? alts[0]! : { t: "alt", alts };
+  }
+
+  private sequence(): Ast {
+    const items: Ast[] = [];
+    let run: number[] = [];
+    const flush = () => {
+      if (run.length) items.push({ t: "lit", cps: run });
+      run = [];
+    };
+    while (this.pos < this.end && this.py[this.pos] !== "|" && this.py[this.pos] !== ")") {
+      const atom = this.atom();
+      const item = this.quantified(atom);
+      // Unquantified literals are merged into runs: a 100k-character pattern is mostly one literal.
+      if (item.t === "lit") {
+        run.push(item.cps[0]!);
+      } else {
+        flush();
+        items.push(item);
+      }
+    }
+    flush();
+    return items.length === 1 ? items[0]! : { t: "seq", items };
+  }
+
+  private quantified(atom: Ast): Ast {
+    const c = this.py[this.pos];
+    let min: number;
+    let max: number;
+    if (c === "*" || c === "+" || c === "?") {
+      min = c === "+" ? 1 : 0;
+      max = c === "?" ? 1 : Infinity;
+      this.pos++;
+    } else if (c === "{") {
+      const close = this.py.indexOf("}", this.pos);
+      const [lo, hi] = this.py.slice(this.pos + 1, close).join("").split(",");
+      min = Number(lo);
+      max = hi === undefined ? min : hi === "" ? Infinity : Number(hi);
+      this.pos = close + 1;
+    } else {
+      return atom;
+    }
+    const lazy = this.py[this.pos] === "?";
+    if (lazy) this.pos++;
+    return { t: "rep", body: atom, min, max, lazy };
+  }
+
+  private atom(): Ast {
+    const py = this.py;
+    const c = py[this.pos]!;
+    this.pos++;
+    switch (c) {
+      case "(": {
+        let look: "=" | "!" | undefined;
+        if (py[this.pos] === "?") {
+          const kind = py[this.pos + 1]!;
+          if (kind === "=" || kind === "!") look = kind;
+          else if (kind !== ":") throw new Error(`pyGlob: unexpected group (?${kind} in wcmatch output`);
+          this.pos += 2;
+        }
+        const body = this.alternation();
+        if (py[this.pos] !== ")") throw new Error("pyGlob: unbalanced group in wcmatch output");
+        this.pos++;
+        return look ? { t: "look", negate: look === "!", body } : body;
+      }
+      case "[":
+        return { t: "set", set: this.charClass(this.pos - 1) };
+      case ".":
+        return { t: "dot" };
+      case "^":
+        return { t: "bol" };
+      case "$":
+        return { t: "eol" };
+      case "\\": {
+        const d = py[this.pos]!;
+        this.pos++;
+        // Outside classes wcmatch only escapes via `re.escape`, which never escapes letters or digits.
+        if (/^[A-Za-z0-9]$/.test(d)) throw new Error(`pyGlob: unexpected escape \\${d} in wcmatch output`);
+        return { t: "lit", cps: [d.codePointAt(0)!] };
+      }
+      default:
+        return { t: "lit", cps: [c.codePointAt(0)!] };
+    }
+  }
+
+  /** One class item as `sre_parse` tokenises it: a character, or `\` plus one character (octal takes more). */
+  private classItem(): { value: number; token: string; start: number } {
+    const py = this.py;
+    const start = this.pos;
+    const c = py[start];
+    if (c === undefined) throw new PyReError(pyReErrorMessage("unterminated character set", py, start));
+    if (c !== "\\") {
+      this.pos++;
+      return { value: c.codePointAt(0)!, token: c, start };
+    }
+    const d = py[start + 1];
+    if (d === undefined) throw new PyReError(pyReErrorMessage("bad escape (end of pattern)", py, start));
     const token = c + d;
-    if (d in PY_CLASS_ESCAPES) return { atom: { literal: PY_CLASS_ESCAPES[d]! }, token, next: tokenStart + 2 };
-    if ("dDsSwW".includes(d)) return { atom: { category: d }, token, next: tokenStart + 2 };
+    this.pos += 2;
+    if (d in PY_CLASS_ESCAPES) return { value: PY_CLASS_ESCAPES[d]!, token, start };
     if (d >= "0" && d <= "7") {
-      let k = tokenStart + 2;
       let digits = d;
-      while (k < py.length && digits.length < 3 && py[k]! >= "0" && py[k]! <= "7") digits += py[k++];
+      while (digits.length < 3 && py[this.pos] !== undefined && py[this.pos]! >= "0" && py[this.pos]! <= "7") {
+        digits += py[this.pos++];
+      }
       const value = parseInt(digits, 8);
       if (value > 0o377) {
         const msg = `octal escape value \\${digits} outside of range 0-0o377`;
-        throw new PyReError(pyReErrorMessage(msg, py, tokenStart));
+        throw new PyReError(pyReErrorMessage(msg, py, start));
       }
-      return { atom: { literal: value }, token, next: k };
+      return { value, token, start };
     }
-    if (/^[A-Za-z0-9]$/.test(d)) throw new PyReError(pyReErrorMessage(`bad escape ${token}`, py, tokenStart));
-    return { atom: { literal: d.codePointAt(0)! }, token, next: tokenStart + 2 };
-  };
-  const categoryJs = (cat: string): string =>
-    ({ d: "\\p{Nd}", D: "\\P{Nd}", s: "\\s", S: "\\S", w: "\\p{L}\\p{N}_", W: "\\P{L}" })[cat] ?? "";
+    // `\d`, `\x41`, … would be valid Python here, but wcmatch can only put `\A` / `\a` / `\0` / `\` + punctuation
+    // after a backslash inside a class; any other ASCII letter or digit is Python's "bad escape".
+    if (/^[A-Za-z0-9]$/.test(d)) throw new PyReError(pyReErrorMessage(`bad escape ${token}`, py, start));
+    return { value: d.codePointAt(0)!, token, start };
+  }
 
-  let first = true;
-  for (;;) {
-    const c = py[pos];
-    if (c === undefined) throw unterminated();
-    if (c === "]" && !first) {
-      pos++;
-      break;
+  /** wcmatch repeats the same few classes (`[/]`, `[^/]`, …); identical class text shares one set. */
+  private readonly classCache = new Map<string, { set: CharSet; length: number }>();
+
+  private charClass(open: number): CharSet {
+    const close = this.py.indexOf("]", open + 2);
+    const key = close > 0 ? this.py.slice(open, close + 1).join("") : "";
+    const cached = key && !key.includes("\\") ? this.classCache.get(key) : undefined;
+    if (cached) {
+      this.pos = open + cached.length;
+      return cached.set;
     }
-    first = false;
-    const thisStart = pos;
-    const a = atom(pos);
-    pos = a.next;
-    if (py[pos] === "-") {
-      pos++;
-      const that = py[pos];
-      if (that === undefined) throw unterminated();
-      if (that === "]") {
-        parts.push("literal" in a.atom ? jsClassChar(a.atom.literal) : categoryJs(a.atom.category), jsClassChar(45));
-        pos++;
+    const set = this.parseClass(open);
+    if (key && !key.includes("\\") && this.pos === close + 1) this.classCache.set(key, { set, length: close + 1 - open });
+    return set;
+  }
+
+  private parseClass(open: number): CharSet {
+    const py = this.py;
+    let negate = false;
+    if (py[this.pos] === "^") {
+      negate = true;
+      this.pos++;
+    }
+    const ranges: Array<[number, number]> = [];
+    for (let first = true; ; first = false) {
+      if (py[this.pos] === undefined) throw new PyReError(pyReErrorMessage("unterminated character set", py, open));
+      if (py[this.pos] === "]" && !first) {
+        this.pos++;
         break;
       }
-      const b = atom(pos);
-      pos = b.next;
-      const msg = `bad character range ${a.token}-${b.token}`;
-      if (!("literal" in a.atom) || !("literal" in b.atom)) {
-        throw new PyReError(pyReErrorMessage(msg, py, thisStart));
+      const a = this.classItem();
+      if (py[this.pos] === "-") {
+        this.pos++;
+        if (py[this.pos] === undefined) {
+          throw new PyReError(pyReErrorMessage("unterminated character set", py, open));
+        }
+        if (py[this.pos] === "]") {
+          this.pos++;
+          ranges.push([a.value, a.value], [45, 45]);
+          break;
+        }
+        const b = this.classItem();
+        if (b.value < a.value) {
+          throw new PyReError(pyReErrorMessage(`bad character range ${a.token}-${b.token}`, py, a.start));
+        }
+        ranges.push([a.value, b.value]);
+      } else {
+        ranges.push([a.value, a.value]);
       }
-      if (b.atom.literal < a.atom.literal) throw new PyReError(pyReErrorMessage(msg, py, thisStart));
-      parts.push(`${jsClassChar(a.atom.literal)}-${jsClassChar(b.atom.literal)}`);
-    } else {
-      parts.push("literal" in a.atom ? jsClassChar(a.atom.literal) : categoryJs(a.atom.category));
     }
+    return { negate, ranges };
   }
-  return { js: `[${negate ? "^" : ""}${parts.join("")}]`, end: pos };
 }
 
-/** Python `$` (no MULTILINE): end of string, or just before a final newline. */
-const JS_PY_DOLLAR = "(?=\\n?$)";
+function jsCodePoint(cp: number): string {
+  return `\\u{${cp.toString(16)}}`;
+}
+
+function jsLiteral(cp: number): string {
+  const c = String.fromCodePoint(cp);
+  if (/^[A-Za-z0-9_]$/.test(c)) return c;
+  if (cp >= 0x20 && cp < 0x7f && !"^$\\.*+?()[]{}|/-".includes(c)) return c;
+  return jsCodePoint(cp);
+}
+
+/** JavaScript (`u` + `s` flags) source for the AST; Python's `$` becomes "end, or before a final newline". */
+function astToJs(ast: Ast): string {
+  switch (ast.t) {
+    case "lit":
+      return ast.cps.map(jsLiteral).join("");
+    case "dot":
+      return ".";
+    case "set": {
+      const { negate, ranges } = ast.set;
+      const body = ranges.map(([lo, hi]) => (lo === hi ? jsCodePoint(lo) : `${jsCodePoint(lo)}-${jsCodePoint(hi)}`));
+      return `[${negate ? "^" : ""}${body.join("")}]`;
+    }
+    case "seq":
+      return ast.items.map(astToJs).join("");
+    case "alt":
+      return `(?:${ast.alts.map(astToJs).join("|")})`;
+    case "rep": {
+      const q =
+        ast.min === 0 && ast.max === Infinity
+          ? "*"
+          : ast.min === 1 && ast.max === Infinity
+            ? "+"
+            : ast.min === 0 && ast.max === 1
+              ? "?"
+              : `{${ast.min},${ast.max === Infinity ? "" : ast.max}}`;
+      return `(?:${astToJs(ast.body)})${q}${ast.lazy ? "?" : ""}`;
+    }
+    case "bol":
+      return "^";
+    case "eol":
+      return "(?=\\n?$)";
+    case "look":
+      return `(?${ast.negate ? "!" : "="}${astToJs(ast.body)})`;
+  }
+}
+
+// Pike VM over code points. `Char` states consume one code point; the others are epsilon moves.
+const OP_CHAR = 0; // `arg` = code point
+const OP_SET = 1; // `arg` = index into `sets`
+const OP_ANY = 2;
+const OP_SPLIT = 3; // `arg` = second branch
+const OP_BOL = 4;
+const OP_EOL = 5;
+const OP_LOOK = 6; // `arg` = index into `looks`, one's complement when negative
+const OP_MATCH = 7;
+
+interface Program {
+  readonly op: Uint8Array;
+  readonly next: Int32Array;
+  readonly arg: Int32Array;
+  readonly sets: readonly CharSet[];
+  /** Lookahead bodies are tiny and bounded (`[/]`, `\.{1,2}(?:$|[/])`, …), so sticky native regexes decide them. */
+  readonly looks: readonly RegExp[];
+  readonly start: number;
+}
+
+class ProgramBuilder {
+  private op: number[] = [];
+  private next: number[] = [];
+  private arg: number[] = [];
+  private readonly sets: CharSet[] = [];
+  private readonly setIndex = new Map<CharSet, number>();
+  private readonly looks: RegExp[] = [];
+  private readonly lookIndex = new Map<string, number>();
+
+  private add(op: number, next: number, arg = 0): number {
+    this.op.push(op);
+    this.next.push(next);
+    this.arg.push(arg);
+    return this.op.length - 1;
+  }
+
+  static build(ast: Ast): Program {
+    const b = new ProgramBuilder();
+    const start = b.compile(ast, b.add(OP_MATCH, -1));
+    return {
+      op: Uint8Array.from(b.op),
+      next: Int32Array.from(b.next),
+      arg: Int32Array.from(b.arg),
+      sets: b.sets,
+      looks: b.looks,
+      start,
+    };
+  }
+
+  /** Thompson construction in continuation-passing style: returns the entry state of `ast` followed by `next`. */
+  private compile(ast: Ast, next: number): number {
+    switch (ast.t) {
+      case "lit": {
+        let entry = next;
+        for (let k = ast.cps.length - 1; k >= 0; k--) entry = this.add(OP_CHAR, entry, ast.cps[k]!);
+        return entry;
+      }
+      case "set": {
+        let index = this.setIndex.get(ast.set);
+        if (index === undefined) {
+          index = this.sets.push(ast.set) - 1;
+          this.setIndex.set(ast.set, index);
+        }
+        return this.add(OP_SET, next, index);
+      }
+      case "dot":
+        return this.add(OP_ANY, next);
+      case "seq": {
+        let entry = next;
+        for (let k = ast.items.length - 1; k >= 0; k--) entry = this.compile(ast.items[k]!, entry);
+        return entry;
+      }
+      case "alt": {
+        let entry = this.compile(ast.alts[ast.alts.length - 1]!, next);
+        for (let k = ast.alts.length - 2; k >= 0; k--) {
+          const branch = this.compile(ast.alts[k]!, next);
+          entry = this.add(OP_SPLIT, branch, entry);
+        }
+        return entry;
+      }
+      case "rep": {
+        let entry: number;
+        if (ast.max === Infinity) {
+          const loop = this.add(OP_SPLIT, -1, next);
+          this.next[loop] = this.compile(ast.body, loop);
+          entry = loop;
+        } else {
+          entry = next;
+          for (let k = ast.min; k < ast.max; k++) {
+            const body = this.compile(ast.body, entry);
+            entry = this.add(OP_SPLIT, body, next);
+          }
+        }
+        for (let k = 0; k < ast.min; k++) entry = this.compile(ast.body, entry);
+        return entry;
+      }
+      case "bol":
+        return this.add(OP_BOL, next);
+      case "eol":
+        return this.add(OP_EOL, next);
+      case "look": {
+        const source = astToJs(ast.body);
+        let index = this.lookIndex.get(source);
+        if (index === undefined) {
+          index = this.looks.push(new RegExp(source, "suy")) - 1;
+          this.lookIndex.set(source, index);
+        }
+        return this.add(OP_LOOK, next, ast.negate ? ~index : index);
+      }
+    }
+  }
+}
+
+/** Python `re.fullmatch` of the program against `s` (positions are UTF-16 indexes, steps are code points). */
+function runProgram(prog: Program, s: string): boolean {
+  const { op, next, arg, sets, looks } = prog;
+  const mark = new Int32Array(op.length).fill(-1);
+  let current: number[] = [];
+  let following: number[] = [];
+  const stack: number[] = [];
+  const lookCache = new Map<number, boolean>();
+  const length = s.length;
+  let matched = false;
+
+  const lookHolds = (ref: number, pos: number): boolean => {
+    const index = ref >= 0 ? ref : ~ref;
+    const key = index * (length + 1) + pos;
+    let hit = lookCache.get(key);
+    if (hit === undefined) {
+      const re = looks[index]!;
+      re.lastIndex = pos;
+      hit = re.test(s);
+      lookCache.set(key, hit);
+    }
+    return ref >= 0 ? hit : !hit;
+  };
+
+  const addClosure = (entry: number, pos: number, into: number[]) => {
+    stack.push(entry);
+    while (stack.length) {
+      const st = stack.pop()!;
+      if (mark[st] === pos) continue;
+      mark[st] = pos;
+      switch (op[st]) {
+        case OP_CHAR:
+        case OP_SET:
+        case OP_ANY:
+          into.push(st);
+          break;
+        case OP_SPLIT:
+          stack.push(arg[st]!, next[st]!);
+          break;
+        case OP_BOL:
+          if (pos === 0) stack.push(next[st]!);
+          break;
+        case OP_EOL:
+          if (pos === length || (pos === length - 1 && s.charCodeAt(pos) === 10)) stack.push(next[st]!);
+          break;
+        case OP_LOOK:
+          if (lookHolds(arg[st]!, pos)) stack.push(next[st]!);
+          break;
+        case OP_MATCH:
+          if (pos === length) matched = true;
+          break;
+      }
+    }
+  };
+
+  let pos = 0;
+  addClosure(prog.start, 0, current);
+  while (!matched && current.length && pos < length) {
+    const cp = s.codePointAt(pos)!;
+    const after = pos + (cp > 0xffff ? 2 : 1);
+    following.length = 0;
+    for (const st of current) {
+      const o = op[st];
+      if (o === OP_ANY || (o === OP_CHAR ? arg[st] === cp : setHas(sets[arg[st]!]!, cp))) {
+        addClosure(next[st]!, after, following);
+      }
+    }
+    [current, following] = [following, current];
+    pos = after;
+  }
+  return matched;
+}
 
 /**
- * Translate the body wcmatch produced into JavaScript. Outside classes wcmatch only emits its fixed fragments
- * (groups, lookarounds, `*?`, `+`, `{1,2}`, `.`, `^`, `$`) and `re.escape`d literals.
+ * A RegExp whose matching runs on the Pike VM, for patterns whose JavaScript source V8 cannot take (it parses
+ * sources eagerly and compiles them recursively: ~1 s and a stack overflow for a 100k-character glob), so
+ * `regexes` stays usable for any pattern.
  */
-function translateBody(py: readonly string[]): string {
-  let out = "";
-  let pos = PY_PREFIX.length;
-  const end = py.length - PY_SUFFIX.length;
-  while (pos < end) {
-    const c = py[pos]!;
-    if (c === "\\") {
-      const d = py[pos + 1]!;
-      if (/^[A-Za-z0-9]$/.test(d)) throw new Error(`pyGlob: unexpected escape \\${d} in wcmatch output`);
-      out += jsLiteral(d);
-      pos += 2;
-    } else if (c === "[") {
-      const cls = translateClass(py, pos);
-      out += cls.js;
-      pos = cls.end;
-    } else if (c === "(") {
-      if (py[pos + 1] === "?") {
-        const kind = py[pos + 2]!;
-        if (kind === ":" || kind === "!" || kind === "=") {
-          out += "(?" + kind;
-          pos += 3;
-        } else {
-          throw new Error(`pyGlob: unexpected group (?${kind} in wcmatch output`);
-        }
-      } else {
-        out += "(?:"; // capturing groups are irrelevant to a boolean match
-        pos += 1;
-      }
-    } else if (c === "$") {
-      out += JS_PY_DOLLAR;
-      pos += 1;
-    } else if (c === "{") {
-      const close = py.indexOf("}", pos);
-      out += py.slice(pos, close + 1).join("");
-      pos = close + 1;
-    } else if (")|*+?.^".includes(c)) {
-      out += c;
-      pos += 1;
-    } else {
-      out += jsLiteral(c);
-      pos += 1;
-    }
+class PyGlobRegExp extends RegExp {
+  constructor(
+    private readonly fullSource: string,
+    private readonly program: Program,
+  ) {
+    super("(?:)", "su");
   }
-  return out;
+
+  override get source(): string {
+    return this.fullSource;
+  }
+
+  override exec(input: string): RegExpExecArray | null {
+    const s = String(input);
+    if (!runProgram(this.program, s)) return null;
+    const result = [s] as unknown as RegExpExecArray;
+    result.index = 0;
+    result.input = s;
+    return result;
+  }
 }
+
+/** JavaScript sources longer than this are served by `PyGlobRegExp` instead of V8's own engine. */
+const NATIVE_SOURCE_LIMIT = 20_000;
 
 /** Python regex text for one (already brace-expanded) pattern, as `_wcparse._compile` would compile it. */
 function wcmatchRegexText(expanded: string): string {
   return PY_PREFIX + new WcParse(codePoints(expanded)).body() + PY_SUFFIX;
 }
 
-function compileExpanded(expanded: string): RegExp {
+interface CompiledExpansion {
+  readonly regex: RegExp;
+  readonly program: Program;
+}
+
+function compileExpanded(expanded: string): CompiledExpansion {
   const py = codePoints(wcmatchRegexText(expanded));
-  return new RegExp(`^(?:${translateBody(py)})$`, "su");
+  const ast = new PyRegexParser(py, PY_PREFIX.length, py.length - PY_SUFFIX.length).parse();
+  const program = ProgramBuilder.build(ast);
+  const source = `^(?:${astToJs(ast)})$`;
+  const regex = source.length <= NATIVE_SOURCE_LIMIT ? new RegExp(source, "su") : new PyGlobRegExp(source, program);
+  return { regex, program };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1188,13 +1550,13 @@ export function compilePyGlob(pattern: string): CompiledPyGlob {
   if (braces.limitExceeded) return fail(PATTERN_LIMIT_MESSAGE);
 
   // `_wcparse.compile_pattern`: count every yielded pattern, compile each distinct one in order.
-  const regexes: RegExp[] = [];
+  const compiled: CompiledExpansion[] = [];
   const seen = new Set<string>();
   const compileOne = (expanded: string): string | undefined => {
     if (seen.has(expanded)) return undefined;
     seen.add(expanded);
     try {
-      regexes.push(compileExpanded(expanded));
+      compiled.push(compileExpanded(expanded));
     } catch (e) {
       if (e instanceof PyReError) return e.message;
       throw e;
@@ -1217,12 +1579,12 @@ export function compilePyGlob(pattern: string): CompiledPyGlob {
     }
   }
 
-  const compiled = regexes.slice();
+  const programs = compiled.map((c) => c.program);
   return {
     pattern,
     error: undefined,
-    regexes: compiled,
-    matches: (path: string) => compiled.some((re) => re.test(path)),
+    regexes: compiled.map((c) => c.regex),
+    matches: (path: string) => programs.some((prog) => runProgram(prog, path)),
   };
 }
 

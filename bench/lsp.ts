@@ -1,0 +1,210 @@
+/**
+ * The editor's figures (issue 4), for `npm run bench` (bench/run.ts calls `runLspBench()`), measured against the
+ * real bundled server over LSP:
+ *
+ * - didChange → diagnostics for configs of 10, 100 and 1,000 rules: pushed (time from the didChange to the
+ *   publishDiagnostics, minus the server's debounce) and pulled (didChange + textDocument/diagnostic round trip,
+ *   what VS Code does);
+ * - hover latency on a rule, a path pattern and an agent name of the 1,000-rule config (sample workspace present);
+ * - extension activation: loading dist/client.js and running `activate()` in a fresh Node process, with a stand-in
+ *   for the `vscode` module whose every member is a no-op (so the figure is our bundle's own cost; the e2e run in a
+ *   real VS Code reports the activation time it saw too);
+ * - bundle sizes: dist/ as `npm run build` makes it, and minified as the .vsix ships it (`build.mjs --minify`).
+ *
+ * Targets (issue 4): 1,000-rule diagnostics within 50 ms of the debounce, hover within 20 ms, activation under
+ * 50 ms, all shipped bundles together under 2 MB. `node --import tsx bench/lsp.ts` runs it alone.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Hover } from "vscode-languageserver-protocol/node";
+import { LspTestClient, ROOT } from "../test/lsp/lspClient";
+import { generateConfigText } from "./generate";
+
+export interface LspBenchResult {
+  /** The server's debounce for pushed diagnostics, in ms. */
+  debounceMs: number;
+  diagnostics: { rules: number; bytes: number; pushAboveDebounceMs: number; pullMs: number }[];
+  hoverMs: { rule: number; pattern: number; agent: number };
+  activationMs: { load: number; activate: number; total: number };
+  bundles: { built: Record<string, number>; shipped: Record<string, number>; shippedTotal: number };
+  targets: { what: string; measured: string; pass: boolean }[];
+}
+
+const DEBOUNCE_MS = 100;
+const RULE_COUNTS = [10, 100, 1000];
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+export async function runLspBench(options: { quick?: boolean } = {}): Promise<LspBenchResult> {
+  const rounds = options.quick ? 5 : 21;
+  const work = mkdtempSync(join(tmpdir(), "agent-sandbox-lsp-bench-"));
+  try {
+    cpSync(join(ROOT, "examples", "research-agent", "sample-workspace"), join(work, "sample"), { recursive: true });
+    const client = await LspTestClient.start({ pull: false, initializationOptions: { debounceMs: DEBOUNCE_MS } });
+    const pullClient = await LspTestClient.start({ pull: true });
+    const diagnostics: LspBenchResult["diagnostics"] = [];
+    let hoverMs: LspBenchResult["hoverMs"] = { rule: NaN, pattern: NaN, agent: NaN };
+    for (const rules of RULE_COUNTS) {
+      const text = generateConfigText(rules, 42, "../schemas/agent-sandbox.schema.json").replace(
+        '"name": "research-agent",',
+        '"name": "research-agent",\n  "workspace": { "root": "./sample", "mountAt": "/workspace" },',
+      );
+      const path = join(work, `bench-${rules}.agent-sandbox.jsonc`);
+      writeFileSync(path, text);
+      const uri = pathToFileURL(path).href;
+
+      // Pushed: didChange → publishDiagnostics, minus the debounce.
+      await client.open(uri, text);
+      await client.waitForPublish(uri);
+      const push: number[] = [];
+      for (let i = 0; i < rounds; i++) {
+        const doc = client.document(uri);
+        const at = doc.getText().indexOf('"/', doc.getText().indexOf('"permissions"')) + 1;
+        const published = client.waitForPublish(uri, (p) => p.version === doc.version + 1);
+        const t0 = performance.now();
+        await client.change(uri, [{ range: { start: doc.positionAt(at), end: doc.positionAt(at) }, text: i % 2 ? "" : "x" }]);
+        await published;
+        push.push(performance.now() - t0 - DEBOUNCE_MS);
+        // Undo so every round checks the same text.
+        if (i % 2 === 0) await client.change(uri, [{ range: { start: doc.positionAt(at), end: doc.positionAt(at + 1) }, text: "" }]);
+        await client.waitForPublish(uri, (p) => p.version === client.document(uri).version);
+      }
+
+      // Pulled: didChange, then textDocument/diagnostic, as VS Code does.
+      await pullClient.open(uri, text);
+      await pullClient.pullDiagnostics(uri);
+      const pull: number[] = [];
+      for (let i = 0; i < rounds; i++) {
+        const doc = pullClient.document(uri);
+        const at = doc.getText().indexOf('"/', doc.getText().indexOf('"permissions"')) + 1;
+        const t0 = performance.now();
+        await pullClient.change(uri, [{ range: { start: doc.positionAt(at), end: doc.positionAt(at) }, text: "x" }]);
+        await pullClient.pullDiagnostics(uri);
+        pull.push(performance.now() - t0);
+        await pullClient.change(uri, [{ range: { start: doc.positionAt(at), end: doc.positionAt(at + 1) }, text: "" }]);
+      }
+      diagnostics.push({ rules, bytes: text.length, pushAboveDebounceMs: median(push), pullMs: median(pull) });
+
+      if (rules === RULE_COUNTS.at(-1)) {
+        await pullClient.pullDiagnostics(uri);
+        const doc = pullClient.document(uri);
+        const t = doc.getText();
+        const positions = {
+          rule: doc.positionAt(t.indexOf('"operations"', t.indexOf('"permissions"')) + 3),
+          pattern: doc.positionAt(t.indexOf('"/', t.indexOf('"permissions"')) + 3),
+          agent: doc.positionAt(t.indexOf('"research-agent"') + 3),
+        };
+        const timeHover = async (position: (typeof positions)["rule"]) => {
+          const xs: number[] = [];
+          for (let i = 0; i < rounds; i++) {
+            const t0 = performance.now();
+            const hover = await pullClient.request<Hover | null>("textDocument/hover", { textDocument: { uri }, position });
+            xs.push(performance.now() - t0);
+            if (!hover) throw new Error("no hover");
+          }
+          return median(xs);
+        };
+        // The first hover on a rule lists the sample workspace once; later ones reuse it.
+        await timeHover(positions.rule);
+        hoverMs = { rule: await timeHover(positions.rule), pattern: await timeHover(positions.pattern), agent: await timeHover(positions.agent) };
+      }
+    }
+    const failures = [...client.failures, ...pullClient.failures];
+    await client.stop();
+    await pullClient.stop();
+    if (failures.length) throw new Error(`requests failed: ${JSON.stringify(failures)}`);
+
+    const activationMs = measureActivation(options.quick ? 3 : 9);
+    const bundles = measureBundles(work);
+    const last = diagnostics.at(-1)!;
+    const targets = [
+      { what: "diagnostics, 1,000 rules, above the debounce", measured: `${last.pushAboveDebounceMs.toFixed(1)} ms`, pass: last.pushAboveDebounceMs <= 50 },
+      { what: "hover (rule, pattern, agent; worst)", measured: `${Math.max(hoverMs.rule, hoverMs.pattern, hoverMs.agent).toFixed(1)} ms`, pass: Math.max(hoverMs.rule, hoverMs.pattern, hoverMs.agent) <= 20 },
+      { what: "extension activation", measured: `${activationMs.total.toFixed(1)} ms`, pass: activationMs.total < 50 },
+      { what: "shipped bundles together", measured: `${(bundles.shippedTotal / 1024 / 1024).toFixed(2)} MB`, pass: bundles.shippedTotal < 2 * 1024 * 1024 },
+    ];
+    return { debounceMs: DEBOUNCE_MS, diagnostics, hoverMs, activationMs, bundles, targets };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Loads dist/client.js and runs `activate()` in fresh processes, with a no-op stand-in for the `vscode` module. */
+function measureActivation(runs: number): LspBenchResult["activationMs"] {
+  const script = `
+const Module = require("module");
+const noop = new Proxy(function () {}, {
+  get: (t, p) => (p === "then" ? undefined : p === Symbol.toPrimitive ? () => "" : noop),
+  apply: () => noop,
+  construct: () => noop,
+});
+const original = Module._load;
+Module._load = function (request, ...rest) { return request === "vscode" ? noop : original.call(this, request, ...rest); };
+const context = { subscriptions: [], asAbsolutePath: (p) => require("path").join(${JSON.stringify(ROOT)}, p), extensionPath: ${JSON.stringify(ROOT)} };
+const t0 = performance.now();
+const extension = require(${JSON.stringify(join(ROOT, "dist", "client.js"))});
+const t1 = performance.now();
+const api = extension.activate(context);
+const t2 = performance.now();
+api.ready.catch(() => {});
+process.stdout.write(JSON.stringify({ load: t1 - t0, activate: t2 - t1 }));
+process.exit(0);
+`;
+  const load: number[] = [];
+  const activate: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const out = spawnSync(process.execPath, ["-e", script], { encoding: "utf8" });
+    if (out.status !== 0) throw new Error(`activation run failed: ${out.stderr}`);
+    const r = JSON.parse(out.stdout) as { load: number; activate: number };
+    load.push(r.load);
+    activate.push(r.activate);
+  }
+  const total = load.map((l, i) => l + activate[i]!);
+  return { load: median(load), activate: median(activate), total: median(total) };
+}
+
+function sizes(dir: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const name of readdirSync(dir).filter((n) => n.endsWith(".js")).sort()) out[name] = statSync(join(dir, name)).size;
+  return out;
+}
+
+function measureBundles(work: string): LspBenchResult["bundles"] {
+  const shippedDir = join(work, "shipped");
+  execFileSync(process.execPath, [join(ROOT, "build.mjs"), "--minify", `--outdir=${shippedDir}`], { cwd: ROOT, stdio: "pipe" });
+  const shipped = sizes(shippedDir);
+  return { built: sizes(join(ROOT, "dist")), shipped, shippedTotal: Object.values(shipped).reduce((a, b) => a + b, 0) };
+}
+
+export function formatLspBench(r: LspBenchResult): string {
+  const lines: string[] = [];
+  lines.push("  Language server (dist/server.js over LSP), medians");
+  lines.push(`  ${"rules".padEnd(6)} ${"size".padStart(8)}   ${"push: didChange→diagnostics above the " + r.debounceMs + " ms debounce"}   pull: didChange + diagnostic request`);
+  for (const d of r.diagnostics) lines.push(`  ${String(d.rules).padEnd(6)} ${`${(d.bytes / 1024).toFixed(0)} KB`.padStart(8)}   ${`${d.pushAboveDebounceMs.toFixed(1)} ms`.padStart(10)}${" ".repeat(49)}${d.pullMs.toFixed(1)} ms`);
+  lines.push(`  hover (1,000 rules): rule ${r.hoverMs.rule.toFixed(1)} ms · pattern ${r.hoverMs.pattern.toFixed(1)} ms · agent ${r.hoverMs.agent.toFixed(1)} ms`);
+  lines.push(`  activation: load ${r.activationMs.load.toFixed(1)} ms + activate() ${r.activationMs.activate.toFixed(1)} ms = ${r.activationMs.total.toFixed(1)} ms`);
+  const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
+  lines.push(`  bundles shipped (minified): ${Object.entries(r.bundles.shipped).map(([n, s]) => `${n} ${kb(s)}`).join(" · ")} = ${kb(r.bundles.shippedTotal)}; as built for tests: ${Object.entries(r.bundles.built).map(([n, s]) => `${n} ${kb(s)}`).join(" · ")}`);
+  for (const t of r.targets) lines.push(`  ${t.pass ? "✓" : "✗"} ${t.what}: ${t.measured}`);
+  return lines.join("\n");
+}
+
+if (require.main === module) {
+  runLspBench({ quick: process.argv.includes("--quick") }).then(
+    (r) => {
+      console.log(formatLspBench(r));
+      if (process.argv.includes("--json")) console.log(JSON.stringify(r, null, 2));
+    },
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}

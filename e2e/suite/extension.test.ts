@@ -1,0 +1,207 @@
+/**
+ * The extension in a real VS Code (code-server's Node extension host): activation, diagnostics with per-folder
+ * settings in a multi-root workspace, hovers, completion, code actions, outline, folding, formatting, code lenses,
+ * the three commands, the language status data, and files changed outside the editor.
+ */
+import assert from "node:assert/strict";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "mocha";
+import * as vscode from "vscode";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Generous: CI machines are shared, and a loaded 2-core machine makes the extension host slow to answer. */
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > end) {
+      const state = vscode.workspace.textDocuments.filter((d) => d.languageId === "agent-sandbox").map((d) => `${d.uri.path.split("/").slice(-2).join("/")} v${d.version}: [${codes(d.uri).join(", ")}]`);
+      throw new Error(`timed out waiting for ${what}; diagnostics now: ${state.join("; ")}`);
+    }
+    await sleep(100);
+  }
+}
+const codes = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === "agent-sandbox").map((d) => String(typeof d.code === "object" ? d.code.value : d.code));
+function positionOf(doc: vscode.TextDocument, snippet: string, caret = 1): vscode.Position {
+  const at = doc.getText().indexOf(snippet);
+  assert.ok(at >= 0, `${snippet} in ${doc.uri.path}`);
+  return doc.positionAt(at + caret);
+}
+const timings: Record<string, number> = {};
+
+describe("Agent Sandbox in VS Code", () => {
+  const folders = () => vscode.workspace.workspaceFolders ?? [];
+  let a: vscode.TextDocument;
+  let b: vscode.TextDocument;
+  let api: { ready: Promise<void>; activationMs: number; lastCheck(uri: string): { runtime?: string; durationMs: number } | undefined };
+
+  before(async () => {
+    const t0 = Date.now();
+    const ext = vscode.extensions.getExtension("agent-sandbox.agent-sandbox");
+    assert.ok(ext, "extension present");
+    // workspaceContains:**/agent-sandbox.jsonc activates it without any file being opened.
+    await until("activation by workspaceContains", () => ext.isActive);
+    api = ext.exports;
+    await api.ready;
+    timings.activationMs = api.activationMs;
+    timings.untilReadyMs = Date.now() - t0;
+    const [fa, fb] = folders();
+    a = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(fa!.uri, "agent-sandbox.jsonc"));
+    b = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(fb!.uri, "agent-sandbox.jsonc"));
+    await vscode.window.showTextDocument(a);
+  });
+
+  after(() => console.log(`timings: ${JSON.stringify(timings)}`));
+
+  it("uses the agent-sandbox language for config files", () => {
+    assert.equal(a.languageId, "agent-sandbox");
+    assert.equal(folders().length, 2, "a multi-root workspace");
+  });
+
+  it("shows the engine's diagnostics with codes and docs links", async () => {
+    const t0 = Date.now();
+    await until("diagnostics of a", () => codes(a.uri).length >= 2 || undefined);
+    timings.firstDiagnosticsMs = Date.now() - t0;
+    // The engine grows (more checks may fire here later); these two must be among them.
+    for (const code of ["operations-not-list", "pattern-never-matches"]) assert.ok(codes(a.uri).includes(code), codes(a.uri).join(", "));
+    const d = vscode.languages.getDiagnostics(a.uri).find((x) => x.source === "agent-sandbox" && (x.code as { value: string }).value === "pattern-never-matches")!;
+    const code = d.code as { value: string; target: vscode.Uri };
+    assert.match(code.target.toString(), /docs\/checks\/.+\.md$/);
+  });
+
+  it("resolves settings per folder (folder b turns pattern-never-matches off)", async () => {
+    await vscode.window.showTextDocument(b);
+    await until("diagnostics of b", () => codes(b.uri).length > 0 || undefined);
+    assert.ok(codes(b.uri).includes("system-prompt-conflict"), codes(b.uri).join(", "));
+    assert.ok(!codes(b.uri).includes("pattern-never-matches"), "turned off for folder b");
+  });
+
+  it("re-checks when a cross-file input appears on disk (systemPromptFile)", async () => {
+    const prompt = join(folders()[1]!.uri.fsPath, "PROMPT.md");
+    writeFileSync(prompt, "Be careful.\n");
+    try {
+      await until("system-prompt-conflict to go", () => (!codes(b.uri).includes("system-prompt-conflict") ? true : undefined));
+    } finally {
+      rmSync(prompt, { force: true });
+    }
+    await until("system-prompt-conflict to come back", () => (codes(b.uri).includes("system-prompt-conflict") ? true : undefined));
+  });
+
+  it("checks config files that are not open, and clears them when deleted", async () => {
+    const path = join(folders()[0]!.uri.fsPath, "extra.agent-sandbox.jsonc");
+    const uri = vscode.Uri.file(path);
+    writeFileSync(path, '{ "version": 1, "middleware": [{ "type": "filesystem", "tools": ["read_file", "ls", "ls"] }] }\n');
+    await until("diagnostics of a file created on disk", () => (codes(uri).includes("tool-duplicate") ? true : undefined));
+    rmSync(path);
+    await until("diagnostics of the deleted file to clear", () => (codes(uri).length === 0 ? true : undefined));
+  });
+
+  it("answers hovers from the engine: a pattern, a rule, an agent", async () => {
+    await vscode.window.showTextDocument(a);
+    const t0 = Date.now();
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>("vscode.executeHoverProvider", a.uri, positionOf(a, '"/workspace/secrets/**"', 5));
+    timings.hoverMs = Date.now() - t0;
+    const text = (hs: vscode.Hover[]) => hs.flatMap((h) => h.contents.map((c) => (typeof c === "string" ? c : c.value))).join("\n");
+    assert.match(text(hovers), /\*\*Pattern\*\* `\/workspace\/secrets\/\*\*`/);
+    assert.match(text(hovers), /`\/workspace\/secrets\/key\.txt`/);
+    const rule = await vscode.commands.executeCommand<vscode.Hover[]>("vscode.executeHoverProvider", a.uri, positionOf(a, '"mode": "deny" },', 3));
+    assert.match(text(rule), /\*\*Rule 0\*\*.*`deny` read and write/);
+    assert.match(text(rule), /decides 2 of 3 sample files/);
+    const agent = await vscode.commands.executeCommand<vscode.Hover[]>("vscode.executeHoverProvider", a.uri, positionOf(a, '"auditor"', 3));
+    assert.match(text(agent), /Effective tools of `auditor`/);
+  });
+
+  it("completes operations, modes and sample paths", async () => {
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>("vscode.executeCompletionItemProvider", a.uri, positionOf(a, '"/workspace/.env"', 1));
+    const labels = list.items.map((i) => (typeof i.label === "string" ? i.label : i.label.label));
+    for (const expected of ["/workspace/**", "/workspace/secrets/**", "/workspace/README.md"]) assert.ok(labels.includes(expected), `${expected} in ${labels.join(", ")}`);
+    const modes = await vscode.commands.executeCommand<vscode.CompletionList>("vscode.executeCompletionItemProvider", a.uri, positionOf(a, '"deny" },', 1));
+    assert.deepEqual(modes.items.map((i) => (typeof i.label === "string" ? i.label : i.label.label)).filter((l) => ["allow", "deny", "interrupt"].includes(l)).sort(), ["allow", "deny"]);
+  });
+
+  it("offers quick fixes and 'Ignore <code> here', and the ignore comment silences the finding", async () => {
+    const diagnostic = vscode.languages.getDiagnostics(a.uri).find((d) => (d.code as { value: string }).value === "pattern-never-matches")!;
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>("vscode.executeCodeActionProvider", a.uri, diagnostic.range, vscode.CodeActionKind.QuickFix.value);
+    const titles = actions.map((x) => x.title);
+    assert.ok(titles.includes('Change to "/workspace/tmp/**"'), titles.join(", "));
+    const ignore = actions.find((x) => x.title === "Ignore pattern-never-matches here")!;
+    assert.ok(ignore, titles.join(", "));
+    assert.ok(await vscode.workspace.applyEdit(ignore.edit!));
+    await until("the ignored finding to go", () => (!codes(a.uri).includes("pattern-never-matches") ? true : undefined));
+    await vscode.commands.executeCommand("undo");
+    await until("the finding to come back after undo", () => (codes(a.uri).includes("pattern-never-matches") ? true : undefined));
+  });
+
+  it("applies only safe fixes with source.fixAll.agent-sandbox", async () => {
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>("vscode.executeCodeActionProvider", a.uri, new vscode.Range(0, 0, 0, 0), "source.fixAll.agent-sandbox");
+    assert.equal(actions.length, 1);
+    assert.ok(await vscode.workspace.applyEdit(actions[0]!.edit!));
+    assert.match(a.getText(), /"operations": \["read"\], "paths": \["\/memories\/\*\*"\]/);
+    assert.match(a.getText(), /"\/workspace\/tmp\/"/, "the unsafe pattern fix is not applied");
+    await until("operations-not-list to go", () => (!codes(a.uri).includes("operations-not-list") ? true : undefined));
+    await vscode.commands.executeCommand("undo");
+  });
+
+  it("outlines agents, rules and roles; folds; formats", async () => {
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>("vscode.executeDocumentSymbolProvider", a.uri);
+    assert.equal(symbols[0]!.name, "research");
+    const names = symbols[0]!.children.map((s) => s.name);
+    assert.deepEqual(names, ["permissions", "auditor", "authorization"]);
+    assert.equal(symbols[0]!.children[0]!.children.length, 4);
+    const folding = await vscode.commands.executeCommand<vscode.FoldingRange[]>("vscode.executeFoldingRangeProvider", a.uri);
+    assert.ok(folding.length >= 5);
+    const edits = await vscode.commands.executeCommand<vscode.TextEdit[]>("vscode.executeFormatDocumentProvider", a.uri, { tabSize: 2, insertSpaces: true });
+    assert.ok(Array.isArray(edits));
+  });
+
+  it("shows code lenses above each agent", async () => {
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", a.uri);
+    const titles = lenses.map((l) => l.command?.title);
+    assert.ok(titles.includes("9 tools"), titles.join(" | "));
+    assert.ok(titles.includes("auditor: 8 tools"), titles.join(" | "));
+    assert.ok(titles.includes("Preview prompt") && titles.includes("Explain…"));
+  });
+
+  it("Preview Effective Prompt opens a read-only markdown document that follows the config", async () => {
+    const uri = await vscode.commands.executeCommand<vscode.Uri>("agentSandbox.previewPrompt", { uri: a.uri.toString(), agent: "main", role: "guest" });
+    const preview = await vscode.workspace.openTextDocument(uri);
+    assert.equal(preview.languageId, "markdown");
+    assert.match(preview.getText(), /# Prompt preview: `main`/);
+    assert.match(preview.getText(), /You are a careful research assistant\./);
+    assert.doesNotMatch(preview.getText(), /`write_file`/, "hidden tools appear nowhere (guest may not write)");
+    const editor = await vscode.window.showTextDocument(a);
+    const at = a.getText().indexOf("You are a careful");
+    await editor.edit((e) => e.replace(new vscode.Range(a.positionAt(at), a.positionAt(at + "You are a careful".length)), "You are a meticulous"));
+    await until("the preview to follow the edit", () => (preview.getText().includes("You are a meticulous") ? true : undefined));
+    await vscode.commands.executeCommand("undo");
+  });
+
+  it("Show Effective Tools returns every agent and role", async () => {
+    const result = await vscode.commands.executeCommand<{ tables: { agent: string; role: string | null }[] }>("agentSandbox.showEffectiveTools", { uri: a.uri.toString() });
+    const keys = result.tables.map((t) => `${t.agent}/${t.role}`);
+    for (const k of ["main/null", "main/guest", "general-purpose/user", "auditor/null"]) assert.ok(keys.includes(k), keys.join(", "));
+  });
+
+  it("Explain Decision… names the deciding rule and jumps to it", async () => {
+    const result = await vscode.commands.executeCommand<{ decision: string; rule?: { index: number } }>("agentSandbox.explainDecision", {
+      uri: a.uri.toString(),
+      agent: "main",
+      operation: "read",
+      path: "/workspace/secrets/key.txt",
+    });
+    assert.equal(result.decision, "deny");
+    assert.equal(result.rule?.index, 0);
+    const editor = vscode.window.activeTextEditor!;
+    assert.equal(editor.document.uri.toString(), a.uri.toString());
+    assert.equal(editor.document.getText(editor.selection), '"/workspace/secrets/**"');
+  });
+
+  it("reports the runtime and the check time for the language status item", () => {
+    const check = api.lastCheck(a.uri.toString());
+    assert.equal(check?.runtime, "deepagents-js 1.14.1");
+    assert.ok(typeof check?.durationMs === "number");
+    timings.lastCheckMs = check!.durationMs;
+  });
+});

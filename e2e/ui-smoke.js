@@ -1,0 +1,75 @@
+// UI smoke test against the installed .vsix: drive code-server's workbench like a person (playwright-core + chromium).
+const { chromium } = require("playwright-core");
+const URL_ = process.env.CS_URL, WS = process.env.WS_FILE, SHOT = process.env.SHOT || "ui-smoke.png";
+const t0 = Date.now();
+const lap = (m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
+(async () => {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  let passed = 0, failed = 0;
+  const check = (c, m) => { console.log((c ? "ok " : "not ok ") + m); c ? passed++ : failed++; };
+  const palette = async (text) => {
+    await page.keyboard.press("F1");
+    await page.waitForSelector(".quick-input-widget input", { state: "visible" });
+    await page.keyboard.type(text);
+    await page.waitForSelector(".quick-input-list .monaco-list-row", { timeout: 60000 });
+    await page.keyboard.press("Enter");
+  };
+  try {
+    await page.goto(`${URL_}?workspace=${encodeURIComponent(WS)}`, { waitUntil: "domcontentloaded", timeout: 120000 });
+    await page.waitForSelector(".monaco-workbench", { timeout: 90000 });
+    await page.waitForSelector(".explorer-folders-view .monaco-list-row", { timeout: 60000 });
+    lap("workbench loaded");
+    await page.keyboard.press("Control+P");
+    await page.waitForSelector(".quick-input-widget input", { state: "visible" });
+    await page.keyboard.type("a/agent-sandbox.jsonc");
+    await page.waitForSelector(".quick-input-list .monaco-list-row", { timeout: 60000 });
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(".editor-instance .view-lines", { timeout: 60000 });
+    lap("file opened");
+    await page.waitForSelector(".squiggly-warning, .squiggly-error", { timeout: 60000 });
+    lap("squiggles shown");
+    await page.keyboard.press("Control+Shift+M");
+    await page.locator(".markers-panel .monaco-list-row").first().waitFor({ timeout: 60000 });
+    const problems = await page.locator(".markers-panel").innerText();
+    check(problems.includes("never matches") && problems.includes("pattern-never-matches"), "Problems panel lists the engine's finding with its code");
+    const lens = page.locator(".contentWidgets .codelens-decoration, .codelens-decoration").first();
+    await lens.waitFor({ timeout: 60000 });
+    check((await page.locator(".codelens-decoration").allInnerTexts()).join(" ").includes("Preview prompt"), "code lens above the agent");
+    // The grammar splits a path string into tokens (glob metacharacters apart): hover the literal part.
+    const token = page.locator(".view-line span span", { hasText: /^\/workspace\/secrets\/$/ }).first();
+    await token.waitFor({ timeout: 60000 });
+    check(true, "the grammar gives glob metacharacters their own tokens");
+    const box = await token.boundingBox();
+    await page.mouse.move(box.x + box.width / 2 - 4, box.y + box.height / 2);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.locator(".monaco-hover:visible", { hasText: "Pattern" }).first().waitFor({ timeout: 60000 });
+    check(true, "hover on a path pattern comes from the language server");
+    await page.mouse.move(5, 5);
+    await page.keyboard.press("Escape");
+    await page.locator(".editor-instance .view-lines").first().click(); // the config editor is the active one
+    await palette("Agent Sandbox: Preview Effective Prompt");
+    await page.locator(".quick-input-title", { hasText: "Agent" }).first().waitFor({ timeout: 60000 }); // agent picker
+    await page.keyboard.type("main");
+    await page.keyboard.press("Enter");
+    await page.locator(".quick-input-title", { hasText: "Role" }).first().waitFor({ timeout: 60000 }); // role picker
+    await page.keyboard.type("guest");
+    await page.keyboard.press("Enter");
+    await page.locator(".tab", { hasText: "Prompt preview" }).first().waitFor({ timeout: 60000 });
+    await page.locator(".view-line", { hasText: "Prompt preview: `main`" }).first().waitFor({ timeout: 60000 });
+    check(true, "Preview Effective Prompt opens the preview beside the config");
+    await page.waitForTimeout(600);
+    await page.screenshot({ path: SHOT });
+    lap("done");
+  } catch (e) {
+    check(false, e.message.split("\n")[0]);
+    await page.screenshot({ path: SHOT.replace(/\.png$/, "-error.png") }).catch(() => {});
+  }
+  await browser.close();
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+})();

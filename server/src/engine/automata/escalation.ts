@@ -1,0 +1,165 @@
+import { agentsOf, rulesForAgent, type AgentRef } from "../agents/agents";
+import { agentFilesystem } from "../agents/backends";
+import type { CheckContext } from "../checks/check";
+import type { RuleListSpec } from "../config/model";
+import { spanOf } from "../config/parse";
+import type { Finding, Severity } from "../diagnostics";
+import { CompiledRuleList } from "../permissions/ruleList";
+import type { FilesystemToolName, Operation } from "../runtime/runtime";
+import { OPERATIONS } from "../runtime/runtime";
+import { Budget, BudgetExceeded } from "./budget";
+import { analysisForCheck, describeList, type ModelAnalysis } from "./modelAnalysis";
+import type { Decision, RuleForOperation, RuleTables } from "./ruleTables";
+import type { Condition } from "./tables";
+
+/** One (operation, path) the main agent's rules deny and a subagent's rules do not. */
+export interface PathEscalation {
+  readonly agent: AgentRef;
+  readonly operation: Operation;
+  readonly path: string;
+  /** The main agent's deny rule that decides the path. */
+  readonly parentRule: number;
+  /** What the subagent's rules decide, and by which rule (-1: the permissive default, or no rules at all). */
+  readonly childDecision: Decision;
+  readonly childRule: number;
+}
+
+type ReportedFinding = Omit<Finding, "code" | "severity"> & { severity?: Severity };
+
+/** The tools through which an agent can perform an operation (§3.2). */
+const TOOLS_FOR: Record<Operation, readonly FilesystemToolName[]> = {
+  read: ["ls", "read_file", "glob", "grep"],
+  write: ["write_file", "edit_file", "delete"],
+};
+
+/**
+ * §6.1, path half of `subagent-escalation`: for every agent other than the main one (the general-purpose subagent
+ * and each declared subagent), an (operation, path) that the main agent's rules deny and the agent's own rules do
+ * not, with a witness. Exact, on automata; where the analysis cannot finish it says so in `skipped` and reports
+ * nothing for that agent.
+ */
+export function pathEscalations(analysis: ModelAnalysis): PathEscalation[] {
+  const model = analysis.model;
+  const agents = agentsOf(model);
+  const parentList = rulesForAgent(model, agents[0]!).list;
+  if (!parentList) return [];
+  const parent = analysis.tablesOf(parentList);
+  const found: PathEscalation[] = [];
+  for (const agent of agents.slice(1)) {
+    const childList = rulesForAgent(model, agent).list;
+    if (childList === parentList) continue;
+    const child = childList ? analysis.tablesOf(childList) : undefined;
+    const tools = agentFilesystem(model, agent).allowlist.tools;
+    for (const op of OPERATIONS) {
+      if (!TOOLS_FOR[op].some((t) => tools.includes(t))) continue;
+      const budget = new Budget({ milliseconds: 500, states: 40_000 });
+      try {
+        const hit = escalationFor(op, parent, child, budget);
+        if (hit === "unknown") {
+          analysis.noteSkipAt(["subagent-escalation"], `${op} for ${agentLabel(agent)}`, "a pattern of the main agent's or the subagent's rules was not analysed", spanOf(agentNode(agent, childList) ?? parentList.node));
+        } else if (hit) {
+          found.push({ agent, operation: op, ...hit });
+        }
+      } catch (error) {
+        if (!(error instanceof BudgetExceeded)) throw error;
+        analysis.noteSkipAt(["subagent-escalation"], `${op} for ${agentLabel(agent)}`, `comparing its rules with the main agent's ${error.message}`, spanOf(agentNode(agent, childList) ?? parentList.node));
+      }
+    }
+  }
+  return found;
+}
+
+function escalationFor(
+  op: Operation,
+  parent: RuleTables,
+  child: RuleTables | undefined,
+  budget: Budget,
+): { path: string; parentRule: number; childDecision: Decision; childRule: number } | undefined | "unknown" {
+  const parentRules = parent.forOperation(op);
+  const childRules = child?.forOperation(op) ?? [];
+  if (parentRules.some((r) => r.unknown) || childRules.some((r) => r.unknown)) return "unknown";
+  const canonical = parent.canonical;
+  for (let a = 0; a < parentRules.length; a++) {
+    const denier = parentRules[a]!;
+    if (denier.decision !== "deny") continue;
+    const denied: Condition[] = [canonical, parent.group(denier, true), ...parent.none(parentRules.slice(0, a), denier.prefix)];
+    if (!parent.space.exists(denied, budget)) continue;
+    if (!child) {
+      const path = parent.witness(denied, budget);
+      if (path !== undefined) return { path, parentRule: denier.index, childDecision: "allow", childRule: -1 };
+      continue;
+    }
+    const decidedBy = (k: number): Condition[] => [child.group(childRules[k]!, true), ...child.none(childRules.slice(0, k), childRules[k]!.prefix)];
+    for (let b = 0; b < childRules.length; b++) {
+      const r: RuleForOperation = childRules[b]!;
+      if (r.decision === "deny") continue;
+      const path = parent.witness([...denied, ...decidedBy(b)], budget);
+      if (path !== undefined) return { path, parentRule: denier.index, childDecision: r.decision, childRule: r.index };
+    }
+    const path = parent.witness([...denied, ...child.none(childRules, denier.prefix)], budget);
+    if (path !== undefined) return { path, parentRule: denier.index, childDecision: "allow", childRule: -1 };
+  }
+  return undefined;
+}
+
+function agentLabel(agent: AgentRef): string {
+  return agent.kind === "general-purpose" ? "the general-purpose subagent" : `subagent ${JSON.stringify(agent.name)}`;
+}
+
+function agentNode(agent: AgentRef, list: RuleListSpec | undefined) {
+  if (agent.kind !== "subagent") return list?.node;
+  const p = agent.spec.permissions;
+  return p.kind === "list" ? p.list.node : p.kind === "null" ? p.node : agent.spec.nameNode ?? agent.spec.node;
+}
+
+/**
+ * The findings of the path half of `subagent-escalation`, ready for `context.report` (the check file calls this;
+ * the tool half lives there). Every witness is confirmed with the rule lists' own decision function first.
+ */
+export function pathEscalationFindings(context: CheckContext): ReportedFinding[] {
+  const analysis = analysisForCheck(context);
+  const model = context.model;
+  const parentList = rulesForAgent(model, agentsOf(model)[0]!).list;
+  if (!parentList) return [];
+  const runtime = model.runtime;
+  const parentDecisions = new CompiledRuleList(runtime, parentList.rules.map((r) => r.input));
+  const byAgent = new Map<AgentRef, PathEscalation[]>();
+  for (const e of pathEscalations(analysis)) {
+    const childRules = rulesForAgent(model, e.agent);
+    const childDecisions = new CompiledRuleList(runtime, (childRules.list?.rules ?? []).map((r) => r.input));
+    const canonical = runtime.canonicalToolPath(e.path, true);
+    const confirmed =
+      canonical.ok && canonical.path === e.path
+      && parentDecisions.decide(e.operation, e.path).decision === "deny"
+      && (childDecisions.isEmpty || childDecisions.decide(e.operation, e.path).decision !== "deny");
+    if (!confirmed) {
+      analysis.noteSkipAt(["subagent-escalation"], `${e.operation} for ${agentLabel(e.agent)}`, `internal disagreement on ${JSON.stringify(e.path)}; nothing reported`, spanOf(parentList.node));
+      continue;
+    }
+    byAgent.set(e.agent, [...(byAgent.get(e.agent) ?? []), e]);
+  }
+  const findings: ReportedFinding[] = [];
+  for (const [agent, escalations] of byAgent) {
+    const governing = rulesForAgent(model, agent);
+    const node = agentNode(agent, governing.list) ?? parentList.node;
+    const what = escalations.map((e) => `${e.operation} \`${e.path}\``).join(" and ");
+    const first = escalations[0]!;
+    const childSays = escalations
+      .map((e) => (e.childRule >= 0 ? `${e.operation}: its rule ${e.childRule} ${e.childDecision === "interrupt" ? "asks (interrupt)" : "allows"}` : `${e.operation}: ${governing.list ? "none of its rules matches, so the permissive default allows" : "it has no rules"}`))
+      .join("; ");
+    findings.push({
+      message: `${capitalize(agentLabel(agent))} can ${what}, which the main agent's rules deny (rule ${first.parentRule} of ${describeList(parentList)}): ${governing.why}, and ${childSays} (§6.1). Delegating through \`task\` gets around the restriction; give the subagent rules that deny these paths too.`,
+      span: spanOf(node),
+      witness: first.path,
+      related: escalations.map((e) => ({
+        message: `the main agent's rule ${e.parentRule} denies ${e.operation} \`${e.path}\``,
+        span: spanOf(parentList.rules[e.parentRule]!.node),
+      })),
+    });
+  }
+  return findings;
+}
+
+function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

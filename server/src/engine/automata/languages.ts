@@ -1,0 +1,168 @@
+import type { DFA } from "refa";
+import { compileJsGlob } from "../runtime/jsGlob";
+import { compilePyGlob } from "../runtime/pyGlob";
+import type { Runtime, RuntimeId } from "../runtime/runtime";
+import { Budget, BudgetExceeded, DEFAULT_PATTERN_BUDGET, NotAnalysable, type BudgetLimits } from "./budget";
+import { regexDfa, type RegexSource } from "./regexAutomaton";
+
+/**
+ * The path languages the analysis works with, per runtime, as minimal refa DFAs:
+ * - what one permission pattern matches under the runtime's matcher (§2);
+ * - the canonical tool paths of the runtime: what a path can look like when it reaches the matcher (§1.3).
+ *
+ * Runtime differences live in the `MATCHERS` table below, in this one place.
+ */
+
+/** How a runtime's matcher reads a pattern: regular expressions (any one matching is a match), plus literal strings. */
+interface MatcherStrategy {
+  readonly alphabet: "utf16" | "codepoints";
+  /** The canonical tool paths (§1.3), as a whole-string regular expression. */
+  readonly canonical: RegexSource;
+  /** Canonical paths a person reads easily (plain names, no `.` segments or doubled slashes): preferred witnesses. */
+  readonly readable: RegexSource;
+  compile(pattern: string): { regexes: readonly RegexSource[]; literals: readonly string[] } | { unusable: string };
+}
+
+// A JS segment: non-empty, no `/`, not `..` or `~` (validatePath rejects them), `.` kept (§1.3 C5–C6).
+const JS_SEGMENT = String.raw`(?:[^/.~][^/]*|\.(?:[^/.][^/]*)?|\.\.[^/]+|~[^/]+)`;
+// A Python segment: anything but `..`, possibly empty or `.`: `validate_path` turns `\` into `/` *after* normpath,
+// so `/a\.\b` becomes `/a/./b` and `/a\` becomes `/a/` (py:backends/utils.py validate_path).
+const PY_SEGMENT = String.raw`(?:[^/.][^/]*|\.(?:[^/.][^/]*)?|\.\.[^/]+)?`;
+const READABLE_NAME = String.raw`(?:[A-Za-z0-9_\-][A-Za-z0-9_.\-]*|\.[A-Za-z0-9_\-][A-Za-z0-9_.\-]*)`;
+const READABLE = String.raw`^(?:\/|(?:\/${READABLE_NAME})+)$`;
+
+const MATCHERS: Record<RuntimeId, MatcherStrategy> = {
+  // micromatch.isMatch → picomatch 2.3.2: string equality first, then the regular expression (§2, G48).
+  "deepagents-js": {
+    alphabet: "utf16",
+    canonical: { source: String.raw`^(?:\/|(?:\/${JS_SEGMENT})+)$`, flags: "" },
+    readable: { source: READABLE, flags: "" },
+    compile(pattern) {
+      const glob = compileJsGlob(pattern);
+      if (!glob.regex) return { unusable: glob.error ?? "picomatch cannot compile the pattern" };
+      return { regexes: [{ source: glob.regex.source, flags: glob.regex.flags }], literals: [pattern] };
+    },
+  },
+  // The wcmatch port matches code points (`u` flag). A UTF-16 string never shows a high surrogate followed by a
+  // low one as two code points, so such pairs are excluded from the canonical language.
+  "deepagents-py": {
+    alphabet: "codepoints",
+    canonical: {
+      source: String.raw`^(?![^]*[\uD800-\uDBFF][\uDC00-\uDFFF])\/${PY_SEGMENT}(?:\/${PY_SEGMENT})*$`,
+      flags: "u",
+    },
+    readable: { source: READABLE, flags: "u" },
+    compile(pattern) {
+      const glob = compilePyGlob(pattern);
+      if (glob.error !== undefined) return { unusable: glob.error };
+      return { regexes: glob.regexes.map((r) => ({ source: r.source, flags: r.flags })), literals: [] };
+    },
+  },
+};
+
+export function alphabetOf(runtime: Runtime): "utf16" | "codepoints" {
+  return MATCHERS[runtime.id].alphabet;
+}
+
+/** What a pattern matches, or why it cannot be analysed. */
+export type PatternLanguage =
+  | { readonly ok: true; readonly pattern: string; readonly dfas: readonly DFA[] }
+  | { readonly ok: false; readonly pattern: string; readonly kind: "unusable" | "not-analysable" | "budget"; readonly reason: string };
+
+const patternCache = new Map<string, PatternLanguage>();
+const PATTERN_CACHE_LIMIT = 4000;
+const regexCache = new Map<string, DFA | Error>();
+const fixedCache = new Map<string, DFA>();
+
+/**
+ * The language of one pattern under `runtime`'s matcher: a list of DFAs whose union is the set of strings
+ * the matcher accepts (not yet restricted to canonical paths). Cached across runs: the language server re-checks on
+ * every keystroke and most patterns do not change.
+ */
+export function patternLanguage(runtime: Runtime, pattern: string, limits: BudgetLimits = DEFAULT_PATTERN_BUDGET): PatternLanguage {
+  const key = `${runtime.id}\u0000${pattern}`;
+  const cached = patternCache.get(key);
+  if (cached) return cached;
+  const result = computePatternLanguage(runtime, pattern, limits);
+  if (patternCache.size >= PATTERN_CACHE_LIMIT) patternCache.clear();
+  patternCache.set(key, result);
+  return result;
+}
+
+function computePatternLanguage(runtime: Runtime, pattern: string, limits: BudgetLimits): PatternLanguage {
+  const strategy = MATCHERS[runtime.id];
+  const compiled = strategy.compile(pattern);
+  if ("unusable" in compiled) return { ok: false, pattern, kind: "unusable", reason: compiled.unusable };
+  const budget = new Budget(limits);
+  try {
+    const dfas: DFA[] = [];
+    for (const regex of compiled.regexes) dfas.push(cachedRegexDfa(regex, budget));
+    for (const literal of compiled.literals) {
+      const word = wordOf(literal, strategy.alphabet);
+      if (!dfas.some((dfa) => dfa.test(word))) dfas.push(literalDfa(literal, strategy.alphabet));
+    }
+    return { ok: true, pattern, dfas };
+  } catch (error) {
+    if (error instanceof BudgetExceeded) return { ok: false, pattern, kind: "budget", reason: `its automaton ${error.message}` };
+    if (error instanceof NotAnalysable) return { ok: false, pattern, kind: "not-analysable", reason: error.message };
+    throw error;
+  }
+}
+
+function cachedRegexDfa(regex: RegexSource, budget: Budget): DFA {
+  const key = `${regex.flags}/${regex.source}`;
+  const hit = regexCache.get(key);
+  if (hit instanceof Error) throw hit;
+  if (hit) return hit;
+  try {
+    const dfa = regexDfa(regex, budget);
+    if (regexCache.size >= PATTERN_CACHE_LIMIT) regexCache.clear();
+    regexCache.set(key, dfa);
+    return dfa;
+  } catch (error) {
+    // A construct refa cannot express stays unexpressible; a budget overrun is retried next time.
+    if (error instanceof NotAnalysable) regexCache.set(key, error);
+    throw error;
+  }
+}
+
+/** Characters of `text` in the alphabet: UTF-16 code units or code points. */
+export function wordOf(text: string, alphabet: "utf16" | "codepoints"): number[] {
+  const word: number[] = [];
+  if (alphabet === "utf16") for (let i = 0; i < text.length; i++) word.push(text.charCodeAt(i));
+  else for (const ch of text) word.push(ch.codePointAt(0)!);
+  return word;
+}
+
+function literalDfa(literal: string, alphabet: "utf16" | "codepoints"): DFA {
+  // Escape every character so the literal reads as itself.
+  const source = `^${[...literal].map((ch) => `\\u{${ch.codePointAt(0)!.toString(16)}}`).join("")}$`;
+  const fallback = `^${Array.from({ length: literal.length }, (_, i) => `\\u${literal.charCodeAt(i).toString(16).padStart(4, "0")}`).join("")}$`;
+  return fixed(alphabet === "codepoints" ? { source, flags: "u" } : { source: fallback, flags: "" });
+}
+
+function fixed(regex: RegexSource): DFA {
+  const key = `${regex.flags}/${regex.source}`;
+  let dfa = fixedCache.get(key);
+  if (!dfa) {
+    dfa = regexDfa(regex, new Budget({ milliseconds: 10_000, states: 1_000_000 }));
+    if (fixedCache.size >= PATTERN_CACHE_LIMIT) fixedCache.clear();
+    fixedCache.set(key, dfa);
+  }
+  return dfa;
+}
+
+/** The canonical tool paths of `runtime` (§1.3). */
+export function canonicalPaths(runtime: Runtime): DFA {
+  return fixed(MATCHERS[runtime.id].canonical);
+}
+
+/** Paths made of plain names, in `runtime`'s alphabet: witnesses come from here when they can. */
+export function readablePaths(runtime: Runtime): DFA {
+  return fixed(MATCHERS[runtime.id].readable);
+}
+
+/** Characters every string in both runtimes' alphabets reads the same way: no surrogates (for cross-runtime questions). */
+export function sharedCharacters(): DFA {
+  return fixed({ source: String.raw`^[\0-\uD7FF\uE000-\uFFFF]*$`, flags: "u" });
+}

@@ -1,0 +1,352 @@
+import { CharBase, CharSet, type Char, type DFA } from "refa";
+import type { Budget } from "./budget";
+
+/**
+ * The questions the analysis asks are all of one shape: "is there a path that every automaton of this group accepts,
+ * and none of that group…" (a rule's paths, minus the paths earlier rules take, within the canonical paths). We answer
+ * them by a breadth-first search over the product of the automata, built lazily, so nothing is materialised that the
+ * question does not reach, and the first answer found is a shortest witness.
+ *
+ * To make the product cheap, every refa DFA of one analysis is compiled into a dense table over a shared alphabet of
+ * character classes (refa's `CharBase`: characters no automaton can tell apart share a class).
+ */
+const MAX = 0x10ffff as Char;
+
+export class Alphabet {
+  /** Disjoint character classes, in preference order for witnesses (plain letters first). */
+  readonly classes: readonly CharSet[];
+  /** The character each class stands for in a witness. */
+  readonly representative: readonly number[];
+  private readonly lookupStarts: number[] = [];
+  private readonly lookupEnds: number[] = [];
+  private readonly lookupClass: number[] = [];
+  private readonly tables = new Map<DFA, Table>();
+
+  constructor(dfas: Iterable<DFA>) {
+    const sets: CharSet[] = [];
+    for (const dfa of dfas) {
+      for (const node of dfa.nodes()) for (const [range] of node.out) sets.push(CharSet.fromRange(MAX, range));
+    }
+    // A class for everything else, so that "any character" questions still have a letter to show.
+    sets.push(CharSet.all(MAX));
+    const base = new CharBase(sets);
+    const ranked = base.sets.map((set) => ({ set, char: preferredCharacter(set) }));
+    ranked.sort((a, b) => rank(a.char) - rank(b.char) || a.char - b.char);
+    this.classes = ranked.map((r) => r.set);
+    this.representative = ranked.map((r) => r.char);
+    const intervals: [number, number, number][] = [];
+    this.classes.forEach((set, index) => {
+      for (const r of set.ranges) intervals.push([r.min, r.max, index]);
+    });
+    intervals.sort((a, b) => a[0] - b[0]);
+    for (const [min, max, index] of intervals) {
+      this.lookupStarts.push(min);
+      this.lookupEnds.push(max);
+      this.lookupClass.push(index);
+    }
+  }
+
+  classOf(char: number): number {
+    let lo = 0;
+    let hi = this.lookupStarts.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (char < this.lookupStarts[mid]!) hi = mid - 1;
+      else if (char > this.lookupEnds[mid]!) lo = mid + 1;
+      else return this.lookupClass[mid]!;
+    }
+    return -1;
+  }
+
+  /** The dense table of a DFA that took part in building this alphabet. */
+  table(dfa: DFA): Table {
+    let table = this.tables.get(dfa);
+    if (!table) {
+      table = new Table(this, dfa);
+      this.tables.set(dfa, table);
+    }
+    return table;
+  }
+}
+
+/** Letters, then digits, then `.`, `-`, `_`, then the rest of printable ASCII, then anything. */
+function rank(char: number): number {
+  if (char >= 0x61 && char <= 0x7a) return 0;
+  if (char >= 0x30 && char <= 0x39) return 1;
+  if (char === 0x2e || char === 0x2d || char === 0x5f) return 2;
+  if (char >= 0x41 && char <= 0x5a) return 3;
+  if (char === 0x2f) return 4;
+  if (char > 0x20 && char < 0x7f) return 5;
+  if (char === 0x20) return 6;
+  if (char > 0xa0 && (char < 0xd800 || char > 0xdfff)) return 7;
+  return 8;
+}
+
+function preferredCharacter(set: CharSet): number {
+  for (const candidate of PREFERRED) if (set.has(candidate)) return candidate;
+  let best = set.ranges[0]!.min;
+  for (const r of set.ranges) {
+    for (let c = r.min; c <= r.max && c <= r.min + 256; c++) if (rank(c) < rank(best)) best = c;
+  }
+  return best;
+}
+
+const PREFERRED = [..."abcxyzdefghijklmnopqrstuvw0123456789.-_ABCDEFGHIJKLMNOPQRSTUVWXYZ/"].map((c) => c.charCodeAt(0));
+
+export class Table {
+  readonly size: number;
+  readonly width: number;
+  readonly next: Int32Array;
+  readonly final: Uint8Array;
+  /** A final state can still be reached (otherwise the state is as good as dead). */
+  readonly live: Uint8Array;
+  /** Every continuation is accepted from here. */
+  readonly universal: Uint8Array;
+  readonly initial = 0;
+
+  constructor(alphabet: Alphabet, dfa: DFA) {
+    const ids = new Map<DFA.ReadonlyNode, number>();
+    const order: DFA.ReadonlyNode[] = [];
+    const id = (n: DFA.ReadonlyNode): number => {
+      let i = ids.get(n);
+      if (i === undefined) {
+        ids.set(n, (i = order.length));
+        order.push(n);
+      }
+      return i;
+    };
+    id(dfa.initial);
+    const width = alphabet.classes.length;
+    const rows: Int32Array[] = [];
+    for (let s = 0; s < order.length; s++) {
+      const row = new Int32Array(width).fill(-1);
+      for (const [range, to] of order[s]!.out) {
+        const target = id(to);
+        // Classes are disjoint and each lies inside or outside every range; walk the range by class intervals.
+        let c = range.min;
+        while (c <= range.max) {
+          const k = alphabet.classOf(c);
+          row[k] = target;
+          const set = alphabet.classes[k]!;
+          const within = set.ranges.find((r) => r.min <= c && c <= r.max)!;
+          c = within.max + 1;
+        }
+      }
+      rows.push(row);
+    }
+    this.size = order.length;
+    this.width = width;
+    this.next = new Int32Array(this.size * width);
+    rows.forEach((row, s) => this.next.set(row, s * width));
+    this.final = new Uint8Array(this.size);
+    order.forEach((n, s) => {
+      if (dfa.finals.has(n as DFA.Node)) this.final[s] = 1;
+    });
+    this.live = this.computeLive();
+    this.universal = this.computeUniversal();
+  }
+
+  private computeLive(): Uint8Array {
+    const live = Uint8Array.from(this.final);
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (let s = 0; s < this.size; s++) {
+        if (live[s]) continue;
+        for (let k = 0; k < this.width; k++) {
+          const t = this.next[s * this.width + k]!;
+          if (t >= 0 && live[t]) {
+            live[s] = 1;
+            changed = true;
+            break;
+          }
+        }
+      }
+    }
+    return live;
+  }
+
+  private computeUniversal(): Uint8Array {
+    const universal = Uint8Array.from(this.final);
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (let s = 0; s < this.size; s++) {
+        if (!universal[s]) continue;
+        for (let k = 0; k < this.width; k++) {
+          const t = this.next[s * this.width + k]!;
+          if (t < 0 || !universal[t]) {
+            universal[s] = 0;
+            changed = true;
+            break;
+          }
+        }
+      }
+    }
+    return universal;
+  }
+
+  accepts(classes: readonly number[]): boolean {
+    let s = this.initial;
+    for (const k of classes) {
+      if (k < 0) return false;
+      s = this.next[s * this.width + k]!;
+      if (s < 0) return false;
+    }
+    return this.final[s] === 1;
+  }
+}
+
+/**
+ * One condition of a question: the path is accepted by at least one table of `any` (`want: true`), or by none of
+ * them (`want: false`). An empty `any` is never accepted.
+ */
+export interface Condition {
+  readonly any: readonly Table[];
+  readonly want: boolean;
+}
+
+const DEAD = -1;
+
+/** One class per group of classes that every table maps alike (the first of each group, i.e. the most readable). */
+function distinctClasses(tables: readonly Table[], width: number): number[] {
+  const seen = new Map<string, number>();
+  const out: number[] = [];
+  for (let k = 0; k < width; k++) {
+    let key = "";
+    for (const t of tables) for (let s = 0; s < t.size; s++) key += `${t.next[s * width + k]},`;
+    if (!seen.has(key)) {
+      seen.set(key, k);
+      out.push(k);
+    }
+  }
+  return out;
+}
+
+/**
+ * The shortest word (as class indices) that meets every condition,
+ * or `undefined` when there is none. Exhaustive: `undefined` is a proof. Throws `BudgetExceeded`.
+ *
+ * A state of the search is the tuple of every table's state. Tuples live in one flat array and are found again
+ * through an open-addressing hash table, so the search allocates almost nothing per step.
+ */
+export function findWord(conditions: readonly Condition[], budget: Budget, width: number): number[] | undefined {
+  for (const c of conditions) if (c.want && c.any.length === 0) return undefined;
+  const tables: Table[] = [];
+  const groupOf: number[] = [];
+  conditions.forEach((c, g) => {
+    for (const t of c.any) {
+      tables.push(t);
+      groupOf.push(g);
+    }
+  });
+  const n = tables.length;
+  const groups = conditions.length;
+  const want = Uint8Array.from(conditions, (c) => (c.want ? 1 : 0));
+  const next = tables.map((t) => t.next);
+  const live = tables.map((t) => t.live);
+  const universal = tables.map((t) => t.universal);
+  const final = tables.map((t) => t.final);
+  const group = Int32Array.from(groupOf);
+  // Per-group scratch marks, stamped instead of cleared.
+  const liveMark = new Int32Array(groups);
+  const universalMark = new Int32Array(groups);
+  const finalMark = new Int32Array(groups);
+  let stamp = 0;
+
+  /** Kill states that cannot reach a final state; false when the tuple can never meet the conditions. */
+  const viable = (tuple: Int32Array, at: number): boolean => {
+    stamp++;
+    for (let i = 0; i < n; i++) {
+      const s = tuple[at + i]!;
+      if (s < 0) continue;
+      if (!live[i]![s]) {
+        tuple[at + i] = DEAD;
+        continue;
+      }
+      const g = group[i]!;
+      liveMark[g] = stamp;
+      if (universal[i]![s]) universalMark[g] = stamp;
+    }
+    for (let g = 0; g < groups; g++) {
+      if (want[g] ? liveMark[g] !== stamp : universalMark[g] === stamp) return false;
+    }
+    return true;
+  };
+  const accepted = (tuple: Int32Array, at: number): boolean => {
+    stamp++;
+    for (let i = 0; i < n; i++) {
+      const s = tuple[at + i]!;
+      if (s >= 0 && final[i]![s]) finalMark[group[i]!] = stamp;
+    }
+    for (let g = 0; g < groups; g++) if ((finalMark[g] === stamp) !== (want[g] === 1)) return false;
+    return true;
+  };
+
+  // Flat storage of tuples, and an open-addressing index over them.
+  let pool = new Int32Array(Math.max(16, n) * 64);
+  let count = 0;
+  let slots = new Int32Array(1024).fill(-1);
+  const parent: number[] = [];
+  const via: number[] = [];
+  const hashAt = (buffer: Int32Array, at: number): number => {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < n; i++) h = Math.imul(h ^ (buffer[at + i]! + 2), 0x01000193);
+    return h >>> 0;
+  };
+  const equalAt = (buffer: Int32Array, at: number, index: number): boolean => {
+    const base = index * n;
+    for (let i = 0; i < n; i++) if (pool[base + i] !== buffer[at + i]) return false;
+    return true;
+  };
+  const insertSlot = (index: number, h: number): void => {
+    const mask = slots.length - 1;
+    let j = h & mask;
+    while (slots[j] !== -1) j = (j + 1) & mask;
+    slots[j] = index;
+  };
+  /** Adds the tuple if new; returns false when it was already known. */
+  const add = (buffer: Int32Array, at: number, from: number, k: number): boolean => {
+    const h = hashAt(buffer, at);
+    const mask = slots.length - 1;
+    for (let j = h & mask; slots[j] !== -1; j = (j + 1) & mask) if (equalAt(buffer, at, slots[j]!)) return false;
+    if ((count + 1) * n > pool.length) {
+      const bigger = new Int32Array(pool.length * 2);
+      bigger.set(pool);
+      pool = bigger;
+    }
+    pool.set(buffer.subarray(at, at + n), count * n);
+    parent.push(from);
+    via.push(k);
+    count++;
+    if (count * 2 > slots.length) {
+      slots = new Int32Array(slots.length * 2).fill(-1);
+      for (let index = 0; index < count; index++) insertSlot(index, hashAt(pool, index * n));
+    } else {
+      insertSlot(count - 1, h);
+    }
+    return true;
+  };
+
+  // Classes these tables cannot tell apart lead to the same tuple: try one of each (the first, most readable).
+  const classes = distinctClasses(tables, width);
+  const scratch = new Int32Array(n);
+  for (let i = 0; i < n; i++) scratch[i] = tables[i]!.initial;
+  if (!viable(scratch, 0)) return undefined;
+  add(scratch, 0, -1, -1);
+  for (let head = 0; head < count; head++) {
+    if (accepted(pool, head * n)) {
+      const word: number[] = [];
+      for (let at = head; at > 0; at = parent[at]!) word.push(via[at]!);
+      return word.reverse();
+    }
+    budget.spend();
+    const base = head * n;
+    for (const k of classes) {
+      for (let i = 0; i < n; i++) {
+        const s = pool[base + i]!;
+        scratch[i] = s < 0 ? DEAD : next[i]![s * width + k]!;
+      }
+      if (viable(scratch, 0)) add(scratch, 0, head, k);
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,34 @@
+import { allRuleLists } from "../config/model";
+import type { Check } from "./check";
+
+/**
+ * A pattern the runtime's matcher refuses at call time: picomatch throws for patterns over 65,536 characters,
+ * and wcmatch raises when brace expansion yields more patterns than its limit. The config builds, but every tool
+ * call that reaches the rule fails with that error, so the agent cannot use the filesystem past it.
+ */
+export const patternTooComplex: Check = {
+  code: "pattern-too-complex",
+  severity: "error",
+  summary: "The runtime's glob matcher refuses this pattern: every tool call that reaches the rule fails.",
+  run(context) {
+    const compiled = new Map<string, string | undefined>();
+    for (const list of allRuleLists(context.model)) {
+      for (const rule of list.rules) {
+        rule.pathNodes.forEach((node) => {
+          if (typeof node.value !== "string" || node.value === "") return;
+          context.runtimes.forEach((runtime, r) => {
+            const key = `${runtime.id}\u0000${node.value}`;
+            if (!compiled.has(key)) compiled.set(key, runtime.compilePattern(node.value).unusable);
+            const error = compiled.get(key);
+            if (!error) return;
+            const length = node.value.length > 1000 ? ` (${node.value.length.toLocaleString("en")} characters)` : "";
+            context.report({
+              message: `${runtime.label}${r > 0 ? " (in compatibleWith)" : ""} cannot use this pattern${length}: every tool call that reaches this rule fails with "${error}".`,
+              span: { start: node.offset, end: Math.min(node.offset + node.length, node.offset + 200) },
+            });
+          });
+        });
+      }
+    }
+  },
+};

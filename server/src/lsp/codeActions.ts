@@ -1,0 +1,126 @@
+/**
+ * textDocument/codeAction: each finding's fixes as quick fixes, "Ignore <code> here" (writes the suppression
+ * comment the engine honours), and `source.fixAll.agent-sandbox`, which applies only fixes the engine marks safe
+ * (so it can run on save), round after round as `check --fix` does.
+ */
+import { CodeActionKind, type CodeAction, type CodeActionParams, type Diagnostic, type TextEdit } from "vscode-languageserver/node";
+import type { Finding } from "../engine/diagnostics";
+import { applySafeFixes } from "../engine/fixes";
+import { IGNORE_MARKER } from "../engine/suppressions";
+import { findingOf, toDiagnostic } from "./diagnostics";
+import { analyze, type Analysis, type AnalysisSettings } from "./engineFacade";
+
+export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.agent-sandbox`;
+export const CODE_ACTION_KINDS = [CodeActionKind.QuickFix, FIX_ALL_KIND];
+
+/** Codes a comment cannot meaningfully silence: the file does not parse, or the engine itself failed. */
+const NOT_IGNORABLE = new Set(["json-syntax", "internal-error"]);
+/** `check --fix` stops after this many rounds of re-checking too. */
+const FIX_ROUNDS = 10;
+
+export function codeActions(
+  params: CodeActionParams,
+  analysis: Analysis,
+  recheck: (text: string) => Analysis,
+): CodeAction[] {
+  const uri = params.textDocument.uri;
+  const only = params.context.only;
+  const wants = (kind: string) => !only || only.some((o) => kind === o || kind.startsWith(`${o}.`));
+  const actions: CodeAction[] = [];
+
+  if (wants(CodeActionKind.QuickFix)) {
+    // Diagnostics the client sent back, else every finding under the range (a client may not send them).
+    const diagnostics = params.context.diagnostics.length
+      ? params.context.diagnostics
+      : analysis.findings.filter((f) => overlaps(analysis, f, params)).map((f) => toDiagnostic(f, analysis, uri));
+    for (const diagnostic of diagnostics) {
+      const finding = findingOf(analysis, diagnostic);
+      if (!finding) continue;
+      finding.fixes?.forEach((fix, i) => {
+        actions.push({
+          title: fix.title,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: [diagnostic],
+          isPreferred: i === 0 && fix.safe,
+          edit: { changes: { [uri]: fix.edits.map((e) => ({ range: analysis.lines.rangeOf(e.span), newText: e.newText })) } },
+        });
+      });
+      if (analysis.kind === "config" && !NOT_IGNORABLE.has(finding.code)) {
+        actions.push({
+          title: `Ignore ${finding.code} here`,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: [diagnostic],
+          edit: { changes: { [uri]: [ignoreEdit(analysis, finding)] } },
+        });
+      }
+    }
+  }
+
+  if (only && wants(FIX_ALL_KIND) && analysis.kind === "config") {
+    const edit = fixAllEdit(analysis, recheck);
+    if (edit) actions.push({ title: "Fix all safe Agent Sandbox problems", kind: FIX_ALL_KIND, edit: { changes: { [uri]: [edit] } } });
+  }
+  return actions;
+}
+
+function overlaps(analysis: Analysis, finding: Finding, params: CodeActionParams): boolean {
+  const start = analysis.lines.offsetAt(params.range.start);
+  const end = analysis.lines.offsetAt(params.range.end);
+  return finding.span.start <= end && start <= finding.span.end;
+}
+
+/**
+ * `// agent-sandbox-ignore <code>` on its own line above the line the finding starts on (the engine applies it to
+ * the next line that holds code), or the code added to such a comment that is already there.
+ */
+export function ignoreEdit(analysis: Analysis, finding: Finding): TextEdit {
+  const { lines, text } = analysis;
+  const line = lines.positionAt(finding.span.start).line;
+  const lineStart = lines.lineStart(line);
+  const indent = /^[ \t]*/.exec(text.slice(lineStart, lineStart + 200))![0];
+  if (line > 0) {
+    const previousStart = lines.lineStart(line - 1);
+    const previous = text.slice(previousStart, lineStart).replace(/\r?\n$/, "");
+    const existing = /^([ \t]*\/\/\s*)(agent-sandbox-ignore\b.*?)\s*$/.exec(previous);
+    if (existing && existing[2]!.startsWith(IGNORE_MARKER)) {
+      const end = previousStart + previous.replace(/\s+$/, "").length;
+      return { range: { start: lines.positionAt(end), end: lines.positionAt(end) }, newText: ` ${finding.code}` };
+    }
+  }
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const at = lines.positionAt(lineStart);
+  return { range: { start: at, end: at }, newText: `${indent}// ${IGNORE_MARKER} ${finding.code}${eol}` };
+}
+
+/** Every safe fix, applied and re-checked until none is left, as one edit over the part of the file that changed. */
+export function fixAllEdit(analysis: Analysis, recheck: (text: string) => Analysis): TextEdit | undefined {
+  let text = analysis.text;
+  let findings = analysis.findings;
+  for (let round = 0; round < FIX_ROUNDS; round++) {
+    const next = applySafeFixes(text, findings);
+    if (next.applied === 0) break;
+    text = next.text;
+    findings = recheck(text).findings;
+  }
+  if (text === analysis.text) return undefined;
+  return minimalEdit(analysis, text);
+}
+
+function minimalEdit(analysis: Analysis, after: string): TextEdit {
+  const before = analysis.text;
+  let start = 0;
+  while (start < before.length && start < after.length && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+  let endBefore = before.length;
+  let endAfter = after.length;
+  while (endBefore > start && endAfter > start && before.charCodeAt(endBefore - 1) === after.charCodeAt(endAfter - 1)) {
+    endBefore--;
+    endAfter--;
+  }
+  return { range: analysis.lines.rangeOf({ start, end: endBefore }), newText: after.slice(start, endAfter) };
+}
+
+export function recheckerFor(fsPath: string, settings: AnalysisSettings): (text: string) => Analysis {
+  return (text) => analyze(fsPath, text, settings, "config");
+}
+
+export type { Diagnostic };

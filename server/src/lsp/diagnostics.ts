@@ -1,0 +1,70 @@
+/**
+ * textDocument/diagnostic (pull) and textDocument/publishDiagnostics (push, for clients without pull and for files
+ * that are not open). A diagnostic is the engine's finding as is: same code, severity, range and message as
+ * `agent-sandbox check --format json` (the parity test holds the two to that).
+ */
+import { DiagnosticSeverity, DiagnosticTag, DocumentDiagnosticReportKind, type Diagnostic, type DocumentDiagnosticReport } from "vscode-languageserver/node";
+import type { Finding, Severity } from "../engine/diagnostics";
+import type { Analysis } from "./engineFacade";
+
+/** Every code has a page (docs/checks/<code>.md); the CLI's SARIF output links the same pages. */
+export const DOCS_BASE = "https://github.com/agent-sandbox/agent-sandbox/blob/main/docs/checks";
+export const SOURCE = "agent-sandbox";
+
+const SEVERITY: Record<Severity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+};
+
+export function toDiagnostic(finding: Finding, analysis: Analysis, uri: string): Diagnostic {
+  const diagnostic: Diagnostic = {
+    range: analysis.lines.rangeOf(finding.span),
+    severity: SEVERITY[finding.severity],
+    code: finding.code,
+    source: SOURCE,
+    message: finding.message,
+  };
+  if (finding.code !== "internal-error") diagnostic.codeDescription = { href: `${DOCS_BASE}/${finding.code}.md` };
+  if (finding.related?.length) {
+    diagnostic.relatedInformation = finding.related.map((r) => ({ location: { uri, range: analysis.lines.rangeOf(r.span) }, message: r.message }));
+  }
+  if (finding.tags?.includes("unnecessary")) diagnostic.tags = [DiagnosticTag.Unnecessary];
+  // The witness is in the message already; kept as data so a client can offer it (e.g. "Explain this path").
+  if (finding.witness !== undefined) diagnostic.data = { witness: finding.witness };
+  return diagnostic;
+}
+
+export function diagnosticsOf(analysis: Analysis, uri: string): Diagnostic[] {
+  return analysis.findings.map((f) => toDiagnostic(f, analysis, uri));
+}
+
+export function fullReport(analysis: Analysis | undefined, uri: string): DocumentDiagnosticReport {
+  return { kind: DocumentDiagnosticReportKind.Full, items: analysis ? diagnosticsOf(analysis, uri) : [] };
+}
+
+export function countBySeverity(analysis: Analysis): { errors: number; warnings: number; information: number; hints: number } {
+  const counts = { errors: 0, warnings: 0, information: 0, hints: 0 };
+  for (const f of analysis.findings) {
+    if (f.severity === "error") counts.errors++;
+    else if (f.severity === "warning") counts.warnings++;
+    else if (f.severity === "information") counts.information++;
+    else counts.hints++;
+  }
+  return counts;
+}
+
+/** The finding a diagnostic sent by this server came from (matched by code and range, as code actions receive them). */
+export function findingOf(analysis: Analysis, diagnostic: Diagnostic): Finding | undefined {
+  return analysis.findings.find((f) => {
+    if (f.code !== diagnostic.code) return false;
+    const r = analysis.lines.rangeOf(f.span);
+    return (
+      r.start.line === diagnostic.range.start.line &&
+      r.start.character === diagnostic.range.start.character &&
+      r.end.line === diagnostic.range.end.line &&
+      r.end.character === diagnostic.range.end.character
+    );
+  });
+}

@@ -1,0 +1,449 @@
+/**
+ * The Agent Sandbox language server: `node dist/server.js --node-ipc` (how VS Code starts it) or `--stdio` (other
+ * editors). It owns document state, debouncing, workspace scanning and watchers, and translates LSP to engine
+ * calls and back (one feature per file in this folder). It decides nothing itself (design.md).
+ */
+import { readdir } from "node:fs/promises";
+import { basename, dirname, join, sep } from "node:path";
+import {
+  CodeLensRefreshRequest,
+  createConnection,
+  DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
+  ProposedFeatures,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type CancellationToken,
+  type ClientCapabilities,
+  type Disposable,
+  type FileSystemWatcher,
+  type InitializeResult,
+  type WorkspaceFolder,
+} from "vscode-languageserver/node";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { AgentsRequest, DidCheckNotification, EffectiveToolsRequest, ExplainRequest, PromptPreviewRequest } from "../protocol";
+import { CODE_ACTION_KINDS, codeActions, recheckerFor } from "./codeActions";
+import { codeLenses } from "./codeLens";
+import { complete } from "./completion";
+import { ConfigStore, type ServerSettings } from "./configStore";
+import { agentsOfConfig, effectiveToolsOfConfig, explainInConfig, promptPreviewOfConfig } from "./customRequests";
+import { countBySeverity, diagnosticsOf, fullReport } from "./diagnostics";
+import { documentSymbols } from "./documentSymbols";
+import { analyze, fileKindOf, type Analysis } from "./engineFacade";
+import { foldingRanges } from "./folding";
+import { formatEdits } from "./formatting";
+import { hover } from "./hover";
+import { URI } from "./uri";
+import { relativeAccess } from "../cli/files";
+import { LineIndex } from "../engine/text";
+
+declare const AGENT_SANDBOX_VERSION: string;
+const VERSION = typeof AGENT_SANDBOX_VERSION === "string" ? AGENT_SANDBOX_VERSION : "dev";
+
+export interface InitializationOptions {
+  /** Settings for clients that cannot answer workspace/configuration. */
+  settings?: ServerSettings;
+  /** Delay between the last edit and a pushed check (pull clients ask when they want). Default 100 ms. */
+  debounceMs?: number;
+  /** Check the config files of the workspace folders that are not open (default true). */
+  scanWorkspace?: boolean;
+}
+
+const SKIPPED_FOLDERS = new Set(["node_modules", ".git", "dist", "out", ".vscode-test", ".cache"]);
+const SCAN_ENTRY_LIMIT = 50_000;
+const SCAN_DEPTH_LIMIT = 24;
+const CONFIG_GLOBS = ["**/*agent-sandbox.{json,jsonc}", "**/*.dryrun.{json,jsonc}"];
+
+const connection = createConnection(ProposedFeatures.all);
+const documents = new TextDocuments(TextDocument);
+
+let capabilities: ClientCapabilities = {};
+let options: InitializationOptions = {};
+let pull = false;
+let workspaceFolders: WorkspaceFolder[] = [];
+const store = new ConfigStore(connection, documents, () => !!capabilities.workspace?.configuration);
+/** Config files found in the workspace folders (on disk), by URI. */
+const workspaceFiles = new Set<string>();
+/** URIs this server has pushed a non-empty list for (so it can clear them). */
+const pushed = new Set<string>();
+const pending = new Map<string, NodeJS.Timeout>();
+const lastNotified = new Map<string, Analysis>();
+
+/** Every handler answers: an engine bug becomes a log line and an empty answer, never an error response. */
+function safe<P, R>(name: string, fallback: R, handler: (params: P, token: CancellationToken) => R | Promise<R>) {
+  return async (params: P, token: CancellationToken): Promise<R> => {
+    try {
+      return await handler(params, token);
+    } catch (error) {
+      connection.console.error(`${name} failed: ${(error as Error).stack ?? error}`);
+      return fallback;
+    }
+  };
+}
+
+connection.onInitialize((params): InitializeResult => {
+  capabilities = params.capabilities;
+  options = (params.initializationOptions ?? {}) as InitializationOptions;
+  store.useInitialSettings(options.settings);
+  pull = !!capabilities.textDocument?.diagnostic;
+  workspaceFolders = params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: basename(params.rootUri) }] : []);
+  return {
+    serverInfo: { name: "agent-sandbox", version: VERSION },
+    capabilities: {
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: false },
+      ...(pull ? { diagnosticProvider: { identifier: "agent-sandbox", interFileDependencies: true, workspaceDiagnostics: false } } : {}),
+      codeActionProvider: { codeActionKinds: CODE_ACTION_KINDS, resolveProvider: false },
+      hoverProvider: true,
+      completionProvider: { triggerCharacters: ['"', "/", ":"], resolveProvider: false },
+      documentSymbolProvider: { label: "Agent Sandbox" },
+      foldingRangeProvider: true,
+      documentFormattingProvider: true,
+      documentRangeFormattingProvider: true,
+      codeLensProvider: { resolveProvider: false },
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+    },
+  };
+});
+
+connection.onInitialized(() => {
+  if (capabilities.workspace?.didChangeConfiguration?.dynamicRegistration) {
+    void connection.client.register(DidChangeConfigurationNotification.type, { section: "agentSandbox" });
+  }
+  if (capabilities.workspace?.workspaceFolders) {
+    connection.workspace.onDidChangeWorkspaceFolders((event) => {
+      for (const removed of event.removed) {
+        workspaceFolders = workspaceFolders.filter((f) => f.uri !== removed.uri);
+        const prefix = URI.toFsPath(removed.uri);
+        for (const uri of [...workspaceFiles]) {
+          const path = URI.toFsPath(uri);
+          if (prefix && path?.startsWith(prefix + sep)) {
+            workspaceFiles.delete(uri);
+            if (!documents.get(uri)) clearPushed(uri);
+          }
+        }
+      }
+      workspaceFolders.push(...event.added);
+      for (const added of event.added) void scanFolder(added);
+    });
+  }
+  scheduleWatchers();
+  if (options.scanWorkspace !== false) for (const folder of workspaceFolders) void scanFolder(folder);
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Diagnostics: pull for open documents when the client can, push otherwise and for closed workspace files
+// ---------------------------------------------------------------------------------------------------------------
+
+function notifyChecked(uri: string, analysis: Analysis, version: number): void {
+  if (lastNotified.get(uri) === analysis) return;
+  lastNotified.set(uri, analysis);
+  const runtime = analysis.model?.runtime.label;
+  void connection.sendNotification(DidCheckNotification, {
+    uri,
+    version,
+    kind: analysis.kind,
+    ...(runtime ? { runtime: analysis.runtimeFromSetting ? `${runtime} (from the defaultRuntime setting)` : runtime } : {}),
+    durationMs: Math.round(analysis.durationMs * 10) / 10,
+    counts: countBySeverity(analysis),
+    ...(analysis.skipped.length ? { skipped: analysis.skipped.map((s) => ({ what: s.what, why: s.why, checks: s.checks })) } : {}),
+  });
+}
+
+async function publish(uri: string): Promise<void> {
+  const analysis = await store.analysisOf(uri);
+  const diagnostics = analysis ? diagnosticsOf(analysis, uri) : [];
+  const document = documents.get(uri);
+  if (document && analysis) notifyChecked(uri, analysis, document.version);
+  if (diagnostics.length === 0 && !pushed.has(uri)) return;
+  await connection.sendDiagnostics({ uri, ...(document ? { version: document.version } : {}), diagnostics });
+  if (diagnostics.length) pushed.add(uri);
+  else pushed.delete(uri);
+  scheduleWatchers();
+}
+
+function clearPushed(uri: string): void {
+  if (!pushed.delete(uri)) return;
+  void connection.sendDiagnostics({ uri, diagnostics: [] });
+}
+
+function schedulePublish(uri: string, delay = options.debounceMs ?? 100): void {
+  clearTimeout(pending.get(uri));
+  pending.set(
+    uri,
+    setTimeout(() => {
+      pending.delete(uri);
+      publish(uri).catch((e) => connection.console.error(`check of ${uri} failed: ${(e as Error).stack ?? e}`));
+    }, delay),
+  );
+}
+
+connection.languages.diagnostics.on(
+  safe("textDocument/diagnostic", fullReport(undefined, ""), async (params) => {
+    const uri = params.textDocument.uri;
+    const analysis = await store.analysisOf(uri);
+    const document = documents.get(uri);
+    if (analysis && document) notifyChecked(uri, analysis, document.version);
+    scheduleWatchers();
+    return fullReport(analysis, uri);
+  }),
+);
+
+documents.onDidOpen((event) => {
+  const uri = event.document.uri;
+  const fsPath = URI.toFsPath(uri);
+  // A file saved in a workspace folder keeps being checked from disk once it is closed.
+  if (fsPath && fileKindOf(fsPath) && inWorkspace(fsPath)) workspaceFiles.add(uri);
+  // The editor's text now wins over the disk's: what was pushed for the file on disk goes.
+  if (pull) clearPushed(uri);
+});
+documents.onDidChangeContent((event) => {
+  if (!pull) schedulePublish(event.document.uri);
+});
+documents.onDidClose((event) => {
+  const uri = event.document.uri;
+  clearTimeout(pending.get(uri));
+  pending.delete(uri);
+  lastNotified.delete(uri);
+  store.invalidate(uri);
+  if (workspaceFiles.has(uri)) {
+    store.diskChanged(uri);
+    void publish(uri);
+  } else if (!pull) clearPushed(uri);
+  else store.forget(uri);
+});
+
+connection.onDidChangeConfiguration(() => {
+  store.clearSettings();
+  recheckEverything();
+});
+
+function recheckEverything(): void {
+  for (const document of documents.all()) {
+    store.invalidate(document.uri);
+    if (!pull) schedulePublish(document.uri, 0);
+  }
+  if (pull) refreshOpen();
+  for (const uri of workspaceFiles) if (!documents.get(uri)) void publish(uri);
+}
+
+function refreshOpen(): void {
+  if (capabilities.workspace?.diagnostics?.refreshSupport) void connection.languages.diagnostics.refresh();
+  if (capabilities.workspace?.codeLens?.refreshSupport) void connection.sendRequest(CodeLensRefreshRequest.type);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Workspace: scanning folders, watched files, cross-file inputs
+// ---------------------------------------------------------------------------------------------------------------
+
+async function scanFolder(folder: WorkspaceFolder): Promise<void> {
+  const root = URI.toFsPath(folder.uri);
+  if (!root) return;
+  let visited = 0;
+  const found: string[] = [];
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    if (depth > SCAN_DEPTH_LIMIT || visited > SCAN_ENTRY_LIMIT) return;
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (++visited > SCAN_ENTRY_LIMIT) return;
+      if (entry.isDirectory()) {
+        if (!SKIPPED_FOLDERS.has(entry.name)) await walk(join(dir, entry.name), depth + 1);
+      } else if (entry.isFile() && fileKindOf(entry.name)) found.push(join(dir, entry.name));
+    }
+  };
+  await walk(root, 0);
+  if (visited > SCAN_ENTRY_LIMIT) connection.console.info(`Stopped scanning ${root} after ${SCAN_ENTRY_LIMIT} entries; open a config file to check it.`);
+  for (const path of found.sort()) {
+    const uri = URI.fromFsPath(path);
+    workspaceFiles.add(uri);
+    if (!documents.get(uri)) await publish(uri);
+  }
+}
+
+function inWorkspace(fsPath: string): boolean {
+  return workspaceFolders.some((f) => {
+    const root = URI.toFsPath(f.uri);
+    return !!root && (fsPath === root || fsPath.startsWith(root + sep));
+  });
+}
+
+connection.onDidChangeWatchedFiles((params) => {
+  let refresh = false;
+  for (const change of params.changes) {
+    const fsPath = URI.toFsPath(change.uri);
+    if (!fsPath) continue;
+    const uri = documents.get(change.uri) ? change.uri : URI.fromFsPath(fsPath);
+    if (fileKindOf(fsPath)) {
+      store.diskChanged(uri);
+      if (change.type === FileChangeType.Deleted) {
+        workspaceFiles.delete(uri);
+        // An open editor keeps its text (and its diagnostics); a closed file's diagnostics go with it.
+        if (!documents.get(uri)) {
+          store.forget(uri);
+          clearPushed(uri);
+        }
+      } else {
+        if (inWorkspace(fsPath)) workspaceFiles.add(uri);
+        if (!documents.get(uri) && workspaceFiles.has(uri)) void publish(uri);
+      }
+    }
+    if (store.sampleChanged(fsPath)) refresh = true;
+    for (const dependent of store.dependents(fsPath)) {
+      store.invalidate(dependent);
+      if (documents.get(dependent)) {
+        if (pull) refresh = true;
+        else schedulePublish(dependent, 0);
+      } else void publish(dependent);
+    }
+  }
+  if (refresh) refreshOpen();
+});
+
+let watcherRegistration: Promise<Disposable> | undefined;
+let watcherKey = "";
+let watcherTimer: NodeJS.Timeout | undefined;
+
+/** Watch the config file names, plus every cross-file input the current analyses read (re-registered when they change). */
+function scheduleWatchers(): void {
+  if (!capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration) return;
+  clearTimeout(watcherTimer);
+  watcherTimer = setTimeout(() => void updateWatchers(), 300);
+}
+
+async function updateWatchers(): Promise<void> {
+  const relative = !!capabilities.workspace?.didChangeWatchedFiles?.relativePatternSupport;
+  const watchers: FileSystemWatcher[] = CONFIG_GLOBS.map((globPattern) => ({ globPattern }));
+  if (relative) {
+    for (const input of store.watchedInputs()) {
+      const baseUri = URI.fromFsPath(dirname(input));
+      watchers.push({ globPattern: { baseUri, pattern: basename(input) } }, { globPattern: { baseUri, pattern: `${basename(input)}/**` } });
+    }
+  } else if (store.watchedInputs().length > 0) {
+    watchers.push({ globPattern: "**/*" });
+  }
+  const key = JSON.stringify(watchers);
+  if (key === watcherKey) return;
+  watcherKey = key;
+  const previous = watcherRegistration;
+  watcherRegistration = connection.client.register(DidChangeWatchedFilesNotification.type, { watchers });
+  try {
+    (await previous)?.dispose();
+  } catch {
+    /* the old registration is gone already */
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Features
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The analysis of an open document at its current version. */
+async function openAnalysis(uri: string): Promise<{ analysis: Analysis; fsPath: string } | undefined> {
+  const target = store.targetOf(uri);
+  if (!target || !documents.get(uri)) return undefined;
+  const analysis = await store.analysisOf(uri);
+  return analysis ? { analysis, fsPath: target.fsPath } : undefined;
+}
+
+connection.onCodeAction(
+  safe("textDocument/codeAction", [], async (params) => {
+    const open = await openAnalysis(params.textDocument.uri);
+    if (!open) return [];
+    const settings = await store.settingsFor(params.textDocument.uri);
+    return codeActions(params, open.analysis, recheckerFor(open.fsPath, settings));
+  }),
+);
+
+connection.onHover(
+  safe("textDocument/hover", null, async (params) => {
+    const uri = params.textDocument.uri;
+    const open = await openAnalysis(uri);
+    if (!open) return null;
+    const { analysis, fsPath } = open;
+    return hover({
+      analysis,
+      uri,
+      fsPath,
+      offset: analysis.lines.offsetAt(params.position),
+      sample: async () => (analysis.model ? store.sampleWorkspaceOf(analysis.model, uri) : undefined),
+    });
+  }),
+);
+
+connection.onCompletion(
+  safe("textDocument/completion", [], async (params) => {
+    const uri = params.textDocument.uri;
+    const open = await openAnalysis(uri);
+    if (!open) return [];
+    const { analysis, fsPath } = open;
+    return complete({
+      analysis,
+      offset: analysis.lines.offsetAt(params.position),
+      snippets: !!capabilities.textDocument?.completion?.completionItem?.snippetSupport,
+      sample: async () => (analysis.model ? store.sampleWorkspaceOf(analysis.model, uri) : undefined),
+      scenarioConfig: (relativePath) => {
+        const text = relativeAccess(fsPath).readFile(relativePath);
+        return text === undefined ? undefined : analyze(join(dirname(fsPath), relativePath), text, { severities: {} }, "config").model;
+      },
+    });
+  }),
+);
+
+connection.onDocumentSymbol(
+  safe("textDocument/documentSymbol", [], async (params) => {
+    const open = await openAnalysis(params.textDocument.uri);
+    return open ? documentSymbols(open.analysis) : [];
+  }),
+);
+
+connection.onFoldingRanges(
+  safe("textDocument/foldingRange", [], (params) => {
+    const document = documents.get(params.textDocument.uri);
+    if (!document || !store.targetOf(params.textDocument.uri)) return [];
+    const text = document.getText();
+    return foldingRanges(text, new LineIndex(text), capabilities.textDocument?.foldingRange?.rangeLimit);
+  }),
+);
+
+connection.onDocumentFormatting(
+  safe("textDocument/formatting", [], async (params) => {
+    const open = await openAnalysis(params.textDocument.uri);
+    return open ? formatEdits(open.analysis.text, open.analysis.lines, params.options) : [];
+  }),
+);
+
+connection.onDocumentRangeFormatting(
+  safe("textDocument/rangeFormatting", [], async (params) => {
+    const open = await openAnalysis(params.textDocument.uri);
+    return open ? formatEdits(open.analysis.text, open.analysis.lines, params.options, params.range) : [];
+  }),
+);
+
+connection.onCodeLens(
+  safe("textDocument/codeLens", [], async (params) => {
+    const open = await openAnalysis(params.textDocument.uri);
+    return open ? codeLenses(open.analysis, params.textDocument.uri) : [];
+  }),
+);
+
+connection.onRequest(AgentsRequest, safe("agents", { available: false, agents: [], roles: [] }, async (params) => agentsOfConfig(await store.analysisOf(params.uri))));
+connection.onRequest(
+  EffectiveToolsRequest,
+  safe("effectiveTools", { available: false, tables: [], markdown: "" }, async (params) => effectiveToolsOfConfig(await store.analysisOf(params.uri), params)),
+);
+connection.onRequest(
+  PromptPreviewRequest,
+  safe("promptPreview", { available: false, markdown: "" }, async (params) => {
+    const target = store.targetOf(params.uri);
+    return promptPreviewOfConfig(await store.analysisOf(params.uri), target?.fsPath ?? "", params);
+  }),
+);
+connection.onRequest(ExplainRequest, safe("explain", { available: false }, async (params) => explainInConfig(await store.analysisOf(params.uri), params.uri, params)));
+
+documents.listen(connection);
+connection.listen();

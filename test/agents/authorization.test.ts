@@ -1,0 +1,56 @@
+/** The role step of the effective tool set: DeerFlow RBAC (authorization/rbac.ts) applied after allowlist and backend. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { effectiveTools } from "../../server/src/engine/agents/effectiveTools";
+import { modelOf } from "./helpers";
+
+const CONFIG = {
+  backend: { type: "sandbox" },
+  tools: ["web_search"],
+  authorization: {
+    enabled: true,
+    default_role: "user",
+    roles: {
+      admin: { tools: { allow: "*" } },
+      user: { tools: { allow: "*", deny: ["execute", "delete"] } },
+      guest: { tools: { allow: ["read_file", "ls", "glob", "grep", "web_search"] } },
+    },
+  },
+};
+
+function hidden(role: string | null): Record<string, string | undefined> {
+  const tools = effectiveTools(modelOf(CONFIG), "main", role)!;
+  return Object.fromEntries(tools.filter((t) => !t.visible).map((t) => [t.name, t.hiddenBy]));
+}
+
+test("no role: no authorization step", () => {
+  assert.deepEqual(hidden(null), {});
+});
+
+test("deny wins over allow *", () => {
+  assert.deepEqual(hidden("user"), { delete: "authorization", execute: "authorization" });
+  assert.deepEqual(hidden("admin"), {});
+});
+
+test("an allow list hides everything else, task included", () => {
+  assert.deepEqual(hidden("guest"), { write_file: "authorization", edit_file: "authorization", delete: "authorization", execute: "authorization", task: "authorization" });
+  const reason = effectiveTools(modelOf(CONFIG), "main", "guest")!.find((t) => t.name === "task")!.reason!;
+  assert.match(reason, /^role "guest" may not call it: /);
+});
+
+test("the first step that hides a tool is the one reported", () => {
+  const tools = effectiveTools(modelOf({ ...CONFIG, backend: { type: "store" } }), "main", "user")!;
+  assert.equal(tools.find((t) => t.name === "execute")!.hiddenBy, "backend");
+  assert.equal(tools.find((t) => t.name === "delete")!.hiddenBy, "authorization");
+});
+
+test("authorization disabled: roles change nothing", () => {
+  const tools = effectiveTools(modelOf({ ...CONFIG, authorization: { ...CONFIG.authorization, enabled: false } }), "main", "guest")!;
+  assert.ok(tools.every((t) => t.visible));
+});
+
+test("an active skill keeps its allowed-tools plus DeerFlow's framework tools", () => {
+  const tools = effectiveTools(modelOf(CONFIG), "main", null, { activeSkill: { name: "report", allowedTools: ["web_search", "write_file"] } })!;
+  assert.deepEqual(tools.filter((t) => t.visible).map((t) => t.name), ["read_file", "write_file", "web_search"]);
+  assert.equal(tools.find((t) => t.name === "ls")!.hiddenBy, "skill");
+});

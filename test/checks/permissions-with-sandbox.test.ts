@@ -1,0 +1,62 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { config, expectFindings, expectNoFindings, findings } from "../helpers/checkFixture";
+
+const CODE = "permissions-with-sandbox";
+const DENY = `[{ "operations": ["read"], "paths": ["/secrets/**"], "mode": "deny" }]`;
+const JS_MESSAGE = "It throws: Error: Filesystem permissions cannot be used with a backend that supports command execution.";
+
+test("fires on the permissions of a sandbox backend instance, quoting the runtime", () => {
+  const [f] = expectFindings(config(`"backend": { "type": "sandbox" },\n  ⟦"permissions"⟧: ${DENY}`), CODE);
+  assert.equal(f!.severity, "error");
+  assert.match(f!.message, /deepagents-js 1\.14\.1 refuses this configuration when it constructs the default filesystem middleware of the main agent and the general-purpose subagent/);
+  assert.ok(f!.message.includes(JS_MESSAGE), f!.message);
+  assert.deepEqual(f!.fixes ?? [], []);
+});
+
+test("deepagents-py: same, with its NotImplementedError", () => {
+  const [f] = expectFindings(config(`"runtime": "deepagents-py",\n  "backend": { "type": "sandbox" },\n  ⟦"permissions"⟧: ${DENY}`), CODE);
+  assert.match(f!.message, /It throws: NotImplementedError: FilesystemMiddleware does not yet support permissions/);
+});
+
+test("§4.4: fires although a custom filesystem middleware disables execute (the default one is still built)", () => {
+  const [f] = expectFindings(
+    config(`"backend": { "type": "sandbox" },\n  ⟦"permissions"⟧: ${DENY},\n  "middleware": [{ "type": "filesystem", "backend": { "type": "sandbox" }, "permissions": ${DENY}, "tools": ["read_file", "ls"] }]`),
+    CODE,
+  );
+  assert.match(f!.message, /still constructed with these permissions although middleware #0 replaces it/);
+  assert.equal(f!.related?.length, 2);
+});
+
+test("§4.4: fires on a subagent's own permissions (its default middleware is built eagerly)", () => {
+  const [f] = expectFindings(config(`"backend": { "type": "sandbox" },\n  "subagents": [{ "name": "auditor", "description": "a", ⟦"permissions"⟧: ${DENY} }]`), CODE);
+  assert.match(f!.message, /subagent "auditor"/);
+});
+
+test("fires on a composite with a sandbox default when a path is outside every route", () => {
+  expectFindings(config(`"backend": { "type": "composite", "default": { "type": "sandbox" }, "routes": { "/memories/": { "type": "store" } } },\n  ⟦"permissions"⟧: ${DENY}`), CODE);
+});
+
+test("deepagents-py ignores tools: a custom middleware on a sandbox without execute still fails", () => {
+  const mw = `"middleware": [{ "type": "filesystem", "backend": { "type": "sandbox" }, ⟦"permissions"⟧: ${DENY}, "tools": ["read_file", "ls"] }]`;
+  const [f] = expectFindings(config(`"runtime": "deepagents-py",\n  ${mw}`), CODE);
+  assert.match(f!.message, /ignores `tools` here/);
+  expectNoFindings(config(mw.replace(/[⟦⟧]/g, "")), CODE); // deepagents-js accepts it
+});
+
+test("does not fire: no rules, a backend that cannot execute, scoped rules, a factory (JS), a sandbox route only", () => {
+  expectNoFindings(config(`"backend": { "type": "sandbox" },\n  "permissions": []`), CODE);
+  expectNoFindings(config(`"backend": { "type": "store" },\n  "permissions": ${DENY}`), CODE);
+  expectNoFindings(config(`"backend": { "type": "sandbox", "factory": true },\n  "permissions": ${DENY}`), CODE);
+  expectNoFindings(config(`"backend": { "type": "composite", "default": { "type": "store" }, "routes": { "/sb/": { "type": "sandbox" } } },\n  "permissions": ${DENY}`), CODE);
+  expectNoFindings(
+    config(`"backend": { "type": "composite", "default": { "type": "sandbox" }, "routes": { "/secrets/": { "type": "store" } } },\n  "permissions": ${DENY}`),
+    CODE,
+  );
+});
+
+test("the fix the message names (scope every path to a route) makes it go away", () => {
+  const before = config(`"backend": { "type": "composite", "default": { "type": "sandbox" }, "routes": { "/memories/": { "type": "store" } } },\n  "permissions": ${DENY}`);
+  assert.equal(findings(before, CODE).length, 1);
+  expectNoFindings(before.replace("/secrets/**", "/memories/secrets/**"), CODE);
+});

@@ -1,0 +1,39 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { applyFix, config, expectFindings, expectNoFindings, findings } from "../helpers/checkFixture";
+
+const CODE = "read-file-required";
+
+test("fires on a tools list without read_file, with the runtime's exact message", () => {
+  const [f] = expectFindings(config(`"middleware": [{ "type": "filesystem", "tools": ⟦["ls", "grep"]⟧ }]`), CODE);
+  assert.equal(f!.severity, "error");
+  assert.ok(f!.message.endsWith("It throws: Error: read_file must be included in tools; it is required by FilesystemMiddleware"), f!.message);
+  const [py] = expectFindings(config(`"runtime": "deepagents-py",\n  "middleware": [{ "type": "filesystem", "tools": ⟦[]⟧ }]`), CODE);
+  assert.ok(py!.message.endsWith("It throws: ValueError: read_file must be included in tools; it is required by FilesystemMiddleware"));
+});
+
+test("names are case-sensitive; a subagent's middleware counts too", () => {
+  expectFindings(config(`"subagents": [{ "name": "a", "description": "a", "middleware": [{ "type": "filesystem", "tools": ⟦["READ_FILE"]⟧ }] }]`), CODE);
+});
+
+test('deepagents-js reads a string other than "all" character by character; deepagents-py ignores it', () => {
+  const [f] = expectFindings(config(`"middleware": [{ "type": "filesystem", "tools": ⟦"ls"⟧ }]`), CODE);
+  assert.match(f!.message, /character by character/);
+  assert.equal(f!.fixes![0]!.title, 'Change to ["read_file", "ls"]');
+  expectNoFindings(config(`"runtime": "deepagents-py",\n  "middleware": [{ "type": "filesystem", "tools": "ls" }]`), CODE);
+});
+
+test("does not fire on all, omitted, or a list with read_file", () => {
+  expectNoFindings(config(`"middleware": [{ "type": "filesystem", "tools": "all" }, { "type": "filesystem" }, { "type": "filesystem", "tools": ["ls", "read_file"] }]`), CODE);
+});
+
+test("fix: add read_file (safe), to a list and to an empty list", () => {
+  const text = config(`"middleware": [{ "type": "filesystem", "tools": ["ls", "grep"] }]`);
+  const [f] = findings(text, CODE);
+  assert.equal(f!.fixes![0]!.safe, true);
+  const fixed = applyFix(text, f!);
+  assert.ok(fixed.includes(`"tools": ["read_file", "ls", "grep"]`));
+  expectNoFindings(fixed, CODE);
+  const empty = config(`"middleware": [{ "type": "filesystem", "tools": [] }]`);
+  assert.ok(applyFix(empty, findings(empty, CODE)[0]!).includes(`"tools": ["read_file"]`));
+});

@@ -1,0 +1,140 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+
+// The built CLI (npm test builds first): the path dist/cli.js is a contract.
+const CLI = join(__dirname, "..", "..", "dist", "cli.js");
+const EXAMPLE = join(__dirname, "..", "..", "examples", "research-agent", "agent-sandbox.jsonc");
+
+function run(args: string[], cwd?: string) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", cwd, env: { ...process.env, NO_COLOR: "1" } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function tempConfig(text: string, name = "agent-sandbox.jsonc"): string {
+  const dir = mkdtempSync(join(tmpdir(), "agent-sandbox-cli-"));
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+describe("agent-sandbox check", () => {
+  test("a clean config exits 0", () => {
+    const file = tempConfig('{ "version": 1, "permissions": [{ "operations": ["read"], "paths": ["/secrets/**"], "mode": "deny" }] }');
+    const r = run(["check", file]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /no problems/);
+  });
+
+  test("findings at error level exit 1, with the stable JSON shape", () => {
+    const file = tempConfig('{\n  "version": 1,\n  "permissions": [{ "operations": "read", "paths": ["relative/x"], "mode": "deny" }]\n}\n');
+    const r = run(["check", file, "--format", "json"]);
+    assert.equal(r.code, 1);
+    const json = JSON.parse(r.stdout);
+    assert.equal(json.files.length, 1);
+    const codes = json.files[0].diagnostics.map((d: { code: string }) => d.code);
+    assert.deepEqual(codes, ["operations-not-list", "path-not-absolute"]);
+    const d = json.files[0].diagnostics[1];
+    assert.deepEqual(Object.keys(d).slice(0, 4), ["code", "severity", "message", "range"]);
+    assert.deepEqual(d.range, { start: { line: 2, character: 52 }, end: { line: 2, character: 64 } });
+    assert.equal(d.fixes[0].edits[0].newText, '"/relative/x"');
+    assert.deepEqual(json.summary, { files: 1, errors: 2, warnings: 0, information: 0, hints: 0 });
+  });
+
+  test("--fix applies safe fixes only, and the file then checks clean", () => {
+    const original = '{\n  "version": 1,\n  "permissions": [\n    { "operations": "readwrite", "paths": ["secrets/**"], "mode": "deny" },\n    { "operations": ["read"], "paths": [], "mode": "deny" }\n  ]\n}\n';
+    const file = tempConfig(original);
+    const r = run(["check", file, "--fix"]);
+    assert.equal(r.code, 0, r.stdout);
+    const fixed = readFileSync(file, "utf8");
+    assert.match(fixed, /"operations": \["read", "write"\], "paths": \["\/secrets\/\*\*"\]/);
+    assert.doesNotMatch(fixed, /"paths": \[\]/);
+    assert.equal(run(["check", file, "--format", "json"]).code, 0);
+  });
+
+  test("nothing is written without --fix", () => {
+    const original = '{ "version": 1, "permissions": [{ "operations": "read", "paths": ["/a"] }] }';
+    const file = tempConfig(original);
+    run(["check", file]);
+    assert.equal(readFileSync(file, "utf8"), original);
+  });
+
+  test("--severity changes or silences a code", () => {
+    const file = tempConfig('{ "version": 1, "permissions": [{ "operations": "read", "paths": ["/a"] }] }');
+    assert.equal(run(["check", file, "--severity", "operations-not-list=warning"]).code, 0);
+    assert.match(run(["check", file, "--severity", "operations-not-list=off"]).stdout, /no problems/);
+    assert.equal(run(["check", file, "--severity", "nonsense"]).code, 2);
+  });
+
+  test("SARIF 2.1.0", () => {
+    const file = tempConfig('{ "version": 1, "permissions": [{ "operations": "read", "paths": ["/a"] }] }');
+    const sarif = JSON.parse(run(["check", file, "--format", "sarif"]).stdout);
+    assert.equal(sarif.version, "2.1.0");
+    assert.equal(sarif.runs[0].results[0].ruleId, "operations-not-list");
+    assert.equal(sarif.runs[0].results[0].level, "error");
+    assert.equal(sarif.runs[0].results[0].locations[0].physicalLocation.region.startLine, 1);
+  });
+
+  test("folders are searched for config and dry-run files", () => {
+    const file = tempConfig('{ "config": "./agent-sandbox.jsonc", "steps": [{ "tool": "read_file", "expect": "okk" }] }', "a.dryrun.jsonc");
+    const dir = join(file, "..");
+    writeFileSync(join(dir, "agent-sandbox.jsonc"), '{ "version": 1 }');
+    const json = JSON.parse(run(["check", dir, "--format", "json"]).stdout);
+    assert.equal(json.summary.files, 2);
+    const dryRun = json.files.find((f: { path: string }) => f.path.endsWith("a.dryrun.jsonc"));
+    assert.match(dryRun.diagnostics[0].message, /Did you mean "ok"\?/);
+  });
+
+  test("bad invocations exit 2 with a message, never a stack trace", () => {
+    for (const args of [["check", "/no/such/file.jsonc"], ["frobnicate"], ["check", "--format", "xml", "."], ["explain", EXAMPLE, "--op", "read"]]) {
+      const r = run(args);
+      assert.equal(r.code, 2, args.join(" "));
+      assert.match(r.stderr, /^agent-sandbox: /);
+      assert.doesNotMatch(r.stderr, /\n\s+at /);
+    }
+  });
+});
+
+describe("agent-sandbox explain", () => {
+  test("the deciding rule, in the stable JSON shape", () => {
+    const r = run(["explain", EXAMPLE, "--op", "write", "--path", "/workspace/.env", "--format", "json"]);
+    assert.equal(r.code, 0, r.stderr);
+    const json = JSON.parse(r.stdout);
+    assert.deepEqual(
+      { agent: json.agent, operation: json.operation, path: json.path, canonicalPath: json.canonicalPath, decision: json.decision, rule: json.rule, source: json.source },
+      { agent: "main", operation: "write", path: "/workspace/.env", canonicalPath: "/workspace/.env", decision: "deny", rule: { index: 0, pattern: "/workspace/.env", mode: "deny" }, source: "top-level" },
+    );
+  });
+
+  test("rule is null when the default decides; a rejected path is an error in the runtime's words", () => {
+    const file = tempConfig('{ "version": 1, "permissions": [{ "operations": ["read"], "paths": ["/secrets/**"], "mode": "deny" }] }');
+    const allowed = JSON.parse(run(["explain", file, "--op", "read", "--path", "/public/a", "--format", "json"]).stdout);
+    assert.equal(allowed.rule, null);
+    assert.equal(allowed.decision, "allow");
+    const rejected = JSON.parse(run(["explain", file, "--op", "read", "--path", "secrets/x", "--format", "json"]).stdout);
+    assert.equal(rejected.decision, "error");
+    assert.equal(rejected.error, 'path must be absolute: "secrets/x"');
+  });
+
+  test("deepagents-js validates nothing when the agent has no rules; deepagents-py always does", () => {
+    const js = tempConfig('{ "version": 1 }');
+    assert.equal(JSON.parse(run(["explain", js, "--op", "read", "--path", "secrets/x", "--format", "json"]).stdout).decision, "allow");
+    const py = tempConfig('{ "version": 1, "runtime": "deepagents-py" }');
+    const r = JSON.parse(run(["explain", py, "--op", "read", "--path", "/a/../b", "--format", "json"]).stdout);
+    assert.equal(r.decision, "error");
+    assert.equal(r.error, "Path traversal not allowed: /a/../b");
+  });
+
+  test("subagents: own rules, inherited rules, unknown agent", () => {
+    const own = JSON.parse(run(["explain", EXAMPLE, "--op", "write", "--path", "/workspace/notes/a.md", "--agent", "auditor", "--format", "json"]).stdout);
+    assert.deepEqual([own.decision, own.source, own.rule.index], ["deny", "subagent", 0]);
+    const inherited = JSON.parse(run(["explain", EXAMPLE, "--op", "read", "--path", "/workspace/.env", "--agent", "writer", "--format", "json"]).stdout);
+    assert.deepEqual([inherited.decision, inherited.source], ["deny", "inherited"]);
+    const unknown = run(["explain", EXAMPLE, "--op", "read", "--path", "/a", "--agent", "nobody"]);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /No agent named "nobody"/);
+  });
+});

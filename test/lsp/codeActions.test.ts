@@ -1,0 +1,124 @@
+/** textDocument/codeAction: every quick fix applied and re-checked, "Ignore <code> here", source.fixAll. */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { CodeAction, Diagnostic, TextEdit } from "vscode-languageserver-protocol/node";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { FIXTURES, FixtureFolder, type Fixture, type FixtureName } from "./fixtures";
+import { LspTestClient, ROOT } from "./lspClient";
+
+const WITH_FIXES: FixtureName[] = ["ruleMistakes", "toolDuplicate", "sandboxGuard", "authz", "schemaErrors", "research"];
+
+function apply(text: string, edits: TextEdit[]): string {
+  return TextDocument.applyEdits(TextDocument.create("x", "x", 0, text), edits);
+}
+
+describe("code actions", () => {
+  const folder = new FixtureFolder();
+  let client: LspTestClient;
+  before(async () => {
+    client = await LspTestClient.start({ pull: true });
+  });
+  after(async () => {
+    assert.deepEqual(client.failures, [], "no request may fail");
+    await client.stop();
+    folder.dispose();
+  });
+
+  async function actionsFor(uri: string, diagnostic: Diagnostic, only?: string[]): Promise<CodeAction[]> {
+    return (
+      (await client.request<CodeAction[]>("textDocument/codeAction", {
+        textDocument: { uri },
+        range: diagnostic.range,
+        context: { diagnostics: [diagnostic], ...(only ? { only } : {}) },
+      })) ?? []
+    );
+  }
+
+  for (const name of WITH_FIXES) {
+    it(`Given ${name}, When each quick fix is applied, Then the server re-checks and that finding is gone`, async () => {
+      const fixture: Fixture = FIXTURES[name];
+      const given = folder.write(fixture);
+      await client.open(given.uri, given.text);
+      const before = await client.pullDiagnostics(given.uri);
+      let applied = 0;
+      for (const diagnostic of before) {
+        const actions = await actionsFor(given.uri, diagnostic);
+        if (diagnostic.code !== "json-syntax") assert.ok(actions.some((a) => a.title === `Ignore ${diagnostic.code} here`), `ignore action for ${diagnostic.code}`);
+        for (const action of actions) {
+          assert.equal(action.kind, "quickfix");
+          assert.deepEqual(action.diagnostics, [diagnostic]);
+          const edits = action.edit!.changes![given.uri]!;
+          await client.replaceAll(given.uri, apply(given.text, edits));
+          const after = await client.pullDiagnostics(given.uri);
+          const same = (d: Diagnostic) => d.code === diagnostic.code && d.message === diagnostic.message;
+          assert.ok(
+            after.filter(same).length < before.filter(same).length,
+            `"${action.title}" should remove ${diagnostic.code}: ${diagnostic.message}\n${client.document(given.uri).getText()}`,
+          );
+          await client.replaceAll(given.uri, given.text);
+          applied++;
+        }
+      }
+      // internal-error reports a bug in a check: nothing to fix or ignore there.
+      assert.ok(applied >= before.filter((d) => d.code !== "internal-error").length, `${name}: every finding has at least one action`);
+    });
+  }
+
+  it("Given an ignore comment above a line, When another code is ignored there, Then the code is added to that comment", async () => {
+    const given = folder.write({ text: '{\n  "version": 1,\n  "permissions": [\n    // agent-sandbox-ignore rule-empty\n    { "operations": "read", "paths": [], "mode": "deny" }\n  ]\n}\n' });
+    await client.open(given.uri, given.text);
+    const [diagnostic] = await client.pullDiagnostics(given.uri);
+    assert.equal(diagnostic?.code, "operations-not-list");
+    const ignore = (await actionsFor(given.uri, diagnostic)).find((a) => a.title.startsWith("Ignore"))!;
+    const text = apply(given.text, ignore.edit!.changes![given.uri]!);
+    assert.match(text, /\/\/ agent-sandbox-ignore rule-empty operations-not-list\n/);
+  });
+
+  for (const name of ["ruleMistakes", "toolDuplicate", "sandboxGuard"] as const) {
+    it(`Given ${name}, When source.fixAll.agent-sandbox runs, Then the text equals \`check --fix\` (safe fixes only)`, async () => {
+      const given = folder.write(FIXTURES[name]);
+      await client.open(given.uri, given.text);
+      const diagnostics = await client.pullDiagnostics(given.uri);
+      const actions =
+        (await client.request<CodeAction[]>("textDocument/codeAction", {
+          textDocument: { uri: given.uri },
+          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+          context: { diagnostics: [], only: ["source.fixAll.agent-sandbox"] },
+        })) ?? [];
+      assert.equal(actions.length, 1);
+      assert.equal(actions[0]!.kind, "source.fixAll.agent-sandbox");
+      const fixed = apply(given.text, actions[0]!.edit!.changes![given.uri]!);
+      try {
+        execFileSync(process.execPath, [join(ROOT, "dist", "cli.js"), "check", "--fix", given.path], { stdio: "pipe" });
+      } catch {
+        /* exit 1: errors remain */
+      }
+      assert.equal(fixed, readFileSync(given.path, "utf8"));
+      assert.notEqual(fixed, given.text);
+      // A fixed point: once applied, fix-all has nothing left to do.
+      await client.replaceAll(given.uri, fixed);
+      assert.ok(diagnostics.length > 0);
+      await client.pullDiagnostics(given.uri);
+      const again = await client.request<CodeAction[]>("textDocument/codeAction", {
+        textDocument: { uri: given.uri },
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        context: { diagnostics: [], only: ["source.fixAll.agent-sandbox"] },
+      });
+      assert.deepEqual(again, []);
+    });
+  }
+
+  it("Given a file with only unsafe fixes, When source.fixAll runs, Then nothing is offered", async () => {
+    const given = folder.write(FIXTURES.authz);
+    await client.open(given.uri, given.text);
+    const actions = await client.request<CodeAction[]>("textDocument/codeAction", {
+      textDocument: { uri: given.uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [], only: ["source.fixAll"] },
+    });
+    assert.deepEqual(actions, []);
+  });
+});

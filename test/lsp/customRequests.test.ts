@@ -1,0 +1,72 @@
+/** The custom requests of server/src/protocol.ts: agents, effective tools, prompt preview, explain. */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { AgentsRequest, EffectiveToolsRequest, ExplainRequest, PromptPreviewRequest, type AgentsResult, type EffectiveToolsResult, type ExplainResult, type PromptPreviewResult } from "../../server/src/protocol";
+import { FIXTURES, FixtureFolder } from "./fixtures";
+import { LspTestClient, rangeText } from "./lspClient";
+
+describe("custom requests", () => {
+  const folder = new FixtureFolder();
+  let client: LspTestClient;
+  let uri: string;
+  before(async () => {
+    client = await LspTestClient.start({ pull: true });
+    const given = folder.write(FIXTURES.research);
+    uri = given.uri;
+    await client.open(uri, given.text);
+  });
+  after(async () => {
+    assert.deepEqual(client.failures, [], "no request may fail");
+    await client.stop();
+    folder.dispose();
+  });
+
+  it("agents: every agent and role, and the mount point", async () => {
+    const result = await client.request<AgentsResult>(AgentsRequest.method, { uri });
+    assert.deepEqual(result, { available: true, agents: ["main", "general-purpose", "auditor"], roles: ["user", "guest"], mountAt: "/workspace" });
+  });
+
+  it("effectiveTools: one table per agent and role, as `agent-sandbox tools` computes them", async () => {
+    const result = (await client.request<EffectiveToolsResult>(EffectiveToolsRequest.method, { uri }))!;
+    assert.equal(result.tables.length, 9);
+    const guest = result.tables.find((t) => t.agent === "main" && t.role === "guest")!;
+    assert.deepEqual(guest.tools.filter((t) => t.visible).map((t) => t.name), ["ls", "read_file", "web_search"]);
+    assert.equal(guest.tools.find((t) => t.name === "write_file")?.hiddenBy, "authorization");
+    assert.match(result.markdown, /# Effective tools/);
+  });
+
+  it("promptPreview: markdown for an agent and role; hidden tools appear nowhere", async () => {
+    const result = (await client.request<PromptPreviewResult>(PromptPreviewRequest.method, { uri, agent: "main", role: "guest" }))!;
+    assert.equal(result.available, true);
+    assert.match(result.markdown, /You are a careful research assistant\./);
+    assert.match(result.markdown, /`read_file`/);
+    assert.doesNotMatch(result.markdown, /`write_file`/);
+    const unknown = (await client.request<PromptPreviewResult>(PromptPreviewRequest.method, { uri, agent: "nobody", role: null }))!;
+    assert.equal(unknown.available, false);
+    assert.match(unknown.reason!, /No agent named "nobody"/);
+  });
+
+  it("explain: the deciding rule with its place in the file", async () => {
+    const result = (await client.request<ExplainResult>(ExplainRequest.method, { uri, agent: "main", operation: "write", path: "/workspace/secrets/key.txt" }))!;
+    assert.equal(result.decision, "deny");
+    assert.equal(result.rule?.index, 0);
+    assert.equal(rangeText(client.document(uri), result.rule!.patternRange!), '"/workspace/secrets/**"');
+    assert.equal(result.rule!.location.uri, uri);
+    const byDefault = (await client.request<ExplainResult>(ExplainRequest.method, { uri, agent: "auditor", operation: "read", path: "/etc/passwd" }))!;
+    assert.equal(byDefault.decision, "allow");
+    assert.equal(byDefault.rule, undefined);
+    const rejected = (await client.request<ExplainResult>(ExplainRequest.method, { uri, agent: "main", operation: "read", path: "../x" }))!;
+    assert.equal(rejected.decision, "error");
+  });
+
+  it("answers, without an error, for files that are not configs or do not parse", async () => {
+    const broken = folder.write(FIXTURES.broken);
+    await client.open(broken.uri, broken.text);
+    await client.request(ExplainRequest.method, { uri: broken.uri, agent: "main", operation: "read", path: "/a" });
+    await client.request(PromptPreviewRequest.method, { uri: broken.uri, agent: "main", role: null });
+    for (const u of ["file:///nowhere/agent-sandbox.jsonc", "untitled:Untitled-1", "file:///nowhere/notes.txt"]) {
+      assert.equal((await client.request<AgentsResult>(AgentsRequest.method, { uri: u }))?.available, false);
+      assert.equal((await client.request<ExplainResult>(ExplainRequest.method, { uri: u, agent: "main", operation: "read", path: "/a" }))?.available, false);
+    }
+  });
+});

@@ -1,0 +1,209 @@
+/** textDocument/diagnostic and publishDiagnostics against the real bundled server. */
+import assert from "node:assert/strict";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { after, before, describe, it } from "node:test";
+import { FileChangeType } from "vscode-languageserver-protocol/node";
+import { FIXTURES, FixtureFolder } from "./fixtures";
+import { LspTestClient, rangeText } from "./lspClient";
+
+const DOCS = "https://github.com/agent-sandbox/agent-sandbox/blob/main/docs/checks";
+
+describe("diagnostics (pull)", () => {
+  const folder = new FixtureFolder();
+  let client: LspTestClient;
+  let settings: Record<string, unknown> = {};
+  before(async () => {
+    client = await LspTestClient.start({ pull: true, settings: () => settings });
+  });
+  after(async () => {
+    assert.deepEqual(client.failures, [], "no request may fail");
+    await client.stop();
+    folder.dispose();
+  });
+
+  it("Given rule mistakes, When pulled, Then each finding has its code, range, docs link and source", async () => {
+    const given = folder.write(FIXTURES.ruleMistakes);
+    await client.open(given.uri, given.text);
+    // The codes this fixture is about (the engine may say more about it as it grows).
+    const about = new Set(["pattern-never-matches", "path-not-absolute", "operations-not-list", "rule-empty"]);
+    const diagnostics = (await client.pullDiagnostics(given.uri)).filter((d) => about.has(String(d.code)));
+    const doc = client.document(given.uri);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, rangeText(doc, d.range)]),
+      [
+        ["pattern-never-matches", '"/workspace/tmp/"'],
+        ["path-not-absolute", '"workspace/notes/**"'],
+        ["operations-not-list", '"read"'],
+        ["rule-empty", "[]"],
+      ],
+    );
+    assert.deepEqual(
+      diagnostics.map((d) => given.text.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end))),
+      given.ranges.map((r) => given.text.slice(r.start, r.end)),
+    );
+    for (const d of diagnostics) {
+      assert.equal(d.source, "agent-sandbox");
+      assert.equal(d.codeDescription?.href, `${DOCS}/${d.code}.md`);
+    }
+    assert.deepEqual(diagnostics.map((d) => d.severity), [2, 1, 1, 2]);
+    assert.deepEqual(diagnostics.find((d) => d.code === "rule-empty")?.tags, [1], "rule-empty is Unnecessary");
+  });
+
+  it("Given a duplicate tool, When pulled, Then it is a hint with related information and the Unnecessary tag", async () => {
+    const given = folder.write(FIXTURES.toolDuplicate);
+    await client.open(given.uri, given.text);
+    const [d] = await client.pullDiagnostics(given.uri);
+    assert.equal(d?.code, "tool-duplicate");
+    assert.equal(d.severity, 4);
+    assert.deepEqual(d.tags, [1]);
+    assert.ok(d.relatedInformation?.length, "related information");
+    assert.equal(d.relatedInformation![0]!.location.uri, given.uri);
+    assert.equal(rangeText(client.document(given.uri), d.relatedInformation![0]!.location.range), '"ls"');
+  });
+
+  it("Given a suppression comment, When pulled, Then the finding below it is silenced", async () => {
+    const given = folder.write(FIXTURES.suppressed);
+    await client.open(given.uri, given.text);
+    assert.deepEqual(await client.pullDiagnostics(given.uri), []);
+  });
+
+  it("Given severity settings, When pulled, Then codes take the configured severity or disappear", async () => {
+    const given = folder.write(FIXTURES.ruleMistakes);
+    settings = { severities: { "rule-empty": "off", "pattern-never-matches": "error", "path-not-absolute": "bogus" } };
+    await client.connection.sendNotification("workspace/didChangeConfiguration", { settings: null });
+    await client.open(given.uri, given.text);
+    const diagnostics = await client.pullDiagnostics(given.uri);
+    settings = {};
+    await client.connection.sendNotification("workspace/didChangeConfiguration", { settings: null });
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.severity]),
+      [
+        ["pattern-never-matches", 1],
+        ["path-not-absolute", 1],
+        ["operations-not-list", 1],
+      ],
+    );
+  });
+
+  it("Given the defaultRuntime setting, When a file names no runtime, Then its checks use that runtime", async () => {
+    const given = folder.write(FIXTURES.interruptMode);
+    await client.open(given.uri, given.text);
+    const modeUnknown = async () => (await client.pullDiagnostics(given.uri)).filter((d) => d.code === "mode-unknown").length;
+    assert.equal(await modeUnknown(), 1);
+    settings = { defaultRuntime: "deepagents-py" };
+    await client.connection.sendNotification("workspace/didChangeConfiguration", { settings: null });
+    assert.equal(await modeUnknown(), 0, "interrupt is a mode in deepagents-py");
+    assert.match(client.checks.at(-1)?.runtime ?? "", /deepagents-py .*defaultRuntime setting/);
+    settings = {};
+    await client.connection.sendNotification("workspace/didChangeConfiguration", { settings: null });
+    assert.equal(await modeUnknown(), 1);
+  });
+
+  it("Given a missing systemPromptFile, When the file is created and the watcher reports it, Then the client is asked to refresh and the error is gone", async () => {
+    const given = folder.write(FIXTURES.missingPromptFile);
+    await client.open(given.uri, given.text);
+    assert.deepEqual((await client.pullDiagnostics(given.uri)).map((d) => d.code), ["system-prompt-conflict"]);
+    const prompt = join(given.folder, "PROMPT.md");
+    writeFileSync(prompt, "Be careful.\n");
+    const refreshes = client.refreshes;
+    await client.connection.sendNotification("workspace/didChangeWatchedFiles", { changes: [{ uri: pathToFileURL(prompt).href, type: FileChangeType.Created }] });
+    for (let i = 0; i < 50 && client.refreshes === refreshes; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(client.refreshes > refreshes, "workspace/diagnostic/refresh was sent");
+    assert.deepEqual(await client.pullDiagnostics(given.uri), []);
+  });
+
+  it("Given a file that does not parse, When pulled, Then json-syntax errors where the parser stopped", async () => {
+    const given = folder.write(FIXTURES.broken);
+    await client.open(given.uri, given.text);
+    const syntax = (await client.pullDiagnostics(given.uri)).filter((d) => d.code === "json-syntax");
+    assert.deepEqual(syntax.map((d) => [d.severity, d.message]), [
+      [1, "A comma is expected."],
+      [1, "A closing bracket `]` is expected."],
+    ]);
+  });
+
+  it("Given a dry-run scenario, When pulled, Then its schema is checked", async () => {
+    const given = folder.write(FIXTURES.scenario);
+    await client.open(given.uri, given.text, "agent-sandbox-dryrun");
+    const diagnostics = await client.pullDiagnostics(given.uri);
+    assert.deepEqual(diagnostics.map((d) => [d.code, rangeText(client.document(given.uri), d.range)]), [["schema", '"maybe"']]);
+  });
+
+  it("Given an edit, When pulled again, Then the diagnostics follow the new text", async () => {
+    const given = folder.write(FIXTURES.suppressed);
+    await client.open(given.uri, given.text);
+    assert.deepEqual(await client.pullDiagnostics(given.uri), []);
+    const doc = client.document(given.uri);
+    const comment = given.text.indexOf("// agent-sandbox-ignore");
+    await client.change(given.uri, [{ range: { start: doc.positionAt(comment), end: doc.positionAt(given.text.indexOf("\n", comment)) }, text: "" }]);
+    assert.deepEqual((await client.pullDiagnostics(given.uri)).map((d) => d.code), ["pattern-never-matches"]);
+  });
+});
+
+describe("diagnostics (push, and files that are not open)", () => {
+  const folder = new FixtureFolder();
+  let client: LspTestClient;
+  let workspaceFile: { path: string; uri: string };
+  before(async () => {
+    workspaceFile = folder.write(FIXTURES.ruleMistakes);
+    client = await LspTestClient.start({ pull: false, workspaceFolders: [folder.root], initializationOptions: { scanWorkspace: true } });
+  });
+  after(async () => {
+    assert.deepEqual(client.failures, []);
+    await client.stop();
+    folder.dispose();
+  });
+
+  it("Given a config file in a workspace folder, When the server starts, Then its diagnostics are pushed without opening it", async () => {
+    const published = client.published.get(workspaceFile.uri) ?? (await client.waitForPublish(workspaceFile.uri));
+    assert.equal(published.diagnostics.length, 4);
+  });
+
+  it("Given a closed workspace file, When it is deleted, Then its diagnostics are cleared", async () => {
+    if (!client.published.get(workspaceFile.uri)?.diagnostics.length) await client.waitForPublish(workspaceFile.uri, (p) => p.diagnostics.length > 0);
+    rmSync(workspaceFile.path);
+    const cleared = client.waitForPublish(workspaceFile.uri, (p) => p.diagnostics.length === 0);
+    await client.connection.sendNotification("workspace/didChangeWatchedFiles", { changes: [{ uri: workspaceFile.uri, type: FileChangeType.Deleted }] });
+    assert.deepEqual((await cleared).diagnostics, []);
+  });
+
+  it("Given a client without pull diagnostics, When a document is opened and edited, Then diagnostics are pushed after the debounce", async () => {
+    const given = folder.write(FIXTURES.suppressed);
+    const first = client.waitForPublish(given.uri, () => true, 5000).catch(() => undefined);
+    await client.open(given.uri, given.text);
+    // Nothing to report: nothing is pushed for a clean file.
+    assert.equal(await Promise.race([first, new Promise((r) => setTimeout(() => r("quiet"), 300))]), "quiet");
+    const doc = client.document(given.uri);
+    const comment = given.text.indexOf("// agent-sandbox-ignore");
+    const pushed = client.waitForPublish(given.uri, (p) => p.diagnostics.length > 0);
+    await client.change(given.uri, [{ range: { start: doc.positionAt(comment), end: doc.positionAt(given.text.indexOf("\n", comment)) }, text: "" }]);
+    const published = await pushed;
+    assert.deepEqual(published.diagnostics.map((d) => d.code), ["pattern-never-matches"]);
+    assert.equal(published.version, client.document(given.uri).version);
+    const cleared = client.waitForPublish(given.uri, (p) => p.diagnostics.length === 0);
+    await client.close(given.uri);
+    await cleared;
+  });
+
+  it("Given a new config file in the workspace, When the watcher reports it, Then it is checked", async () => {
+    const created = folder.write(FIXTURES.toolDuplicate);
+    const pushed = client.waitForPublish(created.uri, (p) => p.diagnostics.length > 0);
+    await client.connection.sendNotification("workspace/didChangeWatchedFiles", { changes: [{ uri: created.uri, type: FileChangeType.Created }] });
+    assert.deepEqual((await pushed).diagnostics.map((d) => d.code), ["tool-duplicate"]);
+  });
+
+  it("registers watchers for the config file names and for the inputs a config reads", async () => {
+    const given = folder.write(FIXTURES.missingPromptFile);
+    await client.open(given.uri, given.text);
+    await client.waitForPublish(given.uri);
+    for (let i = 0; i < 50; i++) {
+      if (JSON.stringify(client.registrations).includes("PROMPT.md")) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const text = JSON.stringify(client.registrations);
+    assert.match(text, /agent-sandbox\.\{json,jsonc\}/);
+    assert.match(text, /PROMPT\.md/);
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * One engine, two hosts: `dist/cli.js check --format json` and the language server's diagnostics must agree exactly
+ * (code, severity, range, message, related information, tags) on every LSP fixture, every example and every e2e
+ * fixture file.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { after, before, describe, it } from "node:test";
+import type { Diagnostic } from "vscode-languageserver-protocol/node";
+import { FIXTURES, FixtureFolder } from "./fixtures";
+import { LspTestClient, ROOT } from "./lspClient";
+
+const SEVERITY = ["", "error", "warning", "information", "hint"];
+const OURS = /^((.+\.)?agent-sandbox\.jsonc?|.+\.dryrun\.jsonc?)$/;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : OURS.test(e.name) ? [join(dir, e.name)] : [],
+  );
+}
+
+interface CliDiagnostic {
+  code: string;
+  severity: string;
+  message: string;
+  range: Diagnostic["range"];
+  related?: { message: string; range: Diagnostic["range"] }[];
+  tags?: string[];
+}
+
+describe("CLI and language server agree", () => {
+  const folder = new FixtureFolder();
+  let client: LspTestClient;
+  const files: string[] = [];
+  let cli: Map<string, CliDiagnostic[]>;
+  before(async () => {
+    for (const fixture of Object.values(FIXTURES)) files.push(folder.write(fixture).path);
+    files.push(...filesUnder(join(ROOT, "examples")), ...filesUnder(join(ROOT, "e2e", "fixtures")));
+    let out: string;
+    try {
+      out = execFileSync(process.execPath, [join(ROOT, "dist", "cli.js"), "check", "--format", "json", ...files], { encoding: "utf8", maxBuffer: 64 << 20 });
+    } catch (error) {
+      out = (error as { stdout: string }).stdout; // exit 1: findings at error level
+    }
+    const report = JSON.parse(out) as { files: { path: string; diagnostics: CliDiagnostic[] }[] };
+    cli = new Map(report.files.map((f) => [resolve(f.path), f.diagnostics]));
+    client = await LspTestClient.start({ pull: true });
+  });
+  after(async () => {
+    assert.deepEqual(client.failures, [], "no request may fail");
+    await client.stop();
+    folder.dispose();
+  });
+
+  it("on every fixture and example", async () => {
+    assert.ok(files.length >= 15, `${files.length} files`);
+    for (const path of files) {
+      const expected = cli.get(resolve(path));
+      assert.ok(expected, `the CLI reported ${path}`);
+      const uri = pathToFileURL(path).href;
+      await client.open(uri, readFileSync(path, "utf8"), /\.dryrun\.jsonc?$/.test(path) ? "agent-sandbox-dryrun" : "agent-sandbox");
+      const actual = await client.pullDiagnostics(uri);
+      await client.close(uri);
+      assert.deepEqual(
+        actual.map((d) => ({
+          code: d.code,
+          severity: SEVERITY[d.severity!],
+          message: d.message,
+          range: d.range,
+          ...(d.relatedInformation ? { related: d.relatedInformation.map((r) => ({ message: r.message, range: r.location.range })) } : {}),
+          ...(d.tags ? { tags: d.tags.map((t) => (t === 1 ? "unnecessary" : String(t))) } : {}),
+        })),
+        expected.map((d) => ({
+          code: d.code,
+          severity: d.severity,
+          message: d.message,
+          range: d.range,
+          ...(d.related ? { related: d.related } : {}),
+          ...(d.tags ? { tags: d.tags } : {}),
+        })),
+        path,
+      );
+    }
+  });
+});
