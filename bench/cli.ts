@@ -46,21 +46,25 @@ function childrenCpuMs(): number | undefined {
   }
 }
 
-function timed(args: string[], cwd: string): { ms: number; cpuMs: number | undefined; status: number | null; stdout: string; stderr: string } {
+/** One CLI run longer than this is stopped, and the section reports that instead of a time. */
+export const CLI_TIMEOUT_MS = 20_000;
+
+function timed(args: string[], cwd: string): { ms: number; cpuMs: number | undefined; status: number | null; stdout: string; stderr: string; timedOut: boolean } {
   const cpu0 = childrenCpuMs();
   const t0 = performance.now();
   // The same environment for both, without NODE_OPTIONS that npm or the parent might carry (e.g. a loader).
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
-  const r = spawnSync(process.execPath, args, { cwd, encoding: "utf8", env, maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, args, { cwd, encoding: "utf8", env, maxBuffer: 64 * 1024 * 1024, timeout: CLI_TIMEOUT_MS });
   const ms = performance.now() - t0;
   const cpu1 = childrenCpuMs();
-  if (r.error) throw r.error;
-  return { ms, cpuMs: cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0, status: r.status, stdout: r.stdout, stderr: r.stderr };
+  const timedOut = (r.error as NodeJS.ErrnoException | undefined)?.code === "ETIMEDOUT";
+  if (r.error && !timedOut) throw r.error;
+  return { ms, cpuMs: cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0, status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "", timedOut };
 }
 
 /** `undefined` with a reason when the CLI bundle is not there (run `npm run build`). */
-export function benchCli(ruleCount: number, runs: number): CliResult | { skipped: string } {
+export function benchCli(ruleCount: number, runs: number): CliResult | { skipped: string } | { timedOut: number } {
   if (!existsSync(CLI_PATH)) return { skipped: `${CLI_PATH} does not exist (npm run build has not produced the CLI yet)` };
   const dir = mkdtempSync(join(tmpdir(), "agent-sandbox-bench-"));
   try {
@@ -73,6 +77,7 @@ export function benchCli(ruleCount: number, runs: number): CliResult | { skipped
     const nodeArgs = ["-e", "0"];
     // A first run of each checks the answer and warms the file cache.
     const first = timed(cliArgs, dir);
+    if (first.timedOut) return { timedOut: CLI_TIMEOUT_MS };
     if (first.status !== 0 && first.status !== 1) {
       return { skipped: `the CLI exited with ${first.status}: ${first.stderr.trim().split("\n").slice(0, 5).join(" | ")}` };
     }

@@ -6,7 +6,7 @@
  *   publishDiagnostics, minus the server's debounce) and pulled (didChange + textDocument/diagnostic round trip,
  *   what VS Code does);
  * - hover latency on a rule, a path pattern and an agent name of the 1,000-rule config (sample workspace present);
- * - extension activation: loading dist/client.js and running `activate()` in a fresh Node process, with a stand-in
+ * - extension activation: loading the shipped client bundle and running `activate()` in a fresh Node process, with a stand-in
  *   for the `vscode` module whose every member is a no-op (so the figure is our bundle's own cost; the e2e run in a
  *   real VS Code reports the activation time it saw too);
  * - bundle sizes: dist/ as `npm run build` makes it, and minified as the .vsix ships it (`build.mjs --minify`).
@@ -15,18 +15,28 @@
  * 50 ms, all shipped bundles together under 2 MB. `node --import tsx bench/lsp.ts` runs it alone.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Hover } from "vscode-languageserver-protocol/node";
+import { relativeAccess } from "../server/src/cli/files";
+import { checkConfigText } from "../server/src/engine/checkConfig";
 import { LspTestClient, ROOT } from "../test/lsp/lspClient";
 import { generateConfigText } from "./generate";
 
 export interface LspBenchResult {
   /** The server's debounce for pushed diagnostics, in ms. */
   debounceMs: number;
-  diagnostics: { rules: number; bytes: number; pushAboveDebounceMs: number; pullMs: number }[];
+  /**
+   * Per size: the engine's own check of the same text in this process (`engineMs`), and what the editor waits:
+   * pushed diagnostics above the debounce, and a pull round trip. The difference is the server's share (transport,
+   * document state, conversion). A size whose engine check alone takes longer than SLOW_CHECK_MS is not run
+   * through the server (`skipped` says why).
+   */
+  diagnostics: { rules: number; bytes: number; engineMs: number; pushAboveDebounceMs: number; pullMs: number; skipped?: string }[];
+  /** The size the hover figures were taken on. */
+  hoverRules: number;
   hoverMs: { rule: number; pattern: number; agent: number };
   activationMs: { load: number; activate: number; total: number };
   bundles: { built: Record<string, number>; shipped: Record<string, number>; shippedTotal: number };
@@ -35,6 +45,8 @@ export interface LspBenchResult {
 
 const DEBOUNCE_MS = 100;
 const RULE_COUNTS = [10, 100, 1000];
+/** Beyond this, the editor figure is the engine's figure; rounds through the server would only take minutes. */
+const SLOW_CHECK_MS = 2000;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -51,6 +63,8 @@ export async function runLspBench(options: { quick?: boolean } = {}): Promise<Ls
     const pullClient = await LspTestClient.start({ pull: true });
     const diagnostics: LspBenchResult["diagnostics"] = [];
     let hoverMs: LspBenchResult["hoverMs"] = { rule: NaN, pattern: NaN, agent: NaN };
+    let hoverRules = 0;
+    let hoverUri: string | undefined;
     for (const rules of RULE_COUNTS) {
       const text = generateConfigText(rules, 42, "../schemas/agent-sandbox.schema.json").replace(
         '"name": "research-agent",',
@@ -60,28 +74,49 @@ export async function runLspBench(options: { quick?: boolean } = {}): Promise<Ls
       writeFileSync(path, text);
       const uri = pathToFileURL(path).href;
 
+      // The engine alone, in this process, on the same text with the same file access.
+      const engine: number[] = [];
+      checkConfigText(text, relativeAccess(path)); // warm-up: the first check compiles the engine's code
+      for (let i = 0; i < 3; i++) {
+        const t0 = performance.now();
+        checkConfigText(text, relativeAccess(path));
+        engine.push(performance.now() - t0);
+        if (engine[0]! > SLOW_CHECK_MS) break;
+      }
+      const engineMs = median(engine);
+      if (engineMs > SLOW_CHECK_MS) {
+        diagnostics.push({ rules, bytes: text.length, engineMs, pushAboveDebounceMs: NaN, pullMs: NaN, skipped: `the engine's check alone takes ${(engineMs / 1000).toFixed(1)} s` });
+        break;
+      }
+      const wait = Math.max(10_000, engineMs * 10);
+      // Enough rounds for a median, within about 15 s per size.
+      const n = Math.max(3, Math.min(rounds, Math.floor(15_000 / Math.max(1, engineMs))));
+
       // Pushed: didChange → publishDiagnostics, minus the debounce.
       await client.open(uri, text);
-      await client.waitForPublish(uri);
+      // The first check in a fresh server is cold (the engine's code is compiled on first use).
+      await client.waitForPublish(uri, () => true, Math.max(60_000, wait));
       const push: number[] = [];
-      for (let i = 0; i < rounds; i++) {
+      for (let i = 0; i < n; i++) {
         const doc = client.document(uri);
         const at = doc.getText().indexOf('"/', doc.getText().indexOf('"permissions"')) + 1;
-        const published = client.waitForPublish(uri, (p) => p.version === doc.version + 1);
+        const expected = doc.version + 1; // (the mirror document is updated in place by the change)
+        const published = client.waitForPublish(uri, (p) => p.version === expected, wait);
         const t0 = performance.now();
-        await client.change(uri, [{ range: { start: doc.positionAt(at), end: doc.positionAt(at) }, text: i % 2 ? "" : "x" }]);
+        await client.change(uri, [{ range: { start: doc.positionAt(at), end: doc.positionAt(at) }, text: "x" }]);
         await published;
         push.push(performance.now() - t0 - DEBOUNCE_MS);
-        // Undo so every round checks the same text.
-        if (i % 2 === 0) await client.change(uri, [{ range: { start: doc.positionAt(at), end: doc.positionAt(at + 1) }, text: "" }]);
-        await client.waitForPublish(uri, (p) => p.version === client.document(uri).version);
+        // Undo, so that every round checks the same text.
+        const undone = client.waitForPublish(uri, (p) => p.version === expected + 1, wait);
+        await client.change(uri, [{ range: { start: doc.positionAt(at), end: doc.positionAt(at + 1) }, text: "" }]);
+        await undone;
       }
 
       // Pulled: didChange, then textDocument/diagnostic, as VS Code does.
       await pullClient.open(uri, text);
       await pullClient.pullDiagnostics(uri);
       const pull: number[] = [];
-      for (let i = 0; i < rounds; i++) {
+      for (let i = 0; i < n; i++) {
         const doc = pullClient.document(uri);
         const at = doc.getText().indexOf('"/', doc.getText().indexOf('"permissions"')) + 1;
         const t0 = performance.now();
@@ -90,9 +125,14 @@ export async function runLspBench(options: { quick?: boolean } = {}): Promise<Ls
         pull.push(performance.now() - t0);
         await pullClient.change(uri, [{ range: { start: doc.positionAt(at), end: doc.positionAt(at + 1) }, text: "" }]);
       }
-      diagnostics.push({ rules, bytes: text.length, pushAboveDebounceMs: median(push), pullMs: median(pull) });
-
-      if (rules === RULE_COUNTS.at(-1)) {
+      diagnostics.push({ rules, bytes: text.length, engineMs, pushAboveDebounceMs: median(push), pullMs: median(pull) });
+      hoverRules = rules;
+      hoverUri = uri;
+    }
+    // Hovers on the largest config that went through the server.
+    if (hoverUri) {
+      const uri = hoverUri;
+      {
         await pullClient.pullDiagnostics(uri);
         const doc = pullClient.document(uri);
         const t = doc.getText();
@@ -121,39 +161,53 @@ export async function runLspBench(options: { quick?: boolean } = {}): Promise<Ls
     await pullClient.stop();
     if (failures.length) throw new Error(`requests failed: ${JSON.stringify(failures)}`);
 
-    const activationMs = measureActivation(options.quick ? 3 : 9);
     const bundles = measureBundles(work);
-    const last = diagnostics.at(-1)!;
+    const activationMs = measureActivation(join(work, "shipped", "client.js"), options.quick ? 3 : 9);
+    const largest = diagnostics.find((d) => d.rules === 1000);
+    const worstHover = Math.max(hoverMs.rule, hoverMs.pattern, hoverMs.agent);
     const targets = [
-      { what: "diagnostics, 1,000 rules, above the debounce", measured: `${last.pushAboveDebounceMs.toFixed(1)} ms`, pass: last.pushAboveDebounceMs <= 50 },
-      { what: "hover (rule, pattern, agent; worst)", measured: `${Math.max(hoverMs.rule, hoverMs.pattern, hoverMs.agent).toFixed(1)} ms`, pass: Math.max(hoverMs.rule, hoverMs.pattern, hoverMs.agent) <= 20 },
+      {
+        what: "diagnostics, 1,000 rules, above the debounce",
+        measured: !largest ? "not reached" : largest.skipped ? `not run through the server: ${largest.skipped}` : `${largest.pushAboveDebounceMs.toFixed(1)} ms`,
+        pass: !!largest && !largest.skipped && largest.pushAboveDebounceMs <= 50,
+      },
+      { what: `hover (rule, pattern, agent; worst; ${hoverRules} rules)`, measured: `${worstHover.toFixed(1)} ms`, pass: worstHover <= 20 },
       { what: "extension activation", measured: `${activationMs.total.toFixed(1)} ms`, pass: activationMs.total < 50 },
       { what: "shipped bundles together", measured: `${(bundles.shippedTotal / 1024 / 1024).toFixed(2)} MB`, pass: bundles.shippedTotal < 2 * 1024 * 1024 },
     ];
-    return { debounceMs: DEBOUNCE_MS, diagnostics, hoverMs, activationMs, bundles, targets };
+    return { debounceMs: DEBOUNCE_MS, diagnostics, hoverRules, hoverMs, activationMs, bundles, targets };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
 }
 
-/** Loads dist/client.js and runs `activate()` in fresh processes, with a no-op stand-in for the `vscode` module. */
-function measureActivation(runs: number): LspBenchResult["activationMs"] {
+
+/** Loads the shipped client bundle and runs `activate()` in fresh processes, with a stand-in `vscode` module. */
+function measureActivation(clientBundle: string, runs: number): LspBenchResult["activationMs"] {
+  // The stand-in module has every top-level name of the VS Code API (from @types/vscode); each is a callable,
+  // constructible no-op whose members are no-ops too.
+  const api = readFileSync(join(ROOT, "node_modules", "@types", "vscode", "index.d.ts"), "utf8");
+  const names = [...new Set([...api.matchAll(/^\s*export (?:declare )?(?:class|namespace|enum|function|const|let|var|interface|type) (\w+)/gm)].map((m) => m[1]!))];
   const script = `
 const Module = require("module");
 const noop = new Proxy(function () {}, {
   get: (t, p) => (p === "then" ? undefined : p === Symbol.toPrimitive ? () => "" : noop),
   apply: () => noop,
   construct: () => noop,
+  set: () => true,
 });
+const vscode = {};
+for (const name of ${JSON.stringify(names)}) vscode[name] = noop;
+vscode.version = "1.139.1"; // vscode-languageclient checks it against its engines.vscode
 const original = Module._load;
-Module._load = function (request, ...rest) { return request === "vscode" ? noop : original.call(this, request, ...rest); };
+Module._load = function (request, ...rest) { return request === "vscode" ? vscode : original.call(this, request, ...rest); };
 const context = { subscriptions: [], asAbsolutePath: (p) => require("path").join(${JSON.stringify(ROOT)}, p), extensionPath: ${JSON.stringify(ROOT)} };
 const t0 = performance.now();
-const extension = require(${JSON.stringify(join(ROOT, "dist", "client.js"))});
+const extension = require(${JSON.stringify(clientBundle)});
 const t1 = performance.now();
-const api = extension.activate(context);
+const result = extension.activate(context);
 const t2 = performance.now();
-api.ready.catch(() => {});
+Promise.resolve(result.ready).catch(() => {});
 process.stdout.write(JSON.stringify({ load: t1 - t0, activate: t2 - t1 }));
 process.exit(0);
 `;
@@ -186,9 +240,12 @@ function measureBundles(work: string): LspBenchResult["bundles"] {
 export function formatLspBench(r: LspBenchResult): string {
   const lines: string[] = [];
   lines.push("  Language server (dist/server.js over LSP), medians");
-  lines.push(`  ${"rules".padEnd(6)} ${"size".padStart(8)}   ${"push: didChange→diagnostics above the " + r.debounceMs + " ms debounce"}   pull: didChange + diagnostic request`);
-  for (const d of r.diagnostics) lines.push(`  ${String(d.rules).padEnd(6)} ${`${(d.bytes / 1024).toFixed(0)} KB`.padStart(8)}   ${`${d.pushAboveDebounceMs.toFixed(1)} ms`.padStart(10)}${" ".repeat(49)}${d.pullMs.toFixed(1)} ms`);
-  lines.push(`  hover (1,000 rules): rule ${r.hoverMs.rule.toFixed(1)} ms · pattern ${r.hoverMs.pattern.toFixed(1)} ms · agent ${r.hoverMs.agent.toFixed(1)} ms`);
+  lines.push(`  rules    size   engine check   push: above the ${r.debounceMs} ms debounce   pull: didChange + request`);
+  for (const d of r.diagnostics) {
+    const tail = d.skipped ? `not run through the server: ${d.skipped}` : `${`${d.pushAboveDebounceMs.toFixed(1)} ms`.padStart(28)}   ${`${d.pullMs.toFixed(1)} ms`.padStart(24)}`;
+    lines.push(`  ${String(d.rules).padStart(5)} ${`${(d.bytes / 1024).toFixed(0)} KB`.padStart(7)} ${`${d.engineMs.toFixed(1)} ms`.padStart(14)}   ${tail}`);
+  }
+  lines.push(`  hover (${r.hoverRules} rules): rule ${r.hoverMs.rule.toFixed(1)} ms · pattern ${r.hoverMs.pattern.toFixed(1)} ms · agent ${r.hoverMs.agent.toFixed(1)} ms`);
   lines.push(`  activation: load ${r.activationMs.load.toFixed(1)} ms + activate() ${r.activationMs.activate.toFixed(1)} ms = ${r.activationMs.total.toFixed(1)} ms`);
   const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
   lines.push(`  bundles shipped (minified): ${Object.entries(r.bundles.shipped).map(([n, s]) => `${n} ${kb(s)}`).join(" · ")} = ${kb(r.bundles.shippedTotal)}; as built for tests: ${Object.entries(r.bundles.built).map(([n, s]) => `${n} ${kb(s)}`).join(" · ")}`);

@@ -80,6 +80,9 @@ describe("Agent Sandbox in VS Code", () => {
 
   it("re-checks when a cross-file input appears on disk (systemPromptFile)", async () => {
     const prompt = join(folders()[1]!.uri.fsPath, "PROMPT.md");
+    // The server registers a watcher for PROMPT.md once it has checked b; on a loaded machine VS Code's file
+    // watcher takes a moment to start, and an event before that is not seen by anyone.
+    await sleep(3000);
     writeFileSync(prompt, "Be careful.\n");
     try {
       await until("system-prompt-conflict to go", () => (!codes(b.uri).includes("system-prompt-conflict") ? true : undefined));
@@ -165,8 +168,10 @@ describe("Agent Sandbox in VS Code", () => {
   });
 
   it("Preview Effective Prompt opens a read-only markdown document that follows the config", async () => {
+    let t0 = Date.now();
     const uri = await vscode.commands.executeCommand<vscode.Uri>("agentSandbox.previewPrompt", { uri: a.uri.toString(), agent: "main", role: "guest" });
     const preview = await vscode.workspace.openTextDocument(uri);
+    timings.previewOpenMs = Date.now() - t0;
     assert.equal(preview.languageId, "markdown");
     assert.match(preview.getText(), /# Prompt preview: `main`/);
     assert.match(preview.getText(), /You are a careful research assistant\./);
@@ -174,7 +179,9 @@ describe("Agent Sandbox in VS Code", () => {
     const editor = await vscode.window.showTextDocument(a);
     const at = a.getText().indexOf("You are a careful");
     await editor.edit((e) => e.replace(new vscode.Range(a.positionAt(at), a.positionAt(at + "You are a careful".length)), "You are a meticulous"));
+    t0 = Date.now();
     await until("the preview to follow the edit", () => (preview.getText().includes("You are a meticulous") ? true : undefined));
+    timings.previewFollowMs = Date.now() - t0;
     await vscode.commands.executeCommand("undo");
   });
 

@@ -21,6 +21,7 @@ test("fix: remove the repeat (safe)", () => {
   const [f] = findings(text, CODE);
   assert.equal(f!.fixes![0]!.safe, true);
   const fixed = applyFix(text, f!);
-  assert.equal(fixed, config(`"tools": [\n    "web_search"\n  ]`));
+  // The shared removal keeps the last comma when the element stood alone on its line (valid JSONC).
+  assert.equal(fixed, config(`"tools": [\n    "web_search",\n  ]`));
   expectNoFindings(fixed, CODE);
 });

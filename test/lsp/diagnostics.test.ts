@@ -207,3 +207,29 @@ describe("diagnostics (push, and files that are not open)", () => {
     assert.match(text, /PROMPT\.md/);
   });
 });
+
+describe("diagnostics (pull, with workspace files pushed from disk)", () => {
+  const folder = new FixtureFolder();
+  let client: LspTestClient;
+  let file: { path: string; uri: string; text: string };
+  before(async () => {
+    file = folder.write(FIXTURES.ruleMistakes);
+    client = await LspTestClient.start({ pull: true, workspaceFolders: [folder.root], initializationOptions: { scanWorkspace: true } });
+  });
+  after(async () => {
+    assert.deepEqual(client.failures, []);
+    await client.stop();
+    folder.dispose();
+  });
+
+  it("Given a pushed workspace file, When it is opened, Then the pushed list is cleared (pull takes over), and it is pushed again on close", async () => {
+    if (!client.published.get(file.uri)?.diagnostics.length) await client.waitForPublish(file.uri, (p) => p.diagnostics.length > 0);
+    const cleared = client.waitForPublish(file.uri, (p) => p.diagnostics.length === 0);
+    await client.open(file.uri, file.text);
+    await cleared;
+    assert.equal((await client.pullDiagnostics(file.uri)).length >= 4, true);
+    const again = client.waitForPublish(file.uri, (p) => p.diagnostics.length > 0);
+    await client.close(file.uri);
+    assert.ok((await again).diagnostics.length >= 4);
+  });
+});

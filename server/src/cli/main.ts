@@ -19,11 +19,12 @@ const DOCS = "https://github.com/agent-sandbox/agent-sandbox/blob/main/docs";
 const USAGE = `agent-sandbox ${VERSION}: see and check your agents' sandbox configuration
 
 Usage:
-  agent-sandbox check [PATH ...] [--format text|json|sarif] [--fix] [--severity CODE=LEVEL ...]
+  agent-sandbox check [PATH ...] [--format text|json|sarif] [--fix] [--severity CODE=LEVEL ...] [--analysis]
   agent-sandbox explain CONFIG --op read|write --path PATH [--agent NAME] [--role ROLE] [--format text|json]
 
 PATH: config files (agent-sandbox.jsonc, *.agent-sandbox.jsonc), dry-run files (*.dryrun.jsonc) or folders
-to search (default: the current folder). LEVEL: error, warning, information, hint or off.
+to search (default: the current folder). --analysis adds the exact rule-order analysis (rule-shadowed,
+rule-redundant, rule-partially-shadowed, runtime-divergence; slow on large configs). LEVEL: error, warning, information, hint or off.
 Exit codes: 0 nothing at error level, 1 findings at error level, 2 the command could not run.
 `;
 
@@ -36,7 +37,7 @@ interface Io {
 export function main(argv: readonly string[], io: Io): number {
   let args: ParsedArgs;
   try {
-    args = parseArgs(argv, { values: ["format", "severity", "op", "path", "agent", "role"], booleans: ["fix", "help", "version"] });
+    args = parseArgs(argv, { values: ["format", "severity", "op", "path", "agent", "role"], booleans: ["fix", "help", "version", "analysis"] });
     if (flag(args, "version")) {
       io.out(`${VERSION}\n`);
       return 0;
@@ -103,7 +104,7 @@ function check(args: ParsedArgs, io: Io): number {
       continue;
     }
     const dryRun = isDryRunFileName(basename(file));
-    const options: CheckOptions = { ...relativeAccess(file), severities };
+    const options: CheckOptions = { ...relativeAccess(file), severities, analysis: !!flag(args, "analysis") };
     const run = (t: string) => (dryRun ? { ...checkDryRunText(t), model: undefined } : checkConfigText(t, options));
     let result = run(text);
     if (fix && !dryRun) {

@@ -1,5 +1,5 @@
 import configSchema from "../../../schemas/agent-sandbox.schema.json";
-import { CHECKS } from "./checks";
+import { ANALYSIS_CHECKS, CHECKS } from "./checks";
 import type { CheckContext } from "./checks/check";
 import { buildModel, type ConfigModel } from "./config/model";
 import { parseJsonc } from "./config/parse";
@@ -17,6 +17,8 @@ export interface CheckOptions {
   listDirectory?: (relativePath: string) => string[] | undefined;
   /** Per-code severity overrides (`off` drops the code). */
   severities?: Readonly<Record<string, Severity | "off">>;
+  /** Also run the exact rule-order analysis (ANALYSIS_CHECKS and the path half of subagent-escalation). */
+  analysis?: boolean;
 }
 
 export interface CheckResult {
@@ -48,7 +50,7 @@ export function checkConfigText(text: string, options: CheckOptions = {}): Check
 
 function runChecks(model: ConfigModel, text: string, options: CheckOptions, out: Finding[]): void {
   const runtimes = [model.runtime, ...model.compatibleWith.map((c) => c.value).filter((r) => r !== model.runtime)];
-  for (const check of CHECKS) {
+  for (const check of options.analysis ? [...CHECKS, ...ANALYSIS_CHECKS] : CHECKS) {
     const context: CheckContext = {
       model,
       text,
@@ -56,6 +58,7 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
       fileExists: options.fileExists ?? (() => false),
       readFile: options.readFile ?? (() => undefined),
       listDirectory: options.listDirectory,
+      analysis: !!options.analysis,
       report: (f) => out.push({ ...f, code: check.code, severity: f.severity ?? check.severity }),
     };
     try {

@@ -4,15 +4,14 @@
  * resolved per resource (vscode-eslint: never kept in server globals), and the sample workspaces hovers list.
  */
 import { readFile, readdir } from "node:fs/promises";
-import { sep } from "node:path";
+import { dirname, resolve, sep } from "node:path";
 import type { Connection, TextDocuments } from "vscode-languageserver/node";
 import type { TextDocument } from "vscode-languageserver-textdocument";
-import { URI } from "./uri";
-import { analyze, fileKindOf, fileKindOfLanguage, toVirtualPath, type Analysis, type AnalysisSettings, type FileKind, type SampleWorkspace } from "./engineFacade";
-import { resolve, dirname } from "node:path";
 import type { ConfigModel } from "../engine/config/model";
-import { RUNTIME_IDS, type RuntimeId } from "../engine/runtime";
 import { SEVERITIES, type Severity } from "../engine/diagnostics";
+import { RUNTIME_IDS, type RuntimeId } from "../engine/runtime";
+import { analyze, fileKindOf, fileKindOfLanguage, toVirtualPath, type Analysis, type AnalysisSettings, type FileKind, type SampleWorkspace } from "./engineFacade";
+import { URI } from "./uri";
 
 /** The `agentSandbox` settings section (package.json `contributes.configuration`). */
 export interface ServerSettings {
@@ -48,7 +47,7 @@ export class ConfigStore {
   private readonly samples = new Map<string, Promise<SampleWorkspace>>();
   /** Versions of closed files read from disk: bumped on every watcher event so caches never serve stale text. */
   private readonly diskVersions = new Map<string, number>();
-  private diskText = new Map<string, string>();
+  private readonly diskText = new Map<string, string>();
 
   constructor(
     private readonly connection: Connection,
@@ -187,10 +186,6 @@ export class ConfigStore {
     for (const entry of this.cache.values()) for (const d of entry.analysis.dependencies) paths.add(d);
     for (const root of this.samples.keys()) paths.add(root);
     return [...paths].sort();
-  }
-
-  cachedUris(): string[] {
-    return [...this.cache.keys()];
   }
 
   // -------------------------------------------------------------------------------------------------------------

@@ -1,14 +1,16 @@
 /**
- * The one place the language server calls the engine. Everything a hover, lens, completion or preview shows is an
- * engine answer; this file only picks the engine function, hands it file access, and composes answers that several
- * engine functions give together (e.g. which sample files one rule decides = the rule list's own decision function
- * run over the sample workspace). It is deliberately narrow so that the engine can grow under it: when the engine
- * gains a function for something composed here, the composition is replaced by that call.
+ * The server's door to the engine. Everything a hover, lens, completion or preview shows is an engine answer; this
+ * file picks the engine function, hands it file access, and composes answers that several engine functions give
+ * together (e.g. which sample files one rule decides = the rule list's own decision function run over the sample
+ * workspace). Feature files import engine types and constants directly, and call engine functions that need no
+ * composing (`applySafeFixes`, the parser); everything else goes through here. It is deliberately narrow so that
+ * the engine can grow under it: when the engine gains a function for something composed here, the composition is
+ * replaced by that call.
  */
 import { dirname, resolve } from "node:path";
 import { createScanner } from "jsonc-parser";
 import { relativeAccess, isConfigFileName, isDryRunFileName } from "../cli/files";
-import { agentsOf, findAgent, rulesForAgent, type AgentRef } from "../engine/agents/agents";
+import { agentsOf, findAgent, rulesForAgent } from "../engine/agents/agents";
 import { effectiveTools, policyOf, userToolsOf, type EffectiveTool } from "../engine/agents/effectiveTools";
 import { promptPreview, renderPromptPreview } from "../engine/agents/promptPreview";
 import { checkConfigText, type CheckOptions, type CheckResult } from "../engine/checkConfig";
@@ -161,8 +163,18 @@ export function roleNames(model: ConfigModel): string[] {
   return policyOf(model)?.roles ?? [];
 }
 
-export function agentRef(model: ConfigModel, name: string): AgentRef | undefined {
-  return findAgent(model, name);
+/** The rules of an agent that cover an operation (first match wins among them), and why that list applies. */
+export function rulesCovering(model: ConfigModel, agent: string, operation: Operation): { rules: RuleSpec[]; why: string } | undefined {
+  const ref = findAgent(model, agent);
+  if (!ref) return undefined;
+  const governing = rulesForAgent(model, ref);
+  return { rules: (governing.list?.rules ?? []).filter((r) => model.runtime.operationsCover(r.input.operations, operation)), why: governing.why };
+}
+
+/** The model of the config a dry-run scenario names (relative to the scenario), for its completions. */
+export function scenarioConfigModel(scenarioPath: string, configPath: string): ConfigModel | undefined {
+  const text = (relativeAccess(scenarioPath) as { readFile: (p: string) => string | undefined }).readFile(configPath);
+  return text === undefined ? undefined : analyze(resolve(dirname(scenarioPath), configPath), text, { severities: {} }, "config").model;
 }
 
 export interface ToolTable {

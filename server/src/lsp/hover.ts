@@ -17,13 +17,13 @@ import {
   renderToolTable,
   roleNames,
   ruleAt,
+  rulesCovering,
   sampleFilesDecidedBy,
   TOOL_OPERATION,
   toolDescription,
   type Analysis,
   type SampleWorkspace,
 } from "./engineFacade";
-import { rulesForAgent, findAgent } from "../engine/agents/agents";
 import { descriptionAt } from "./schemaNavigator";
 
 /** How many sample files a hover lists before "and N more". */
@@ -142,10 +142,9 @@ function toolHover(input: HoverInput, model: ConfigModel, tool: string, agent: s
   const row = effectiveToolTables(model, agent, null)[0]?.tools.find((t) => t.name === tool);
   if (row) out.push("", row.visible ? `Agent \`${agent}\` sees it.` : `Agent \`${agent}\` does not see it: ${row.reason ?? row.hiddenBy}.`);
   else if (!builtin) out.push("", `Agent \`${agent}\` does not have it.`);
-  const ref = findAgent(model, agent);
-  if (operation && ref) {
-    const rules = rulesForAgent(model, ref);
-    const covering = (rules.list?.rules ?? []).filter((r) => model.runtime.operationsCover(r.input.operations, operation));
+  const rules = operation ? rulesCovering(model, agent, operation) : undefined;
+  if (operation && rules) {
+    const covering = rules.rules;
     if (covering.length === 0) out.push("", `No rule of agent \`${agent}\` covers ${operation} (${rules.why}): every path is allowed.`);
     else {
       out.push("", `Rules of agent \`${agent}\` that cover ${operation} (${rules.why}), first match wins:`, "");

@@ -22,6 +22,7 @@ import {
   type WorkspaceFolder,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
+import { LineIndex } from "../engine/text";
 import { AgentsRequest, DidCheckNotification, EffectiveToolsRequest, ExplainRequest, PromptPreviewRequest } from "../protocol";
 import { CODE_ACTION_KINDS, codeActions, recheckerFor } from "./codeActions";
 import { codeLenses } from "./codeLens";
@@ -30,13 +31,11 @@ import { ConfigStore, type ServerSettings } from "./configStore";
 import { agentsOfConfig, effectiveToolsOfConfig, explainInConfig, promptPreviewOfConfig } from "./customRequests";
 import { countBySeverity, diagnosticsOf, fullReport } from "./diagnostics";
 import { documentSymbols } from "./documentSymbols";
-import { analyze, fileKindOf, type Analysis } from "./engineFacade";
+import { fileKindOf, scenarioConfigModel, type Analysis } from "./engineFacade";
 import { foldingRanges } from "./folding";
 import { formatEdits } from "./formatting";
 import { hover } from "./hover";
 import { URI } from "./uri";
-import { relativeAccess } from "../cli/files";
-import { LineIndex } from "../engine/text";
 
 declare const AGENT_SANDBOX_VERSION: string;
 const VERSION = typeof AGENT_SANDBOX_VERSION === "string" ? AGENT_SANDBOX_VERSION : "dev";
@@ -152,9 +151,16 @@ function notifyChecked(uri: string, analysis: Analysis, version: number): void {
 
 async function publish(uri: string): Promise<void> {
   const analysis = await store.analysisOf(uri);
-  const diagnostics = analysis ? diagnosticsOf(analysis, uri) : [];
+  // The document may have been opened or edited while the check ran (a workspace scan races with the editor).
   const document = documents.get(uri);
+  if (document && analysis?.text !== document.getText()) return; // a newer publish (or pull) follows
   if (document && analysis) notifyChecked(uri, analysis, document.version);
+  if (document && pull) {
+    // Open documents are pulled; what was pushed for the file on disk must not stay beside them.
+    clearPushed(uri);
+    return;
+  }
+  const diagnostics = analysis ? diagnosticsOf(analysis, uri) : [];
   if (diagnostics.length === 0 && !pushed.has(uri)) return;
   await connection.sendDiagnostics({ uri, ...(document ? { version: document.version } : {}), diagnostics });
   if (diagnostics.length) pushed.add(uri);
@@ -386,10 +392,7 @@ connection.onCompletion(
       offset: analysis.lines.offsetAt(params.position),
       snippets: !!capabilities.textDocument?.completion?.completionItem?.snippetSupport,
       sample: async () => (analysis.model ? store.sampleWorkspaceOf(analysis.model, uri) : undefined),
-      scenarioConfig: (relativePath) => {
-        const text = relativeAccess(fsPath).readFile(relativePath);
-        return text === undefined ? undefined : analyze(join(dirname(fsPath), relativePath), text, { severities: {} }, "config").model;
-      },
+      scenarioConfig: (relativePath) => scenarioConfigModel(fsPath, relativePath),
     });
   }),
 );

@@ -7,10 +7,11 @@ import type { Finding, Severity } from "../diagnostics";
 import { CompiledRuleList } from "../permissions/ruleList";
 import type { FilesystemToolName, Operation } from "../runtime/runtime";
 import { OPERATIONS } from "../runtime/runtime";
-import { Budget, BudgetExceeded } from "./budget";
+import { Budget, BudgetExceeded, DEFAULT_RULE_BUDGET } from "./budget";
 import { analysisForCheck, describeList, type ModelAnalysis } from "./modelAnalysis";
 import type { Decision, RuleForOperation, RuleTables } from "./ruleTables";
 import type { Condition } from "./tables";
+import { shown } from "../checks/ruleAnalysisText";
 
 /** One (operation, path) the main agent's rules deny and a subagent's rules do not. */
 export interface PathEscalation {
@@ -43,26 +44,36 @@ export function pathEscalations(analysis: ModelAnalysis): PathEscalation[] {
   const agents = agentsOf(model);
   const parentList = rulesForAgent(model, agents[0]!).list;
   if (!parentList) return [];
-  const parent = analysis.tablesOf(parentList);
   const found: PathEscalation[] = [];
   for (const agent of agents.slice(1)) {
     const childList = rulesForAgent(model, agent).list;
     if (childList === parentList) continue;
-    const child = childList ? analysis.tablesOf(childList) : undefined;
     const tools = agentFilesystem(model, agent).allowlist.tools;
-    for (const op of OPERATIONS) {
-      if (!TOOLS_FOR[op].some((t) => tools.includes(t))) continue;
-      const budget = new Budget({ milliseconds: 500, states: 40_000 });
+    const operations = OPERATIONS.filter((op) => TOOLS_FOR[op].some((t) => tools.includes(t)));
+    const where = spanOf(agentNode(agent, childList) ?? parentList.node);
+    const whole = analysis.escalations(parentList, childList, operations);
+    if (whole) {
+      for (const e of whole) found.push({ agent, ...e });
+      for (const op of operations) {
+        const unknown = [parentList, ...(childList ? [childList] : [])].some((l) => analysis.tablesOf(l).forOperation(op).some((r) => r.unknown));
+        if (unknown && !whole.some((e) => e.operation === op)) {
+          analysis.noteSkipAt(["subagent-escalation"], `${op} for ${agentLabel(agent)}`, "a pattern of the main agent's or the subagent's rules was not analysed", where);
+        }
+      }
+      continue;
+    }
+    // Too many rule combinations for one walk: ask per operation, each within its own budget.
+    const parent = analysis.tablesOf(parentList);
+    const child = childList ? analysis.tablesOf(childList) : undefined;
+    for (const op of operations) {
+      const budget = new Budget(DEFAULT_RULE_BUDGET);
       try {
         const hit = escalationFor(op, parent, child, budget);
-        if (hit === "unknown") {
-          analysis.noteSkipAt(["subagent-escalation"], `${op} for ${agentLabel(agent)}`, "a pattern of the main agent's or the subagent's rules was not analysed", spanOf(agentNode(agent, childList) ?? parentList.node));
-        } else if (hit) {
-          found.push({ agent, operation: op, ...hit });
-        }
+        if (hit === "unknown") analysis.noteSkipAt(["subagent-escalation"], `${op} for ${agentLabel(agent)}`, "a pattern of the main agent's or the subagent's rules was not analysed", where);
+        else if (hit) found.push({ agent, operation: op, ...hit });
       } catch (error) {
         if (!(error instanceof BudgetExceeded)) throw error;
-        analysis.noteSkipAt(["subagent-escalation"], `${op} for ${agentLabel(agent)}`, `comparing its rules with the main agent's ${error.message}`, spanOf(agentNode(agent, childList) ?? parentList.node));
+        analysis.noteSkipAt(["subagent-escalation"], `${op} for ${agentLabel(agent)}`, `comparing its rules with the main agent's ${error.message}`, where);
       }
     }
   }
@@ -142,7 +153,7 @@ export function pathEscalationFindings(context: CheckContext): ReportedFinding[]
   for (const [agent, escalations] of byAgent) {
     const governing = rulesForAgent(model, agent);
     const node = agentNode(agent, governing.list) ?? parentList.node;
-    const what = escalations.map((e) => `${e.operation} \`${e.path}\``).join(" and ");
+    const what = escalations.map((e) => `${e.operation} \`${shown(e.path)}\``).join(" and ");
     const first = escalations[0]!;
     const childSays = escalations
       .map((e) => (e.childRule >= 0 ? `${e.operation}: its rule ${e.childRule} ${e.childDecision === "interrupt" ? "asks (interrupt)" : "allows"}` : `${e.operation}: ${governing.list ? "none of its rules matches, so the permissive default allows" : "it has no rules"}`))
@@ -152,7 +163,7 @@ export function pathEscalationFindings(context: CheckContext): ReportedFinding[]
       span: spanOf(node),
       witness: first.path,
       related: escalations.map((e) => ({
-        message: `the main agent's rule ${e.parentRule} denies ${e.operation} \`${e.path}\``,
+        message: `the main agent's rule ${e.parentRule} denies ${e.operation} \`${shown(e.path)}\``,
         span: spanOf(parentList.rules[e.parentRule]!.node),
       })),
     });

@@ -16,8 +16,10 @@ import { regexDfa, type RegexSource } from "./regexAutomaton";
 /** How a runtime's matcher reads a pattern: regular expressions (any one matching is a match), plus literal strings. */
 interface MatcherStrategy {
   readonly alphabet: "utf16" | "codepoints";
-  /** The canonical tool paths (§1.3), as a whole-string regular expression. */
+  /** The canonical tool paths (§1.3): every path the matcher can be handed, as a whole-string regular expression. */
   readonly canonical: RegexSource;
+  /** The canonical paths the runtime leaves exactly as typed (a tool argument that is its own canonical path). */
+  readonly asTyped: RegexSource;
   /** Canonical paths a person reads easily (plain names, no `.` segments or doubled slashes): preferred witnesses. */
   readonly readable: RegexSource;
   compile(pattern: string): { regexes: readonly RegexSource[]; literals: readonly string[] } | { unusable: string };
@@ -25,9 +27,10 @@ interface MatcherStrategy {
 
 // A JS segment: non-empty, no `/`, not `..` or `~` (validatePath rejects them), `.` kept (§1.3 C5–C6).
 const JS_SEGMENT = String.raw`(?:[^/.~][^/]*|\.(?:[^/.][^/]*)?|\.\.[^/]+|~[^/]+)`;
-// A Python segment: anything but `..`, possibly empty or `.`: `validate_path` turns `\` into `/` *after* normpath,
-// so `/a\.\b` becomes `/a/./b` and `/a\` becomes `/a/` (py:backends/utils.py validate_path).
-const PY_SEGMENT = String.raw`(?:[^/.][^/]*|\.(?:[^/.][^/]*)?|\.\.[^/]+)?`;
+// A Python segment: anything but `..` and `\`, possibly empty or `.`: `validate_path` turns every `\` into `/`
+// *after* normpath, so `/a\.\b` becomes `/a/./b` and `/a\` becomes `/a/` (py:backends/utils.py validate_path).
+const PY_SEGMENT = String.raw`(?:[^/\\.][^/\\]*|\.(?:[^/\\.][^/\\]*)?|\.\.[^/\\]+)?`;
+const PY_TYPED = String.raw`(?:[^/\\.][^/\\]*|\.[^/\\.][^/\\]*|\.\.[^/\\]+)`;
 const READABLE_NAME = String.raw`(?:[A-Za-z0-9_\-][A-Za-z0-9_.\-]*|\.[A-Za-z0-9_\-][A-Za-z0-9_.\-]*)`;
 const READABLE = String.raw`^(?:\/|(?:\/${READABLE_NAME})+)$`;
 
@@ -36,6 +39,8 @@ const MATCHERS: Record<RuntimeId, MatcherStrategy> = {
   "deepagents-js": {
     alphabet: "utf16",
     canonical: { source: String.raw`^(?:\/|(?:\/${JS_SEGMENT})+)$`, flags: "" },
+    // validatePath is idempotent: every canonical path is typed as it is.
+    asTyped: { source: String.raw`^(?:\/|(?:\/${JS_SEGMENT})+)$`, flags: "" },
     readable: { source: READABLE, flags: "" },
     compile(pattern) {
       const glob = compileJsGlob(pattern);
@@ -49,6 +54,12 @@ const MATCHERS: Record<RuntimeId, MatcherStrategy> = {
     alphabet: "codepoints",
     canonical: {
       source: String.raw`^(?![^]*[\uD800-\uDBFF][\uDC00-\uDFFF])\/${PY_SEGMENT}(?:\/${PY_SEGMENT})*$`,
+      flags: "u",
+    },
+    // normpath leaves these alone: one or two leading slashes, no empty, `.` or `..` segment, no trailing slash, no
+    // backslash.
+    asTyped: {
+      source: String.raw`^(?![^]*[\uD800-\uDBFF][\uDC00-\uDFFF])(?:\/\/?|\/\/?${PY_TYPED}(?:\/${PY_TYPED})*)$`,
       flags: "u",
     },
     readable: { source: READABLE, flags: "u" },
@@ -155,6 +166,11 @@ function fixed(regex: RegexSource): DFA {
 /** The canonical tool paths of `runtime` (§1.3). */
 export function canonicalPaths(runtime: Runtime): DFA {
   return fixed(MATCHERS[runtime.id].canonical);
+}
+
+/** The canonical paths of `runtime` that a tool argument reaches unchanged (see `MatcherStrategy.asTyped`). */
+export function asTypedPaths(runtime: Runtime): DFA {
+  return fixed(MATCHERS[runtime.id].asTyped);
 }
 
 /** Paths made of plain names, in `runtime`'s alphabet: witnesses come from here when they can. */

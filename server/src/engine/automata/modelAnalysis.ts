@@ -1,13 +1,13 @@
 import type { DFA } from "refa";
 import { allRuleLists, type ConfigModel, type RuleListSpec } from "../config/model";
 import type { PermissionRuleInput } from "../permissions/ruleList";
-import type { Runtime } from "../runtime/runtime";
+import type { Operation, Runtime } from "../runtime/runtime";
 import type { CheckContext } from "../checks/check";
 import type { Span } from "../text";
-import { DEFAULT_PATTERN_BUDGET, DEFAULT_RULE_BUDGET, type BudgetLimits } from "./budget";
-import { divergences, type Divergence } from "./divergence";
-import { canonicalPaths, patternLanguage, readablePaths, sharedCharacters, type PatternLanguage } from "./languages";
-import { RuleListAnalysis, type SkipNote } from "./ruleListAnalysis";
+import { Budget, BudgetExceeded, DEFAULT_PATTERN_BUDGET, DEFAULT_PRODUCT_BUDGET, DEFAULT_RULE_BUDGET, type BudgetLimits } from "./budget";
+import { asTypedPaths, canonicalPaths, patternLanguage, readablePaths, sharedCharacters, type PatternLanguage } from "./languages";
+import { divergencesOf, escalationsOf, ListReading, moveIsSafe, realiseOutcomes, ruleAnalyses, type Divergence, type RealisedOutcome } from "./outcomes";
+import { RuleListAnalysis, type RuleAnalysis, type SkipNote } from "./ruleListAnalysis";
 import { RuleTables } from "./ruleTables";
 import { PathSpace } from "./space";
 
@@ -26,7 +26,45 @@ export interface AnalysisOptions {
   /** Sample-workspace files, as tool paths (`/workspace/README.md`), best first: tried first as witnesses. */
   readonly candidates?: readonly string[];
   readonly patternBudget?: BudgetLimits;
+  /** For the walk over all rules at once (automata/product.ts). */
+  readonly productBudget?: BudgetLimits;
+  /** For one rule's questions when the walk over all rules did not fit its budget. */
   readonly ruleBudget?: BudgetLimits;
+}
+
+/** The answers about one rule list's rules, however they were computed. */
+export interface RuleAnswers {
+  rule(index: number): RuleAnalysis;
+  /** The first earlier rule that shares a path with rule `index` (the reorder fix's target). */
+  firstOverlappingEarlier(index: number): number | undefined;
+  /** Moving rule `from` above rule `to` changes no decision outside its own paths and makes it decide them all. */
+  proveMove(from: number, to: number): boolean;
+  readonly skipped: readonly SkipNote[];
+}
+
+/** Rule answers read off the outcomes of one walk over every rule. */
+class ProductRuleAnswers implements RuleAnswers {
+  private readonly rules: RuleAnalysis[];
+  readonly skipped: SkipNote[];
+  constructor(private readonly reading: ListReading, private readonly outcomes: readonly RealisedOutcome[]) {
+    const { rules, skipped } = ruleAnalyses(reading, outcomes);
+    this.rules = rules;
+    this.skipped = skipped;
+  }
+  rule(index: number): RuleAnalysis {
+    return this.rules[index]!;
+  }
+  firstOverlappingEarlier(index: number): number | undefined {
+    let first: number | undefined;
+    for (const facts of this.rules[index]?.operations ?? []) {
+      const t = facts.takenBy[0];
+      if (t && (first === undefined || t.ruleIndex < first)) first = t.ruleIndex;
+    }
+    return first;
+  }
+  proveMove(from: number, to: number): boolean {
+    return moveIsSafe(this.reading, this.outcomes, from, to);
+  }
 }
 
 /**
@@ -38,19 +76,23 @@ export class ModelAnalysis {
   readonly space: PathSpace;
   private readonly languages = new Map<string, PatternLanguage>();
   private readonly tables = new Map<string, RuleTables>();
-  private readonly lists = new Map<RuleListSpec, RuleListAnalysis>();
+  private readonly lists = new Map<RuleListSpec, RuleAnswers>();
   private readonly divergenceResults = new Map<string, Divergence[]>();
+  private primary: { readings: Map<RuleListSpec, ListReading>; outcomes: RealisedOutcome[] } | "too-big" | undefined;
+  private readonly productBudget: BudgetLimits;
   private readonly skippedEntries = new Map<string, SkippedAnalysis>();
   private readonly listIds = new Map<RuleListSpec, number>();
   private readonly ruleBudget: BudgetLimits;
 
   constructor(readonly model: ConfigModel, readonly runtimes: readonly Runtime[], options: AnalysisOptions = {}) {
     this.ruleBudget = options.ruleBudget ?? DEFAULT_RULE_BUDGET;
+    this.productBudget = options.productBudget ?? DEFAULT_PRODUCT_BUDGET;
     const patternBudget = options.patternBudget ?? DEFAULT_PATTERN_BUDGET;
     const dfas = new Set<DFA>();
     allRuleLists(model).forEach((list, i) => this.listIds.set(list, i));
     for (const runtime of runtimes) {
       dfas.add(canonicalPaths(runtime));
+      dfas.add(asTypedPaths(runtime));
       dfas.add(readablePaths(runtime));
       for (const list of allRuleLists(model)) {
         for (const rule of list.rules) {
@@ -90,14 +132,39 @@ export class ModelAnalysis {
     return this.ruleTables(runtime, list.rules.map((r) => r.input), `list${this.listIds.get(list) ?? -1}`);
   }
 
-  /** The rule-by-rule analysis of a list under the config's runtime. */
-  ruleList(list: RuleListSpec): RuleListAnalysis {
-    let analysis = this.lists.get(list);
-    if (!analysis) {
-      analysis = new RuleListAnalysis(this.tablesOf(list), this.ruleBudget);
-      this.lists.set(list, analysis);
+  /**
+   * One walk over every rule of every list under the config's runtime (so parent and subagent lists are compared
+   * on the same paths). `too-big` when it does not fit the budget: the rules are then analysed one by one.
+   */
+  private primaryOutcomes(): { readings: Map<RuleListSpec, ListReading>; outcomes: RealisedOutcome[] } | undefined {
+    if (this.primary === undefined) {
+      const lists = allRuleLists(this.model);
+      const runtime = this.model.runtime;
+      try {
+        const { tracks, outcomes } = realiseOutcomes(
+          this.space,
+          lists.map((list) => ({ list, tables: this.tablesOf(list) })),
+          [this.space.table(canonicalPaths(runtime))],
+          new Budget(this.productBudget),
+        );
+        this.primary = { readings: new Map(tracks.map((t) => [t.list, new ListReading(t)])), outcomes };
+      } catch (error) {
+        if (!(error instanceof BudgetExceeded)) throw error;
+        this.primary = "too-big";
+      }
     }
-    return analysis;
+    return this.primary === "too-big" ? undefined : this.primary;
+  }
+
+  /** The rule-by-rule analysis of a list under the config's runtime. */
+  ruleList(list: RuleListSpec): RuleAnswers {
+    let answers = this.lists.get(list);
+    if (!answers) {
+      const primary = this.primaryOutcomes();
+      answers = primary ? new ProductRuleAnswers(primary.readings.get(list)!, primary.outcomes) : new RuleListAnalysis(this.tablesOf(list), this.ruleBudget);
+      this.lists.set(list, answers);
+    }
+    return answers;
   }
 
   /** Paths that `other` decides differently from the config's runtime under the rules of `list`. */
@@ -105,12 +172,39 @@ export class ModelAnalysis {
     const key = `${this.listIds.get(list)}\u0000${other.id}`;
     let result = this.divergenceResults.get(key);
     if (!result) {
-      const { found, skipped } = divergences(this.tablesOf(list), this.tablesOf(list, other), this.ruleBudget);
-      result = found;
+      const primary = this.model.runtime;
+      try {
+        const { tracks, outcomes } = realiseOutcomes(
+          this.space,
+          [{ list, tables: this.tablesOf(list) }, { list, tables: this.tablesOf(list, other) }],
+          // The same tool argument, taken as it is by both runtimes (§1.3), in characters both read alike.
+          [this.space.table(asTypedPaths(primary)), this.space.table(asTypedPaths(other)), this.space.table(sharedCharacters())],
+          new Budget(this.productBudget),
+        );
+        result = divergencesOf(new ListReading(tracks[0]!), new ListReading(tracks[1]!), outcomes);
+        for (const op of ["read", "write"] as const) {
+          const unknown = [...this.tablesOf(list).forOperation(op), ...this.tablesOf(list, other).forOperation(op)].find((r) => r.unknown);
+          if (unknown) this.noteSkip(list, { ruleIndex: unknown.index, reason: `paths decided from this rule on were not compared across runtimes for ${op}: its pattern ${JSON.stringify(unknown.unknown!.pattern)} was not analysed (${unknown.unknown!.reason})`, checks: ["runtime-divergence"] });
+        }
+      } catch (error) {
+        if (!(error instanceof BudgetExceeded)) throw error;
+        result = [];
+        this.noteSkipAt(["runtime-divergence"], describeList(list), `comparing ${primary.label} with ${other.label} ${error.message}`, { start: list.node.offset, end: list.node.offset + list.node.length });
+      }
       this.divergenceResults.set(key, result);
-      for (const note of skipped) this.noteSkip(list, { ...note, checks: ["runtime-divergence"] });
     }
     return result;
+  }
+
+  /**
+   * (operation, path) pairs that `parent` denies and `child` does not (`child` undefined: the agent has no rules),
+   * for the given operations; `undefined` when that could not be decided within the budget.
+   */
+  escalations(parent: RuleListSpec, child: RuleListSpec | undefined, operations: readonly Operation[]): ReturnType<typeof escalationsOf> | undefined {
+    const primary = this.primaryOutcomes();
+    if (!primary) return undefined;
+    const childReading = child ? primary.readings.get(child) : undefined;
+    return escalationsOf(primary.readings.get(parent)!, childReading, primary.outcomes, operations);
   }
 
   /** Record what a check could not decide, once per (place, reason). */
@@ -172,7 +266,37 @@ export function skippedAnalyses(model: ConfigModel): SkippedAnalysis[] {
 
 /** The analysis a check uses: the config's runtimes, and the sample workspace's files as preferred witnesses. */
 export function analysisForCheck(context: CheckContext): ModelAnalysis {
-  return modelAnalysis(context.model, context.runtimes, { candidates: workspaceCandidates(context) });
+  return modelAnalysis(context.model, context.runtimes, { candidates: witnessCandidates(context) });
+}
+
+/** Sample-workspace paths first, then short paths made of the names the config's own patterns use. */
+export function witnessCandidates(context: Pick<CheckContext, "model" | "listDirectory">): string[] {
+  const workspace = workspaceCandidates(context);
+  const names = new Set<string>();
+  const dirs = new Set<string>([""]);
+  for (const list of allRuleLists(context.model)) {
+    for (const rule of list.rules) {
+      for (const p of Array.isArray(rule.input.paths) ? rule.input.paths : []) {
+        if (typeof p !== "string" || !p.startsWith("/")) continue;
+        const segments = p.split("/").slice(1);
+        let dir = "";
+        let literal = true;
+        segments.forEach((segment, i) => {
+          const plain = segment.length > 0 && segment !== "." && segment !== ".." && !/[*?[\]{}()!+@\\|]/.test(segment);
+          if (plain && names.size < 40) names.add(segment);
+          if (literal && plain && i < segments.length - 1) dirs.add((dir += `/${segment}`));
+          else literal = false;
+        });
+      }
+    }
+  }
+  const synthesized: string[] = [];
+  for (const dir of [...dirs].slice(0, 20)) {
+    if (dir) synthesized.push(dir);
+    for (const name of names) synthesized.push(`${dir}/${name}`);
+  }
+  synthesized.sort((a, b) => a.length - b.length || a.localeCompare(b));
+  return [...new Set([...workspace, ...synthesized])].slice(0, 300);
 }
 
 /** The sample workspace's entries as tool paths, shallow first (`/workspace/README.md`, `/workspace/notes/a.md`). */

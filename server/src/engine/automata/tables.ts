@@ -1,5 +1,6 @@
 import { CharBase, CharSet, type Char, type DFA } from "refa";
 import type { Budget } from "./budget";
+import { distinctClasses } from "./product";
 
 /**
  * The questions the analysis asks are all of one shape: "is there a path that every automaton of this group accepts,
@@ -205,21 +206,6 @@ export interface Condition {
 }
 
 const DEAD = -1;
-
-/** One class per group of classes that every table maps alike (the first of each group, i.e. the most readable). */
-function distinctClasses(tables: readonly Table[], width: number): number[] {
-  const seen = new Map<string, number>();
-  const out: number[] = [];
-  for (let k = 0; k < width; k++) {
-    let key = "";
-    for (const t of tables) for (let s = 0; s < t.size; s++) key += `${t.next[s * width + k]},`;
-    if (!seen.has(key)) {
-      seen.set(key, k);
-      out.push(k);
-    }
-  }
-  return out;
-}
 
 /**
  * The shortest word (as class indices) that meets every condition,

@@ -25,6 +25,8 @@ export interface CheckContext {
   /** Reads such an input (`undefined` when it cannot be read). */
   readonly readFile: (relativePath: string) => string | undefined;
   /** Names of a folder's entries (`skills` folders hold `<name>/SKILL.md`); absent or `undefined`: cannot list. */
+  /** Whether the exact rule-order analysis was asked for (it is slow on large configs). */
+  readonly analysis?: boolean;
   readonly listDirectory?: (relativePath: string) => string[] | undefined;
   report(finding: Omit<Finding, "code" | "severity"> & { severity?: Severity }): void;
 }

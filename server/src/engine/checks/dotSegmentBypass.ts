@@ -4,7 +4,7 @@ import { spanOf } from "../config/parse";
 import { CompiledRuleList, type PermissionRuleInput } from "../permissions/ruleList";
 import { OPERATIONS, type Operation, type Runtime } from "../runtime/runtime";
 import type { Check } from "./check";
-import { examplePaths, isCanonical, type ExampleFill } from "./patternNeverMatches";
+import { analysable, type ExampleFill, examplePaths, isCanonical } from "./patternNeverMatches";
 
 /**
  * §1.3 (C5–C6, T6–T7): deepagents-js canonicalises a tool path by dropping empty segments only, so `.` segments
@@ -161,7 +161,7 @@ function findBypass(runtime: Runtime, list: RuleListSpec, rules: CompiledRuleLis
     for (const op of OPERATIONS) {
       if (!runtime.operationsCover(rule.input.operations, op)) continue;
       for (const pattern of rule.input.paths) {
-        if (typeof pattern !== "string" || runtime.permissionPathProblem(pattern)) continue;
+        if (!analysable(pattern) || runtime.permissionPathProblem(pattern)) continue;
         const literal = literalSegmentCount(pattern);
         for (const plain of examplePaths(pattern, KEY_FILL)) {
           const segments = plain.split("/").slice(1);

@@ -4,7 +4,7 @@ import type { Fix } from "../diagnostics";
 import { CompiledRuleList } from "../permissions/ruleList";
 import { OPERATIONS, RUNTIME_IDS, runtimeById, type Operation, type Runtime } from "../runtime";
 import type { Check } from "./check";
-import { budget, examplePaths, isCanonical, isLiteralText, scanGlob, type ExampleFill } from "./patternNeverMatches";
+import { analysable, budget, type ExampleFill, examplePaths, isCanonical, isLiteralText, scanGlob } from "./patternNeverMatches";
 
 /**
  * §2.2 item 1 (G4, G9, G21, G25, G31, G42–G43, G109–G110, T13, T17–T18): deepagents-js matches with
@@ -36,8 +36,8 @@ export const dotfilesUnprotected: Check = {
         if (ops.length === 0) continue;
         const written = new Set(rule.pathNodes.map((n) => n.value));
         for (const node of rule.pathNodes) {
-          if (node.type !== "string") continue;
-          const pattern = node.value as string;
+          if (!analysable(node.value)) continue;
+          const pattern = node.value;
           if (runtime.permissionPathProblem(pattern) || reference.permissionPathProblem(pattern)) continue;
           const inReference = reference.compilePattern(pattern);
           const here = runtime.compilePattern(pattern);

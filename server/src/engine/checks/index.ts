@@ -88,11 +88,13 @@ export const CHECKS: readonly Check[] = [
   subagentMissingDescription,
   skillAllowedToolsString,
   skillToolUnknown,
-  ruleShadowed,
-  ruleRedundant,
-  rulePartiallyShadowed,
-  runtimeDivergence,
 ];
+
+/**
+ * The exact glob-set analysis (issue 5: rule order on automata). It is correct but not yet within its time
+ * budget on large configs, so hosts run it only on request (`check --analysis`); see docs/checks/rule-shadowed.md.
+ */
+export const ANALYSIS_CHECKS: readonly Check[] = [ruleShadowed, ruleRedundant, rulePartiallyShadowed, runtimeDivergence];
 
 /** Codes reported by the parser and the schema rather than by a `Check`. */
 export const BUILT_IN_CODES = ["json-syntax", "schema"] as const;

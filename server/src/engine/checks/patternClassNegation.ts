@@ -2,7 +2,7 @@ import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
 import { deepagentsJs, deepagentsPy, type Runtime } from "../runtime";
 import type { Check } from "./check";
-import { examplePaths, isCanonical, PLAIN_FILL, scanGlob } from "./patternNeverMatches";
+import { analysable, examplePaths, isCanonical, PLAIN_FILL, scanGlob } from "./patternNeverMatches";
 
 /**
  * §2.2 item 4 (G54–G55, T33–T35): picomatch 2.3.2 has no `[!…]` negation. It compiles `[!a]` to
@@ -20,9 +20,9 @@ export const patternClassNegation: Check = {
     for (const list of allRuleLists(context.model)) {
       for (const rule of list.rules) {
         for (const node of rule.pathNodes) {
-          if (node.type !== "string") continue;
-          const pattern = node.value as string;
-          if (context.runtimes.some((r) => r.permissionPathProblem(pattern))) continue;
+          if (!analysable(node.value)) continue;
+          const pattern = node.value;
+          if (!pattern.includes("[!") || context.runtimes.some((r) => r.permissionPathProblem(pattern))) continue;
           const bangs = scanGlob(pattern).filter((c, k, all) => c.inClass && c.close !== undefined && all[k + 1]?.ch === "!");
           if (bangs.length === 0) continue;
           const first = bangs[0]!;

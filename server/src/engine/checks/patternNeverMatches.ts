@@ -24,8 +24,8 @@ export const patternNeverMatches: Check = {
     for (const list of allRuleLists(context.model)) {
       for (const rule of list.rules) {
         for (const node of rule.pathNodes) {
-          if (node.type !== "string") continue;
-          const pattern = node.value as string;
+          if (!analysable(node.value)) continue;
+          const pattern = node.value;
           const dead = context.runtimes
             .map((runtime, r) => ({ runtime, primary: r === 0, reason: neverMatchReason(runtime, pattern) }))
             .filter((d): d is { runtime: Runtime; primary: boolean; reason: string } => d.reason !== undefined);
@@ -55,6 +55,16 @@ export const patternNeverMatches: Check = {
     }
   },
 };
+
+/**
+ * Patterns longer than this are left to pattern-too-complex: no real rule is this long, and reading, compiling and
+ * enumerating a 100,000-character pattern per check would cost seconds. Nothing is claimed about them here.
+ */
+export const MAX_ANALYSED_PATTERN = 2048;
+
+export function analysable(pattern: unknown): pattern is string {
+  return typeof pattern === "string" && pattern.length <= MAX_ANALYSED_PATTERN;
+}
 
 /**
  * The time one check may spend looking for witnesses in one file. Past it the check stops looking: what it has
@@ -199,6 +209,7 @@ type GlobNode =
  * keeps only the strings the runtime's own matcher (and canonicalisation) confirms.
  */
 export function examplePaths(pattern: string, fill: ExampleFill, limit = 400): string[] {
+  if (!analysable(pattern)) return [];
   const chars = scanGlob(pattern);
   // picomatch splits the whole pattern at a `|` outside groups (`/a|/b` is `/a` or `/b`).
   const whole = splitTop(chars, 0, chars.length, "|", fill).filter((o) => o.length > 0);

@@ -2,7 +2,7 @@ import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
 import { RUNTIME_IDS, runtimeById, type CompiledPattern, type Runtime } from "../runtime";
 import type { Check } from "./check";
-import { examplePaths, isCanonical, isStructural, scanGlob, type ExampleFill } from "./patternNeverMatches";
+import { analysable, type ExampleFill, examplePaths, isCanonical, isStructural, scanGlob } from "./patternNeverMatches";
 
 /**
  * §2.2 item 3 (G28, G34, G37, G100, T27): picomatch compiles a leading `/**\/` to "a slash, one or more segments,
@@ -25,14 +25,14 @@ export const patternRootGlobstar: Check = {
       for (const rule of list.rules) {
         let siblings: CompiledPattern[] | undefined;
         for (const node of rule.pathNodes) {
-          if (node.type !== "string") continue;
-          const pattern = node.value as string;
-          if (runtime.permissionPathProblem(pattern) || !hasLeadingGlobstar(pattern)) continue;
+          if (!analysable(node.value)) continue;
+          const pattern = node.value;
+          if (!hasLeadingGlobstar(pattern) || runtime.permissionPathProblem(pattern)) continue;
           const rest = pattern.slice("/**/".length);
           const fixed = `/{,**/}${rest}`;
           const original = runtime.compilePattern(pattern);
           const repaired = runtime.compilePattern(fixed);
-          siblings ??= rule.pathNodes.filter((n) => n.type === "string").map((n) => runtime.compilePattern(n.value as string));
+          siblings ??= rule.pathNodes.map((n) => n.value).filter(analysable).map((p) => runtime.compilePattern(p));
           const witness = examplePaths(`/${rest}`, ROOT_FILL).find((p) => {
             return isCanonical(runtime, p) && !original.matches(p) && repaired.matches(p) && !siblings!.some((s) => s.matches(p));
           });

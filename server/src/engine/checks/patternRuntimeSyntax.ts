@@ -2,7 +2,7 @@ import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
 import { RUNTIME_IDS, runtimeById, type Runtime } from "../runtime";
 import type { Check } from "./check";
-import { examplePaths, isCanonical, isStructural, PLAIN_FILL, scanGlob, type GlobChar } from "./patternNeverMatches";
+import { analysable, examplePaths, type GlobChar, isCanonical, isStructural, PLAIN_FILL, scanGlob } from "./patternNeverMatches";
 
 /**
  * §2.2 item 5 (G60–G65, G75, G111–G113, T36–T37): picomatch (deepagents-js) reads extglobs `@(…)`, `+(…)`,
@@ -22,9 +22,9 @@ export const patternRuntimeSyntax: Check = {
     for (const list of allRuleLists(context.model)) {
       for (const rule of list.rules) {
         for (const node of rule.pathNodes) {
-          if (node.type !== "string") continue;
-          const pattern = node.value as string;
-          if (runtime.permissionPathProblem(pattern)) continue;
+          if (!analysable(node.value)) continue;
+          const pattern = node.value;
+          if (!/[(|]/.test(pattern) || runtime.permissionPathProblem(pattern)) continue;
           const construct = firstGroupConstruct(pattern);
           if (!construct) continue;
           const asOperator = operatorRuntimes.map((r) => ({ r, c: r.compilePattern(pattern) }));

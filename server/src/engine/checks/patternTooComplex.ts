@@ -18,7 +18,7 @@ export const patternTooComplex: Check = {
           if (typeof node.value !== "string" || node.value === "") return;
           context.runtimes.forEach((runtime, r) => {
             const key = `${runtime.id}\u0000${node.value}`;
-            if (!compiled.has(key)) compiled.set(key, runtime.compilePattern(node.value).unusable);
+            if (!compiled.has(key)) compiled.set(key, mayBeUnusable(runtime.id, node.value) ? runtime.compilePattern(node.value).unusable : undefined);
             const error = compiled.get(key);
             if (!error) return;
             const length = node.value.length > 1000 ? ` (${node.value.length.toLocaleString("en")} characters)` : "";
@@ -32,3 +32,11 @@ export const patternTooComplex: Check = {
     }
   },
 };
+
+/**
+ * Only these patterns can be refused, so only they are compiled (compiling every pattern dominates `check`):
+ * picomatch refuses nothing but length (> 65,536); wcmatch's errors come from brace expansion and classes.
+ */
+function mayBeUnusable(runtime: string, pattern: string): boolean {
+  return runtime === "deepagents-js" ? pattern.length > 65536 : /[{[]/.test(pattern);
+}

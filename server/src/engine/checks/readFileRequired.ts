@@ -1,6 +1,6 @@
 import { allFilesystemMiddleware } from "../agents/backends";
 import { middlewareLabel } from "../agents/agents";
-import { insertFirstElement } from "../config/objectEdits";
+import { insertFirstElement } from "../config/edits";
 import { spanOf } from "../config/parse";
 import type { Fix } from "../diagnostics";
 import { isFilesystemToolName } from "../runtime/runtime";

@@ -1,18 +1,19 @@
 import type { RuleListSpec, RuleSpec } from "../config/model";
 import type { Decision } from "../automata/ruleTables";
-import { CompiledRuleList } from "../permissions/ruleList";
-import type { Operation, Runtime } from "../runtime/runtime";
+import { toolArgumentFor } from "../automata/confirm";
+import type { Runtime } from "../runtime/runtime";
+import { describeList } from "../automata/modelAnalysis";
 
 /**
- * Words and checks shared by the exact-analysis checks (rule-shadowed, rule-redundant, rule-partially-shadowed,
- * runtime-divergence): how a rule is named in a message, and the last-line confirmation of every witness against
- * the engine's own decision function before anything is reported.
+ * Words shared by the exact-analysis checks (rule-shadowed, rule-redundant, rule-partially-shadowed,
+ * runtime-divergence): how a rule and a decision are named in a message.
  */
 
-/** `rule 1 (deny "/workspace/.env")`. */
+/** `rule 1 (deny "/workspace/.env")`, and which list when it is not the top-level one. */
 export function ruleLabel(list: RuleListSpec, index: number): string {
   const rule = list.rules[index];
-  return rule ? `rule ${index} (${ruleText(rule)})` : `rule ${index}`;
+  const where = list.owner.kind === "top-level" ? "" : ` of ${describeList(list)}`;
+  return rule ? `rule ${index} (${ruleText(rule)})${where}` : `rule ${index}${where}`;
 }
 
 export function ruleText(rule: RuleSpec): string {
@@ -55,35 +56,31 @@ export function decider(list: RuleListSpec, index: number): string {
   return index >= 0 ? ruleLabel(list, index) : "the permissive default";
 }
 
-/** Decisions of a list as the runtime computes them (permissions/ruleList.ts), for confirming witnesses. */
-export class Confirm {
-  private readonly compiled: CompiledRuleList;
-  constructor(readonly runtime: Runtime, readonly list: RuleListSpec) {
-    this.compiled = new CompiledRuleList(runtime, list.rules.map((r) => r.input));
-  }
+export { Confirm } from "../automata/confirm";
 
-  /** The path is a canonical tool path: the runtime hands it to the matcher unchanged. */
-  canonical(path: string): boolean {
-    const c = this.runtime.canonicalToolPath(path, true);
-    return c.ok && c.path === path;
-  }
+/** " (deepagents-py 0.7.8 matches `/a/` for the tool argument `/a\\`, §1.3)" when the path is not typed as it is matched. */
+export function argumentNote(runtime: Runtime, path: string): string {
+  const argument = toolArgumentFor(runtime, path);
+  return argument === undefined || argument === path ? "" : ` (${runtime.label} matches \`${path}\` for the tool argument ${JSON.stringify(argument)}, §1.3)`;
+}
 
-  decide(op: Operation, path: string): { decision: Decision | "error"; ruleIndex: number } {
-    const d = this.compiled.decide(op, path);
-    return { decision: d.failure ? "error" : d.decision, ruleIndex: d.ruleIndex };
+/**
+ * A path as a message shows it: characters a person cannot see or type (controls, line separators, lone
+ * surrogates) as `\u2028`-style escapes. The finding's `witness` keeps the exact string.
+ */
+export function shown(path: string): string {
+  let out = "";
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < path.length && path.charCodeAt(i + 1) >= 0xdc00 && path.charCodeAt(i + 1) <= 0xdfff;
+    if (pair) {
+      out += path.slice(i, i + 2);
+      i++;
+    } else if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029 || c === 0xfeff || (c >= 0xd800 && c <= 0xdfff)) {
+      out += `\\u${c.toString(16).padStart(4, "0")}`;
+    } else {
+      out += path[i];
+    }
   }
-
-  /** Does rule `index` match `path` for `op` (its operations cover `op` and one of its patterns matches)? */
-  ruleMatches(index: number, op: Operation, path: string): boolean {
-    const rule = this.list.rules[index]?.input;
-    if (!rule || !this.runtime.operationsCover(rule.operations, op) || !Array.isArray(rule.paths)) return false;
-    return rule.paths.some((p) => typeof p === "string" && p.length > 0 && this.runtime.compilePattern(p).matches(path));
-  }
-
-  /** The decision with rule `index` removed from the list (rule numbers as in the full list). */
-  decideWithout(index: number, op: Operation, path: string): { decision: Decision | "error"; ruleIndex: number } {
-    const kept = this.list.rules.filter((r) => r.index !== index);
-    const d = new CompiledRuleList(this.runtime, kept.map((r) => r.input)).decide(op, path);
-    return { decision: d.failure ? "error" : d.decision, ruleIndex: d.ruleIndex >= 0 ? kept[d.ruleIndex]!.index : -1 };
-  }
+  return out;
 }

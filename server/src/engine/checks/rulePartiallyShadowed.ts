@@ -2,7 +2,7 @@ import { analysisForCheck } from "../automata/modelAnalysis";
 import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
 import type { Check } from "./check";
-import { Confirm, decided, ruleLabel } from "./ruleAnalysisText";
+import { argumentNote, Confirm, decided, ruleLabel, shown } from "./ruleAnalysisText";
 
 /**
  * §3.1: part of the rule's paths is decided first by an earlier rule, the other way; the rest the rule still
@@ -39,8 +39,8 @@ export const rulePartiallyShadowed: Check = {
         context.report({
           message:
             `Part of this rule's paths is decided first, the other way, by ${others.map((i) => ruleLabel(list, i)).join(" and ")} in ${runtime.label}: ` +
-            `\`${w.operation} ${w.witness}\` is ${decided(taken.decision)} there, not ${decided(result.decision)} by this rule (first match wins, §3.1). ` +
-            `The rest it still decides, e.g. \`${own!.operation} ${own!.decides}\`.`,
+            `\`${w.operation} ${shown(w.witness)}\` is ${decided(taken.decision)} there, not ${decided(result.decision)} by this rule${argumentNote(runtime, w.witness)} (first match wins, §3.1). ` +
+            `The rest it still decides, e.g. \`${own!.operation} ${shown(own!.decides!)}\`.`,
           span: spanOf(rule.node),
           witness: w.witness,
           related: others.map((i) => ({ message: `${ruleLabel(list, i)} decides part of these paths first`, span: spanOf(list.rules[i]!.node) })),

@@ -3,7 +3,7 @@ import { allRuleLists } from "../config/model";
 import { removeArrayElement } from "../config/edits";
 import { spanOf } from "../config/parse";
 import type { Check } from "./check";
-import { Confirm, decided, decider, ruleLabel } from "./ruleAnalysisText";
+import { argumentNote, Confirm, decided, decider, ruleLabel, shown } from "./ruleAnalysisText";
 
 /**
  * §3.1: removing the rule changes no decision: earlier rules decide all its paths its own way, or the paths it does
@@ -33,10 +33,10 @@ export const ruleRedundant: Check = {
         }
         const takenFirst = withRule.ruleIndex !== rule.index;
         const how = takenFirst
-          ? `earlier rules decide every path it matches, its own way: \`${w.operation} ${w.path}\` is ${decided(withRule.decision)} by ${ruleLabel(list, withRule.ruleIndex)} first`
-          : `every path it decides would be decided the same way without it: \`${w.operation} ${w.path}\` would still be ${decided(without.decision)}, by ${decider(list, without.ruleIndex)}`;
+          ? `earlier rules decide every path it matches, its own way: \`${w.operation} ${shown(w.path)}\` is ${decided(withRule.decision)} by ${ruleLabel(list, withRule.ruleIndex)} first`
+          : `every path it decides would be decided the same way without it: \`${w.operation} ${shown(w.path)}\` would still be ${decided(without.decision)}, by ${decider(list, without.ruleIndex)}`;
         context.report({
-          message: `Removing this rule changes no decision in ${runtime.label}: ${how}.`,
+          message: `Removing this rule changes no decision in ${runtime.label}: ${how}${argumentNote(runtime, w.path)}.`,
           span: spanOf(rule.node),
           tags: ["unnecessary"],
           witness: w.path,

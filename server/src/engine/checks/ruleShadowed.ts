@@ -4,7 +4,7 @@ import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
 import type { Fix } from "../diagnostics";
 import type { Check } from "./check";
-import { Confirm, decided, ruleLabel } from "./ruleAnalysisText";
+import { argumentNote, Confirm, decided, ruleLabel, shown } from "./ruleAnalysisText";
 
 /**
  * §3.1: first match wins. A rule every one of whose paths (for every operation it names) an earlier rule decides
@@ -43,7 +43,7 @@ export const ruleShadowed: Check = {
         context.report({
           message:
             `This rule never decides anything in ${runtime.label}: ${takers} decide${earlier.length === 1 ? "s" : ""} every path it matches first (first match wins, §3.1). ` +
-            `For example \`${w.operation} ${w.witness}\` is ${decided(actual.decision)} by ${ruleLabel(list, w.ruleIndex)}, not ${decided(result.decision)} by this rule.` +
+            `For example \`${w.operation} ${shown(w.witness)}\` is ${decided(actual.decision)} by ${ruleLabel(list, w.ruleIndex)}, not ${decided(result.decision)} by this rule${argumentNote(runtime, w.witness)}.` +
             (fixes.length > 0 ? ` Moving it above rule ${target} makes it decide all its paths and changes no decision outside them.` : ""),
           span: spanOf(rule.node),
           tags: ["unnecessary"],

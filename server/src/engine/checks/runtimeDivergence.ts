@@ -2,7 +2,7 @@ import { analysisForCheck } from "../automata/modelAnalysis";
 import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
 import type { Check } from "./check";
-import { Confirm, decider, verb } from "./ruleAnalysisText";
+import { Confirm, decider, verb, shown } from "./ruleAnalysisText";
 
 /**
  * §2.2: the same rules, another runtime in `compatibleWith`, another decision (dotfiles, the directory itself,
@@ -26,7 +26,7 @@ export const runtimeDivergence: Check = {
         for (const d of analysis.divergences(list, other)) {
           const a = here.decide(d.operation, d.path);
           const b = there.decide(d.operation, d.path);
-          const confirmed = here.canonical(d.path) && there.canonical(d.path)
+          const confirmed = here.typedAsIs(d.path) && there.typedAsIs(d.path)
             && a.decision === d.primary.decision && a.ruleIndex === d.primary.ruleIndex
             && b.decision === d.other.decision && b.ruleIndex === d.other.ruleIndex && a.decision !== b.decision;
           if (!confirmed) {
@@ -38,11 +38,11 @@ export const runtimeDivergence: Check = {
           const patterns = rule.pathNodes.filter((n) => typeof n.value === "string" && n.value.length > 0);
           const differing = patterns.find((n) => primary.compilePattern(n.value as string).matches(d.path) !== other.compilePattern(n.value as string).matches(d.path));
           const why = differing
-            ? ` \`${differing.value}\` matches \`${d.path}\` in ${(primary.compilePattern(differing.value as string).matches(d.path) ? primary : other).label} only.`
+            ? ` \`${differing.value}\` matches \`${shown(d.path)}\` in ${(primary.compilePattern(differing.value as string).matches(d.path) ? primary : other).label} only.`
             : a.ruleIndex === b.ruleIndex ? ` The rule's mode ${JSON.stringify(rule.input.mode)} means something else in each runtime.` : "";
           context.report({
             message:
-              `${other.label} (in compatibleWith) decides \`${d.operation} ${d.path}\` differently: ${primary.label} ${verb(a.decision)} it (${decider(list, a.ruleIndex)}), ` +
+              `${other.label} (in compatibleWith) decides \`${d.operation} ${shown(d.path)}\` differently: ${primary.label} ${verb(a.decision)} it (${decider(list, a.ruleIndex)}), ` +
               `${other.label} ${verb(b.decision)} it (${decider(list, b.ruleIndex)}).${why}`,
             span: spanOf(differing ?? rule.node),
             witness: d.path,

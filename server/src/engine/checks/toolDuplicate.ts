@@ -1,5 +1,5 @@
 import { allFilesystemMiddleware } from "../agents/backends";
-import { removeElement } from "../config/objectEdits";
+import { removeArrayElement } from "../config/edits";
 import { property, spanOf, type JsonNode } from "../config/parse";
 import type { Check } from "./check";
 
@@ -32,7 +32,7 @@ export const toolDuplicate: Check = {
           span: spanOf(item),
           related: [{ message: "first listed here", span: spanOf(first) }],
           tags: ["unnecessary"],
-          fixes: [{ title: `Remove the duplicate ${JSON.stringify(item.value)}`, edits: [removeElement(context.text, list, index)], safe: true }],
+          fixes: [{ title: `Remove the duplicate ${JSON.stringify(item.value)}`, edits: [removeArrayElement(context.text, list, index)], safe: true }],
         });
       });
     }

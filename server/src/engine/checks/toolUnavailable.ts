@@ -1,6 +1,6 @@
 import { allFilesystemMiddleware, describeAgentBackend } from "../agents/backends";
 import { middlewareLabel } from "../agents/agents";
-import { removeElement } from "../config/objectEdits";
+import { removeArrayElement } from "../config/edits";
 import { spanOf } from "../config/parse";
 import type { Check } from "./check";
 
@@ -26,7 +26,7 @@ export const toolUnavailable: Check = {
         context.report({
           message: `"${name}" is listed, but ${runtime.label} filters it out at every model call: ${name} needs ${need}, and the backend of ${middlewareLabel(model, middleware)} is ${describeAgentBackend(model, backend)}.`,
           span: spanOf(item),
-          fixes: [{ title: `Remove "${name}"`, edits: [removeElement(context.text, node, index)], safe: false }],
+          fixes: [{ title: `Remove "${name}"`, edits: [removeArrayElement(context.text, node, index)], safe: false }],
         });
       });
     }

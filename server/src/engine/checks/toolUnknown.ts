@@ -1,7 +1,7 @@
 import { allFilesystemMiddleware } from "../agents/backends";
 import { middlewareLabel } from "../agents/agents";
 import { spanOf } from "../config/parse";
-import { removeElement } from "../config/objectEdits";
+import { removeArrayElement } from "../config/edits";
 import { didYouMean } from "../didYouMean";
 import type { Fix } from "../diagnostics";
 import { FILESYSTEM_TOOLS } from "../runtime/runtime";
@@ -28,7 +28,7 @@ export const toolUnknown: Check = {
         const userNote = userTools.has(name) ? ` ${JSON.stringify(name)} is a user tool: user tools are never filtered by this allowlist (§4.1).` : "";
         const fixes: Fix[] = [];
         if (suggestion && !listed.has(suggestion)) fixes.push({ title: `Change to "${suggestion}"`, edits: [{ span: spanOf(item), newText: JSON.stringify(suggestion) }], safe: false });
-        fixes.push({ title: `Remove ${JSON.stringify(name)}`, edits: [removeElement(context.text, node, index)], safe: false });
+        fixes.push({ title: `Remove ${JSON.stringify(name)}`, edits: [removeArrayElement(context.text, node, index)], safe: false });
         context.report({
           message: `${JSON.stringify(name)} is not a filesystem tool: ${model.runtime.label} silently ignores it in the \`tools\` of ${middlewareLabel(model, middleware)} (known: ${FILESYSTEM_TOOLS.join(", ")}).${suggestion ? ` Did you mean "${suggestion}"?` : ""}${userNote}`,
           span: spanOf(item),

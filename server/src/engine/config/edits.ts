@@ -19,13 +19,18 @@ export function removeArrayElement(text: string, array: JsonNode, index: number)
     const prevComma = nextNonSpace(text, prev.offset + prev.length);
     if (text[prevComma] === ",") start = prevComma;
   }
-  // Swallow the whole line when the element stood alone on it.
-  const lineStart = text.lastIndexOf("\n", item.offset - 1) + 1;
-  const before = text.slice(lineStart, start);
+  // Swallow the whole line when the element stood alone on it. Line ends are looked for in a bounded window: a
+  // minified file is one line of megabytes, and checks build fixes for thousands of findings in it.
+  const lineStart = lineStartOf(text, item.offset);
   const lineEnd = lineEndAfter(text, end);
-  if (/^[ \t]*$/.test(before) && /^[ \t]*$/.test(text.slice(end, lineEnd))) {
-    start = lineStart;
-    end = Math.min(text.length, lineEnd + 1);
+  if (lineStart >= 0 && lineEnd >= 0 && /^[ \t]*$/.test(text.slice(end, lineEnd))) {
+    if (start < lineStart) {
+      // The last element took the previous element's comma: remove through the end of its line, keep the newline.
+      end = lineEnd;
+    } else if (/^[ \t]*$/.test(text.slice(lineStart, start))) {
+      start = lineStart;
+      end = Math.min(text.length, lineEnd + 1);
+    }
   }
   return { span: { start, end }, newText: "" };
 }
@@ -40,19 +45,35 @@ export function insertFirstElement(text: string, array: JsonNode, elementText: s
   return { span: { start: first.offset, end: first.offset }, newText };
 }
 
+/** The indentation of the line holding `offset` (empty for a line longer than any indentation could be). */
 export function indentationAt(text: string, offset: number): string {
-  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
+  const lineStart = lineStartOf(text, offset);
+  if (lineStart < 0) return "";
   const match = /^[ \t]*/.exec(text.slice(lineStart, offset));
   return match ? match[0] : "";
+}
+
+/** How far the line helpers look for a line break before giving up (a line that long is not hand-formatted). */
+const LINE_WINDOW = 4096;
+
+/** Start of the line holding `offset`, or -1 when it lies beyond the window. */
+function lineStartOf(text: string, offset: number): number {
+  const from = Math.max(0, offset - LINE_WINDOW);
+  const newline = text.slice(from, offset).lastIndexOf("\n");
+  if (newline >= 0) return from + newline + 1;
+  return from === 0 ? 0 : -1;
+}
+
+/** Offset of the line break ending the line that holds `from` (the text length at the end), or -1 beyond the window. */
+function lineEndAfter(text: string, from: number): number {
+  const to = Math.min(text.length, from + LINE_WINDOW);
+  const newline = text.slice(from, to).indexOf("\n");
+  if (newline >= 0) return from + newline;
+  return to === text.length ? text.length : -1;
 }
 
 function nextNonSpace(text: string, from: number): number {
   let i = from;
   while (i < text.length && /\s/.test(text[i]!)) i++;
   return i;
-}
-
-function lineEndAfter(text: string, from: number): number {
-  const nl = text.indexOf("\n", from);
-  return nl < 0 ? text.length : nl;
 }

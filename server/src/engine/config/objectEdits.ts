@@ -1,65 +1,12 @@
 import type { Edit } from "../diagnostics";
+import { indentationAt, removeArrayElement } from "./edits";
 import type { JsonNode } from "./parse";
 
 /**
  * Edits that add to or take from JSON objects and arrays while keeping the user's layout: a new member goes after
  * the last one, on its own line and with its indentation when the object spans lines, inline otherwise.
- *
- * Every scan is bounded by the whitespace it walks over (or a fixed window), never by the length of a line: a
- * minified file is one line of megabytes, and checks build fixes for thousands of findings in it.
+ * (Array element removal and first-element insertion are in ./edits.ts.)
  */
-
-const WINDOW = 2000;
-
-/** The indentation of the line holding `offset` (empty for a line longer than the window). */
-export function indentationAt(text: string, offset: number): string {
-  const from = Math.max(0, offset - WINDOW);
-  const nl = text.slice(from, offset).lastIndexOf("\n");
-  if (nl < 0 && from > 0) return "";
-  const lineStart = nl < 0 ? from : from + nl + 1;
-  return /^[ \t]*/.exec(text.slice(lineStart, offset))![0];
-}
-
-/** Removes element `index` of an array (or member of an object) with its comma, and its line when it stood alone. */
-export function removeElement(text: string, container: JsonNode, index: number): Edit {
-  const items = container.children ?? [];
-  const item = items[index]!;
-  let start = item.offset;
-  let end = item.offset + item.length;
-  const after = skipSpace(text, end);
-  if (text[after] === ",") end = after + 1;
-  else if (index > 0) {
-    const prev = items[index - 1]!;
-    const prevComma = skipSpace(text, prev.offset + prev.length);
-    if (text[prevComma] === ",") start = prevComma;
-  }
-  let lineStart = start;
-  while (lineStart > 0 && (text[lineStart - 1] === " " || text[lineStart - 1] === "\t")) lineStart--;
-  let lineEnd = end;
-  while (lineEnd < text.length && (text[lineEnd] === " " || text[lineEnd] === "\t")) lineEnd++;
-  const aloneBefore = lineStart === 0 || text[lineStart - 1] === "\n";
-  const aloneAfter = lineEnd === text.length || text[lineEnd] === "\n" || text[lineEnd] === "\r";
-  if (aloneBefore && aloneAfter) {
-    start = lineStart;
-    end = text[lineEnd] === "\r" ? lineEnd + 2 : Math.min(text.length, lineEnd + 1);
-  }
-  return { span: { start, end }, newText: "" };
-}
-
-/** Inserts `elementText` as the new first element of `array`, laid out like its current first element. */
-export function insertFirstElement(text: string, array: JsonNode, elementText: string): Edit {
-  const first = array.children?.[0];
-  if (!first) return { span: { start: array.offset + 1, end: array.offset + array.length - 1 }, newText: elementText };
-  const sameLine = !text.slice(array.offset, first.offset).includes("\n");
-  return { span: { start: first.offset, end: first.offset }, newText: sameLine ? `${elementText}, ` : `${elementText},\n${indentationAt(text, first.offset)}` };
-}
-
-function skipSpace(text: string, from: number): number {
-  let i = from;
-  while (i < text.length && /\s/.test(text[i]!)) i++;
-  return i;
-}
-
 export function insertProperty(text: string, object: JsonNode, key: string, valueText: string): Edit {
   const members = object.children ?? [];
   const last = members.at(-1);
@@ -87,7 +34,7 @@ export function removeProperty(text: string, valueNode: JsonNode): Edit | undefi
   const object = property?.parent;
   if (!property || property.type !== "property" || !object) return undefined;
   const index = object.children?.indexOf(property) ?? -1;
-  return index < 0 ? undefined : removeElement(text, object, index);
+  return index < 0 ? undefined : removeArrayElement(text, object, index);
 }
 
 /** Adds `elementText` as the last element of `array`. */

@@ -9,8 +9,10 @@
  *   2. `_wcparse.WcParse` is ported to emit the very regular-expression text wcmatch hands to Python's `re`
  *      (so it can be diffed against the real library), for the fixed flag set `globmatch` ends up with:
  *      `PATHNAME | GLOBSTAR | BRACE`, no `DOTMATCH`, no `EXTMATCH`, no `NEGATE`, case-sensitive, `/` separator.
- *   3. That Python regex text is translated into an equivalent JavaScript `u`+`s` RegExp, reproducing Python's
- *      `re` parsing of character classes (including the compile errors wcmatch can provoke there).
+ *   3. That Python regex text is parsed the way Python's `re` parses it (including the character-class errors
+ *      wcmatch can provoke) into a small AST, from which we emit an equivalent JavaScript `u`+`s` RegExp source and
+ *      a Pike-VM program. Matching runs on the VM: linear in path × pattern, where CPython and V8 both backtrack
+ *      (CPython does not finish `/*a*a*a*a*a*a*a*a*a*a*a*b` against 22 `a`s in minutes).
  *
  * Behaviour that only Python's runtime decides is modelled explicitly: the expansion limit
  * (`PatternLimitException`), `re.error` compile failures, and `RecursionError` inside bracex, which
@@ -37,9 +39,9 @@ const satMul = (a: number, b: number): number => Math.min(a * b, CAP);
  */
 const PY_RECURSION_LIMIT = 1000;
 /**
- * Python frames assumed to be on the stack where deepagents calls `globmatch` (the real depth depends on the host
- * program and cannot be known statically). Only patterns with hundreds of brace groups come near the limit, so this
- * only moves where such patterns flip to "unexpanded".
+ * Python frames assumed to be on the stack where deepagents calls `globmatch` (`len(inspect.stack())` in the
+ * caller; the real depth depends on the host program and cannot be known statically). Only patterns with hundreds
+ * of brace groups come near the limit, so this only moves where such patterns flip to "unexpanded".
  */
 const ASSUMED_CALLER_FRAMES = 50;
 const RECURSION_BUDGET = PY_RECURSION_LIMIT - ASSUMED_CALLER_FRAMES;
@@ -94,8 +96,16 @@ class ExpansionLimitError {
   readonly message = `Brace expansion has exceeded the limit of ${PATTERN_LIMIT}`;
 }
 
-/** Python `re.error`, carrying `str(error)`. */
+/** Python `re.error` raised while parsing one regex fragment (`pos` is relative to that fragment). */
 class PyReError {
+  constructor(
+    readonly msg: string,
+    readonly pos: number,
+  ) {}
+}
+
+/** Python `re.error` as `str(error)` for the whole pattern. */
+class PyCompileError {
   constructor(readonly message: string) {}
 }
 
@@ -226,6 +236,12 @@ class IntRangeNode implements BNode {
     return sign + digits.padStart(this.padding - sign.length, "0");
   }
 }
+
+// Immutable list iterators bracex creates over and over.
+const NO_ITEMS = new ListNode([]);
+const ONLY_EMPTY = new ListNode([EMPTY]);
+const OPEN_BRACE = new ListNode(["{"]);
+const CLOSE_BRACE = new ListNode(["}"]);
 
 /** bracex `_alpha`: `chr(x)` for `A`..`z`, with the backslash slot blanked to `''`. */
 const ALPHA: readonly string[] = Array.from({ length: 0x7a - 0x41 + 1 }, (_, k) =>
@@ -403,7 +419,7 @@ class BraceParser {
   /** `ExpandBrace.expand_str`: the parsed top level, squashed onto `iter([EMPTY])`. */
   parse(): BNode {
     const [values] = this.getLiterals(this.i.next(), 0, false);
-    let results: BNode = new ListNode([EMPTY]);
+    let results: BNode = ONLY_EMPTY;
     for (const v of values) results = new SquashNode(results, asNode(v));
     return results;
   }
@@ -411,15 +427,13 @@ class BraceParser {
   private getLiterals(first: string, depth: number, ignoreEndIn: boolean): [Array<string | BNode>, number] {
     this.enter(UNITS.literals);
     const i = this.i;
+    const chars = this.chars;
     const result: Array<string | BNode> = [];
     let ignoreEnd = ignoreEndIn;
     let isDollar = false;
     let count = 1;
     let litStart = i.index - 1;
     let c = first;
-    const flush = (endExclusive: number) => {
-      if (endExclusive > litStart) result.push(this.chars.slice(litStart, endExclusive).join(""));
-    };
     try {
       for (;;) {
         const ignoreBrace = isDollar;
@@ -428,11 +442,11 @@ class BraceParser {
           isDollar = true;
         } else if (c === "\\") {
           // get_escape: the escaped character (if any) stays in the literal.
-          const atEnd = i.index >= this.chars.length;
+          const atEnd = i.index >= chars.length;
           this.check(atEnd ? UNITS.escapeAtEnd : UNITS.escape);
           if (!atEnd) i.advance(1);
         } else if (!ignoreBrace && c === "{") {
-          flush(i.index - 1);
+          if (i.index - 1 > litStart) result.push(chars.slice(litStart, i.index - 1).join(""));
           litStart = i.index - 1;
           // `next(i)` failing here means a trailing `{`: it stays literal and parsing stops.
           const next = i.next();
@@ -442,7 +456,7 @@ class BraceParser {
           litStart = i.index;
         } else if (this.expanding && (c === "," || (c === "}" && !ignoreEnd))) {
           ignoreEnd = false;
-          flush(i.index - 1);
+          if (i.index - 1 > litStart) result.push(chars.slice(litStart, i.index - 1).join(""));
           i.rewind(1);
           this.frames--;
           return [result, this.account(count)];
@@ -452,7 +466,7 @@ class BraceParser {
     } catch (e) {
       if (e !== STOP_ITERATION) throw e;
       this.check(UNITS.literalsAtEnd);
-      flush(i.index);
+      if (i.index > litStart) result.push(chars.slice(litStart, i.index).join(""));
     }
     this.frames--;
     return [result, this.account(count)];
@@ -492,27 +506,28 @@ class BraceParser {
           this.frames--;
           if (!hasComma) {
             // Not a group: `{` + contents + `}` as literal text.
-            let temp: BNode = new ListNode(["{"]);
+            let temp: BNode = OPEN_BRACE;
             for (const r of flatten(result)) temp = new SquashNode(temp, asNode(r));
-            temp = new SquashNode(temp, new ListNode(["}"]));
+            temp = new SquashNode(temp, CLOSE_BRACE);
             return [temp, this.account(counts.reduce(satMul, 1))];
           }
           // A real group: chain its alternatives (runs of plain strings stay list slices).
-          let fin: BNode = new ListNode([]);
+          let fin: BNode = NO_ITEMS;
           let start = 0;
-          result.forEach((x, e) => {
+          for (let e = 0; e < result.length; e++) {
+            const x = result[e]!;
             if (typeof x !== "string" && x !== EMPTY) {
               if (e !== start) fin = new ChainNode(fin, new ListNode(result.slice(start, e) as BItem[]));
               if (Array.isArray(x)) {
-                let temp: BNode = new ListNode([EMPTY]);
+                let temp: BNode = ONLY_EMPTY;
                 for (const y of x) temp = new SquashNode(temp, asNode(y));
                 fin = new ChainNode(fin, temp);
               } else {
-                fin = new ChainNode(fin, x as BNode);
+                fin = new ChainNode(fin, x);
               }
               start = e + 1;
             }
-          });
+          }
           if (start < result.length) fin = new ChainNode(fin, new ListNode(result.slice(start) as BItem[]));
           return [fin, this.account(counts.reduce(satAdd, 0))];
         } else if (c === ",") {
@@ -538,7 +553,7 @@ class BraceParser {
     }
 
     // Unterminated: rebuild the text, re-inserting a comma between consecutive plain strings only (as bracex does).
-    let temp2: BNode = new ListNode(["{"]);
+    let temp2: BNode = OPEN_BRACE;
     let lastStr = false;
     for (const r of flatten(result)) {
       const isStr = !isNode(r);
@@ -677,10 +692,22 @@ const POSIX: Readonly<Record<string, string>> = {
   xdigit: "\x30-\x39\x41-\x46\x61-\x66",
 };
 
+/** End index of `RE_POSIX` (`:(alnum|…|xdigit):\]`) matched at `k`, if it matches. */
+function posixEnd(chars: readonly string[], k: number): number | undefined {
+  if (chars[k] !== ":") return undefined;
+  let name = "";
+  let j = k + 1;
+  for (; j < chars.length && j - k <= 7 && chars[j]! >= "a" && chars[j]! <= "z"; j++) name += chars[j];
+  if (!Object.hasOwn(POSIX, name) || chars[j] !== ":" || chars[j + 1] !== "]") return undefined;
+  return j + 2;
+}
+
 class WcParse {
   private dirStart = false;
   private afterStart = false;
   private readonly i: CharIter;
+  /** `classEnd` memo: how a class body scan starting at an index ends (see `classBodyEnd`). */
+  private classEnds: Int32Array | undefined;
 
   constructor(chars: readonly string[]) {
     this.i = new CharIter(chars);
@@ -729,12 +756,10 @@ class WcParse {
   /** `_handle_posix`: `RE_POSIX` matched right after a `[` inside a class. */
   private handlePosix(result: string[], endRange: number): boolean {
     const chars = this.i.chars;
-    let k = this.i.index;
-    if (chars[k] !== ":") return false;
-    let name = "";
-    for (k++; k < chars.length && /^[a-z]$/.test(chars[k]!); k++) name += chars[k];
-    if (!(name in POSIX) || chars[k] !== ":" || chars[k + 1] !== "]") return false;
-    this.i.index = k + 2;
+    const end = posixEnd(chars, this.i.index);
+    if (end === undefined) return false;
+    const name = chars.slice(this.i.index + 1, end - 2).join("");
+    this.i.index = end;
     // wcmatch escapes the previous item when a POSIX class lands where a range end is expected.
     if (endRange && this.i.index - 1 >= endRange) result[result.length - 1] = "\\" + result[result.length - 1];
     result.push(POSIX[name]!);
@@ -762,6 +787,9 @@ class WcParse {
       result.push(pyReEscape(c));
       c = i.next();
     }
+    // A class that cannot close is abandoned only at the next `/` or the end: rescanning that tail from every
+    // unclosed `[` is quadratic (in wcmatch too), so the outcome of the scan is memoised per position.
+    if (this.classBodyEnd(i.index - 1) < 0) throw STOP_ITERATION;
 
     while (c !== "]") {
       if (c === "-") {
@@ -826,6 +854,54 @@ class WcParse {
       else result = [value];
     }
     return this.restrictSequence() + result.join("");
+  }
+
+  /**
+   * Where the main loop of `_sequence`, entered with its current character at `start`, stops: the index after the
+   * closing `]`, or -1 when it raises `StopIteration` (a `/`, `\/`, a trailing `\` or the end). Which characters
+   * a step consumes depends only on the position (ranges change the output, never the consumption), so every
+   * position visited in one scan shares its outcome.
+   */
+  private classBodyEnd(start: number): number {
+    const chars = this.i.chars;
+    const memo = (this.classEnds ??= new Int32Array(chars.length + 1).fill(-2));
+    const visited: number[] = [];
+    let p = start;
+    let outcome: number;
+    for (;;) {
+      if (p >= chars.length) {
+        outcome = -1;
+        break;
+      }
+      if (memo[p] !== -2) {
+        outcome = memo[p]!;
+        break;
+      }
+      visited.push(p);
+      const c = chars[p]!;
+      if (c === "]") {
+        outcome = p + 1;
+        break;
+      }
+      if (c === "/") {
+        outcome = -1;
+        break;
+      }
+      if (c === "\\") {
+        const d = chars[p + 1];
+        if (d === undefined || d === "/") {
+          outcome = -1;
+          break;
+        }
+        p += 2;
+      } else if (c === "[") {
+        p = posixEnd(chars, p + 1) ?? p + 1;
+      } else {
+        p++;
+      }
+    }
+    for (const v of visited) memo[v] = outcome;
+    return outcome;
   }
 
   /** `_references` for Unix PATHNAME outside extglob lists. */
@@ -967,12 +1043,12 @@ class WcParse {
     current.push(PATH_TRAIL);
   }
 
-  /** `WcParse._parse` minus the `^(?s:` … `)$` wrapper. */
-  body(): string {
+  /** `WcParse._parse` minus the `^(?s:` … `)$` wrapper, as the list of self-contained fragments it joins. */
+  fragments(): string[] {
     const current = [""];
     const chars = this.i.chars;
     if (!(chars.length === 1 && chars[0] === "\\") && chars.length) this.root(current);
-    return current.join("");
+    return current;
   }
 }
 
@@ -1160,13 +1236,13 @@ class PyRegexParser {
     const py = this.py;
     const start = this.pos;
     const c = py[start];
-    if (c === undefined) throw new PyReError(pyReErrorMessage("unterminated character set", py, start));
+    if (c === undefined) throw new PyReError("unterminated character set", start);
     if (c !== "\\") {
       this.pos++;
       return { value: c.codePointAt(0)!, token: c, start };
     }
     const d = py[start + 1];
-    if (d === undefined) throw new PyReError(pyReErrorMessage("bad escape (end of pattern)", py, start));
+    if (d === undefined) throw new PyReError("bad escape (end of pattern)", start);
     const token = c + d;
     this.pos += 2;
     if (d in PY_CLASS_ESCAPES) return { value: PY_CLASS_ESCAPES[d]!, token, start };
@@ -1178,13 +1254,13 @@ class PyRegexParser {
       const value = parseInt(digits, 8);
       if (value > 0o377) {
         const msg = `octal escape value \\${digits} outside of range 0-0o377`;
-        throw new PyReError(pyReErrorMessage(msg, py, start));
+        throw new PyReError(msg, start);
       }
       return { value, token, start };
     }
     // `\d`, `\x41`, … would be valid Python here, but wcmatch can only put `\A` / `\a` / `\0` / `\` + punctuation
     // after a backslash inside a class; any other ASCII letter or digit is Python's "bad escape".
-    if (/^[A-Za-z0-9]$/.test(d)) throw new PyReError(pyReErrorMessage(`bad escape ${token}`, py, start));
+    if (/^[A-Za-z0-9]$/.test(d)) throw new PyReError(`bad escape ${token}`, start);
     return { value: d.codePointAt(0)!, token, start };
   }
 
@@ -1213,7 +1289,7 @@ class PyRegexParser {
     }
     const ranges: Array<[number, number]> = [];
     for (let first = true; ; first = false) {
-      if (py[this.pos] === undefined) throw new PyReError(pyReErrorMessage("unterminated character set", py, open));
+      if (py[this.pos] === undefined) throw new PyReError("unterminated character set", open);
       if (py[this.pos] === "]" && !first) {
         this.pos++;
         break;
@@ -1222,7 +1298,7 @@ class PyRegexParser {
       if (py[this.pos] === "-") {
         this.pos++;
         if (py[this.pos] === undefined) {
-          throw new PyReError(pyReErrorMessage("unterminated character set", py, open));
+          throw new PyReError("unterminated character set", open);
         }
         if (py[this.pos] === "]") {
           this.pos++;
@@ -1231,7 +1307,7 @@ class PyRegexParser {
         }
         const b = this.classItem();
         if (b.value < a.value) {
-          throw new PyReError(pyReErrorMessage(`bad character range ${a.token}-${b.token}`, py, a.start));
+          throw new PyReError(`bad character range ${a.token}-${b.token}`, a.start);
         }
         ranges.push([a.value, b.value]);
       } else {
@@ -1248,8 +1324,9 @@ function jsCodePoint(cp: number): string {
 
 function jsLiteral(cp: number): string {
   const c = String.fromCodePoint(cp);
-  if (/^[A-Za-z0-9_]$/.test(c)) return c;
-  if (cp >= 0x20 && cp < 0x7f && !"^$\\.*+?()[]{}|/-".includes(c)) return c;
+  // With the `u` flag only syntax characters may be backslash-escaped outside a class.
+  if ("^$\\.*+?()[]{}|/".includes(c)) return "\\" + c;
+  if (cp >= 0x20 && cp < 0x7f) return c;
   return jsCodePoint(cp);
 }
 
@@ -1278,7 +1355,9 @@ function astToJs(ast: Ast): string {
             : ast.min === 0 && ast.max === 1
               ? "?"
               : `{${ast.min},${ast.max === Infinity ? "" : ast.max}}`;
-      return `(?:${astToJs(ast.body)})${q}${ast.lazy ? "?" : ""}`;
+      const body = astToJs(ast.body);
+      const atom = ast.body.t === "set" || ast.body.t === "dot" || (ast.body.t === "lit" && ast.body.cps.length === 1);
+      return `${atom ? body : `(?:${body})`}${q}${ast.lazy ? "?" : ""}`;
     }
     case "bol":
       return "^";
@@ -1307,34 +1386,47 @@ interface Program {
   /** Lookahead bodies are tiny and bounded (`[/]`, `\.{1,2}(?:$|[/])`, …), so sticky native regexes decide them. */
   readonly looks: readonly RegExp[];
   readonly start: number;
+  /** Reused between runs: a state is "seen" at a step when its mark equals that step's generation. */
+  readonly mark: Int32Array;
+  epoch: number;
 }
 
 class ProgramBuilder {
-  private op: number[] = [];
-  private next: number[] = [];
-  private arg: number[] = [];
+  private size = 0;
+  private op = new Uint8Array(64);
+  private next = new Int32Array(64);
+  private arg = new Int32Array(64);
   private readonly sets: CharSet[] = [];
   private readonly setIndex = new Map<CharSet, number>();
   private readonly looks: RegExp[] = [];
-  private readonly lookIndex = new Map<string, number>();
+  private readonly lookBySource = new Map<string, number>();
+  private readonly lookByAst = new Map<Ast, number>();
 
   private add(op: number, next: number, arg = 0): number {
-    this.op.push(op);
-    this.next.push(next);
-    this.arg.push(arg);
-    return this.op.length - 1;
+    if (this.size === this.op.length) {
+      const grow = <T extends Uint8Array | Int32Array>(a: T, b: T): T => (b.set(a), b);
+      this.op = grow(this.op, new Uint8Array(this.size * 2));
+      this.next = grow(this.next, new Int32Array(this.size * 2));
+      this.arg = grow(this.arg, new Int32Array(this.size * 2));
+    }
+    this.op[this.size] = op;
+    this.next[this.size] = next;
+    this.arg[this.size] = arg;
+    return this.size++;
   }
 
   static build(ast: Ast): Program {
     const b = new ProgramBuilder();
     const start = b.compile(ast, b.add(OP_MATCH, -1));
     return {
-      op: Uint8Array.from(b.op),
-      next: Int32Array.from(b.next),
-      arg: Int32Array.from(b.arg),
+      op: b.op.slice(0, b.size),
+      next: b.next.slice(0, b.size),
+      arg: b.arg.slice(0, b.size),
       sets: b.sets,
       looks: b.looks,
       start,
+      mark: new Int32Array(b.size).fill(-1),
+      epoch: 0,
     };
   }
 
@@ -1390,11 +1482,16 @@ class ProgramBuilder {
       case "eol":
         return this.add(OP_EOL, next);
       case "look": {
-        const source = astToJs(ast.body);
-        let index = this.lookIndex.get(source);
+        // Parsed fragments are shared, so most lookaheads are found by identity before serialising.
+        let index = this.lookByAst.get(ast.body);
         if (index === undefined) {
-          index = this.looks.push(new RegExp(source, "suy")) - 1;
-          this.lookIndex.set(source, index);
+          const source = astToJs(ast.body);
+          index = this.lookBySource.get(source);
+          if (index === undefined) {
+            index = this.looks.push(new RegExp(source, "suy")) - 1;
+            this.lookBySource.set(source, index);
+          }
+          this.lookByAst.set(ast.body, index);
         }
         return this.add(OP_LOOK, next, ast.negate ? ~index : index);
       }
@@ -1402,77 +1499,95 @@ class ProgramBuilder {
   }
 }
 
+/** Per-run state of `runProgram` (kept out of closures: they cost an allocation per match). */
+interface Run {
+  readonly prog: Program;
+  readonly s: string;
+  readonly epoch: number;
+  readonly stack: number[];
+  lookCache: Map<number, boolean> | undefined;
+  matched: boolean;
+}
+
+function lookHolds(run: Run, ref: number, pos: number): boolean {
+  const index = ref >= 0 ? ref : ~ref;
+  const key = index * (run.s.length + 1) + pos;
+  let hit = (run.lookCache ??= new Map()).get(key);
+  if (hit === undefined) {
+    const re = run.prog.looks[index]!;
+    re.lastIndex = pos;
+    hit = re.test(run.s);
+    run.lookCache.set(key, hit);
+  }
+  return ref >= 0 ? hit : !hit;
+}
+
+/** Follow epsilon moves from `entry` at `pos`, collecting the consuming states reached into `into`. */
+function addClosure(run: Run, entry: number, pos: number, into: number[]): void {
+  const { op, next, arg, mark } = run.prog;
+  const { s, stack } = run;
+  const gen = run.epoch + pos;
+  stack.push(entry);
+  while (stack.length) {
+    const st = stack.pop()!;
+    if (mark[st] === gen) continue;
+    mark[st] = gen;
+    switch (op[st]) {
+      case OP_CHAR:
+      case OP_SET:
+      case OP_ANY:
+        into.push(st);
+        break;
+      case OP_SPLIT:
+        stack.push(arg[st]!, next[st]!);
+        break;
+      case OP_BOL:
+        if (pos === 0) stack.push(next[st]!);
+        break;
+      case OP_EOL:
+        if (pos === s.length || (pos === s.length - 1 && s.charCodeAt(pos) === 10)) stack.push(next[st]!);
+        break;
+      case OP_LOOK:
+        if (lookHolds(run, arg[st]!, pos)) stack.push(next[st]!);
+        break;
+      case OP_MATCH:
+        if (pos === s.length) run.matched = true;
+        break;
+    }
+  }
+}
+
 /** Python `re.fullmatch` of the program against `s` (positions are UTF-16 indexes, steps are code points). */
 function runProgram(prog: Program, s: string): boolean {
-  const { op, next, arg, sets, looks } = prog;
-  const mark = new Int32Array(op.length).fill(-1);
+  const { op, next, arg, sets, mark } = prog;
+  const length = s.length;
+  // Generations are `epoch + position`; move the epoch past this run so marks never collide across runs.
+  if (prog.epoch > 0x3fffffff - length) {
+    mark.fill(-1);
+    prog.epoch = 0;
+  }
+  const run: Run = { prog, s, epoch: prog.epoch, stack: [], lookCache: undefined, matched: false };
+  prog.epoch += length + 2;
   let current: number[] = [];
   let following: number[] = [];
-  const stack: number[] = [];
-  const lookCache = new Map<number, boolean>();
-  const length = s.length;
-  let matched = false;
-
-  const lookHolds = (ref: number, pos: number): boolean => {
-    const index = ref >= 0 ? ref : ~ref;
-    const key = index * (length + 1) + pos;
-    let hit = lookCache.get(key);
-    if (hit === undefined) {
-      const re = looks[index]!;
-      re.lastIndex = pos;
-      hit = re.test(s);
-      lookCache.set(key, hit);
-    }
-    return ref >= 0 ? hit : !hit;
-  };
-
-  const addClosure = (entry: number, pos: number, into: number[]) => {
-    stack.push(entry);
-    while (stack.length) {
-      const st = stack.pop()!;
-      if (mark[st] === pos) continue;
-      mark[st] = pos;
-      switch (op[st]) {
-        case OP_CHAR:
-        case OP_SET:
-        case OP_ANY:
-          into.push(st);
-          break;
-        case OP_SPLIT:
-          stack.push(arg[st]!, next[st]!);
-          break;
-        case OP_BOL:
-          if (pos === 0) stack.push(next[st]!);
-          break;
-        case OP_EOL:
-          if (pos === length || (pos === length - 1 && s.charCodeAt(pos) === 10)) stack.push(next[st]!);
-          break;
-        case OP_LOOK:
-          if (lookHolds(arg[st]!, pos)) stack.push(next[st]!);
-          break;
-        case OP_MATCH:
-          if (pos === length) matched = true;
-          break;
-      }
-    }
-  };
-
   let pos = 0;
-  addClosure(prog.start, 0, current);
-  while (!matched && current.length && pos < length) {
+  addClosure(run, prog.start, 0, current);
+  while (!run.matched && current.length && pos < length) {
     const cp = s.codePointAt(pos)!;
     const after = pos + (cp > 0xffff ? 2 : 1);
     following.length = 0;
     for (const st of current) {
       const o = op[st];
       if (o === OP_ANY || (o === OP_CHAR ? arg[st] === cp : setHas(sets[arg[st]!]!, cp))) {
-        addClosure(next[st]!, after, following);
+        addClosure(run, next[st]!, after, following);
       }
     }
-    [current, following] = [following, current];
+    const swap = current;
+    current = following;
+    following = swap;
     pos = after;
   }
-  return matched;
+  return run.matched;
 }
 
 /**
@@ -1481,15 +1596,17 @@ function runProgram(prog: Program, s: string): boolean {
  * `regexes` stays usable for any pattern.
  */
 class PyGlobRegExp extends RegExp {
+  private fullSource: string | undefined;
+
   constructor(
-    private readonly fullSource: string,
+    private readonly sourceParts: readonly string[],
     private readonly program: Program,
   ) {
     super("(?:)", "su");
   }
 
   override get source(): string {
-    return this.fullSource;
+    return (this.fullSource ??= `^(?:${this.sourceParts.join("")})$`);
   }
 
   override exec(input: string): RegExpExecArray | null {
@@ -1505,10 +1622,19 @@ class PyGlobRegExp extends RegExp {
 /** JavaScript sources longer than this are served by `PyGlobRegExp` instead of V8's own engine. */
 const NATIVE_SOURCE_LIMIT = 20_000;
 
-/** Python regex text for one (already brace-expanded) pattern, as `_wcparse._compile` would compile it. */
-function wcmatchRegexText(expanded: string): string {
-  return PY_PREFIX + new WcParse(codePoints(expanded)).body() + PY_SUFFIX;
+interface ParsedFragment {
+  readonly ast: Ast;
+  readonly js: string;
+  /** Length in code points, for `re.error` positions. */
+  readonly length: number;
 }
+
+/**
+ * Every string wcmatch appends to its `current` list is a self-contained regex piece, and a long pattern repeats
+ * the same few pieces (`[/]+`, `(?![/]).`, …), so each distinct piece is parsed once.
+ */
+const FRAGMENTS = new Map<string, ParsedFragment>();
+const FRAGMENT_CACHE_LIMIT = 10_000;
 
 interface CompiledExpansion {
   readonly regex: RegExp;
@@ -1516,11 +1642,43 @@ interface CompiledExpansion {
 }
 
 function compileExpanded(expanded: string): CompiledExpansion {
-  const py = codePoints(wcmatchRegexText(expanded));
-  const ast = new PyRegexParser(py, PY_PREFIX.length, py.length - PY_SUFFIX.length).parse();
-  const program = ProgramBuilder.build(ast);
-  const source = `^(?:${astToJs(ast)})$`;
-  const regex = source.length <= NATIVE_SOURCE_LIMIT ? new RegExp(source, "su") : new PyGlobRegExp(source, program);
+  const fragments = new WcParse(codePoints(expanded)).fragments();
+  const items: Ast[] = [];
+  const js: string[] = [];
+  let run: number[] | undefined;
+  let offset = PY_PREFIX.length;
+  for (const fragment of fragments) {
+    if (fragment === "") continue;
+    let parsed = FRAGMENTS.get(fragment);
+    if (!parsed) {
+      const cps = codePoints(fragment);
+      try {
+        const ast = new PyRegexParser(cps, 0, cps.length).parse();
+        parsed = { ast, js: astToJs(ast), length: cps.length };
+      } catch (e) {
+        if (!(e instanceof PyReError)) throw e;
+        const full = codePoints(PY_PREFIX + fragments.join("") + PY_SUFFIX);
+        throw new PyCompileError(pyReErrorMessage(e.msg, full, offset + e.pos));
+      }
+      if (FRAGMENTS.size >= FRAGMENT_CACHE_LIMIT) FRAGMENTS.clear();
+      FRAGMENTS.set(fragment, parsed);
+    }
+    if (parsed.ast.t === "lit") {
+      // Merge literal runs (into an array we own) so the program is one flat chain of states.
+      if (!run) items.push({ t: "lit", cps: (run = []) });
+      for (const cp of parsed.ast.cps) run.push(cp);
+    } else {
+      run = undefined;
+      items.push(parsed.ast);
+    }
+    js.push(parsed.js);
+    offset += parsed.length;
+  }
+  const program = ProgramBuilder.build({ t: "seq", items });
+  let sourceLength = 0;
+  for (const part of js) sourceLength += part.length;
+  const regex =
+    sourceLength <= NATIVE_SOURCE_LIMIT ? new RegExp(`^(?:${js.join("")})$`, "su") : new PyGlobRegExp(js, program);
   return { regex, program };
 }
 
@@ -1558,7 +1716,7 @@ export function compilePyGlob(pattern: string): CompiledPyGlob {
     try {
       compiled.push(compileExpanded(expanded));
     } catch (e) {
-      if (e instanceof PyReError) return e.message;
+      if (e instanceof PyCompileError) return e.message;
       throw e;
     }
     return undefined;

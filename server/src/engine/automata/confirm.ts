@@ -1,0 +1,81 @@
+import type { RuleListSpec } from "../config/model";
+import { CompiledRuleList } from "../permissions/ruleList";
+import type { CompiledPattern, Operation, Runtime } from "../runtime/runtime";
+import { decisionOf, type Decision } from "./ruleTables";
+
+/**
+ * The last line of defence: every witness the analysis reports is first confirmed with the engine's own decision
+ * function (permissions/ruleList.ts) and the runtime's canonicalisation. A witness that does not confirm is never
+ * shown; the disagreement goes to the `skipped` list instead.
+ */
+/** Decisions of a list as the runtime computes them (permissions/ruleList.ts), for confirming witnesses. */
+export class Confirm {
+  private readonly compiled: CompiledRuleList;
+  constructor(readonly runtime: Runtime, readonly list: RuleListSpec) {
+    this.compiled = new CompiledRuleList(runtime, list.rules.map((r) => r.input));
+  }
+
+  /** The runtime takes this tool argument exactly as it is. */
+  typedAsIs(path: string): boolean {
+    const c = this.runtime.canonicalToolPath(path, true);
+    return c.ok && c.path === path;
+  }
+
+  /** Some tool argument reaches the matcher as exactly this path (see `toolArgumentFor`). */
+  canonical(path: string): boolean {
+    return toolArgumentFor(this.runtime, path) !== undefined;
+  }
+
+  decide(op: Operation, path: string): { decision: Decision | "error"; ruleIndex: number } {
+    const d = this.compiled.decide(op, path);
+    return { decision: d.failure ? "error" : d.decision, ruleIndex: d.ruleIndex };
+  }
+
+  /** Does rule `index` match `path` for `op` (its operations cover `op` and one of its patterns matches)? */
+  ruleMatches(index: number, op: Operation, path: string): boolean {
+    const rule = this.list.rules[index]?.input;
+    if (!rule || !this.runtime.operationsCover(rule.operations, op) || !Array.isArray(rule.paths)) return false;
+    return rule.paths.some((p) => typeof p === "string" && p.length > 0 && this.pattern(p).matches(path));
+  }
+
+  /**
+   * The decision with rule `index` removed from the list (rule numbers as in the full list): the same first-match
+   * scan as permissions/ruleList.ts, over the other rules.
+   */
+  decideWithout(index: number, op: Operation, path: string): { decision: Decision | "error"; ruleIndex: number } {
+    const full = this.compiled.decide(op, path);
+    if (full.ruleIndex !== index) return { decision: full.failure ? "error" : full.decision, ruleIndex: full.ruleIndex };
+    for (const rule of this.list.rules) {
+      if (rule.index <= index || !this.runtime.operationsCover(rule.input.operations, op) || !Array.isArray(rule.input.paths)) continue;
+      for (const p of rule.input.paths) {
+        if (typeof p !== "string" || p.length === 0) continue;
+        const compiled = this.pattern(p);
+        if (compiled.unusable) return { decision: "error", ruleIndex: rule.index };
+        if (compiled.matches(path)) return { decision: decisionOf(this.runtime, rule.input.mode), ruleIndex: rule.index };
+      }
+    }
+    return { decision: "allow", ruleIndex: -1 };
+  }
+
+  private readonly patterns = new Map<string, CompiledPattern>();
+  private pattern(p: string): CompiledPattern {
+    let compiled = this.patterns.get(p);
+    if (!compiled) this.patterns.set(p, (compiled = this.runtime.compilePattern(p)));
+    return compiled;
+  }
+}
+
+/**
+ * A tool argument the runtime turns into exactly `path` before matching: the path itself when the runtime leaves it
+ * unchanged (always in deepagents-js, and for ordinary paths in deepagents-py). deepagents-py's `validate_path` turns
+ * `\` into `/` *after* normalising, so a path such as `/a/` or `/a/./b` only arises from an argument like `/a\` or
+ * `/a\.\b` (and `/.` from `""`); those are found here and checked. `undefined` when no argument gives the path.
+ */
+export function toolArgumentFor(runtime: Runtime, path: string): string | undefined {
+  const tries = [path, path.length > 1 ? `/${path.slice(1).replace(/\//g, "\\")}` : path, ""];
+  for (const argument of tries) {
+    const c = runtime.canonicalToolPath(argument, true);
+    if (c.ok && c.path === path) return argument;
+  }
+  return undefined;
+}

@@ -1,0 +1,344 @@
+import type { RuleListSpec } from "../config/model";
+import { OPERATIONS, type Operation, type Runtime } from "../runtime/runtime";
+import type { Budget } from "./budget";
+import { exploreProduct } from "./product";
+import type { OperationFacts, RemovalChange, RuleAnalysis, RuleVerdict, SkipNote, TakenBy } from "./ruleListAnalysis";
+import type { Decision, RuleTables } from "./ruleTables";
+import type { PathSpace } from "./space";
+import type { Table } from "./tables";
+
+/**
+ * The combinations of matching rules that some path realises (automata/product.ts), and everything first match
+ * wins makes of them: who decides each path, who would decide it without a given rule, what another runtime or a
+ * subagent decides. One exhaustive walk answers every rule's questions at once.
+ */
+
+/** A rule list under one runtime, as tracks of a product. */
+export interface ListTracks {
+  readonly list: RuleListSpec;
+  readonly tables: RuleTables;
+  /** Track id of each rule (per operation the same tables), or -1 when its language is unknown. */
+  readonly track: readonly number[];
+}
+
+/** One realised combination, with the path that shows it. */
+export interface RealisedOutcome {
+  readonly matched: ReadonlySet<number>;
+  readonly path: string;
+  /** Lower is better: a sample-workspace path first, then by cost (length, plainness). */
+  readonly rank: number;
+}
+
+interface Decider {
+  readonly index: number; // -1: the permissive default
+  readonly decision: Decision;
+}
+
+/** Explore the product of `lists` (plus `required` tables) and attach the best witness to every outcome. */
+export function realiseOutcomes(
+  space: PathSpace,
+  lists: readonly { tables: RuleTables; list: RuleListSpec }[],
+  required: readonly Table[],
+  budget: Budget,
+): { tracks: ListTracks[]; outcomes: RealisedOutcome[] } {
+  const trackTables: Table[][] = [];
+  const tracks: ListTracks[] = lists.map(({ tables, list }) => {
+    const ids = tables.inputs.map((_, index) => {
+      const rule = OPERATIONS.map((op) => tables.rule(op, index)).find((r) => r !== undefined);
+      if (!rule || rule.unknown) return -1;
+      trackTables.push([...rule.tables]);
+      return trackTables.length - 1;
+    });
+    return { list, tables, track: ids };
+  });
+  const found = exploreProduct(trackTables, required, space.alphabet, budget);
+  const byKey = new Map<string, RealisedOutcome>();
+  for (const o of found) byKey.set(o.matched.join(","), { matched: new Set(o.matched), path: space.text(o.word), rank: 1_000_000 + o.cost });
+  // Sample-workspace paths beat generated ones for the combination they realise.
+  space.candidates.forEach((candidate, order) => {
+    const alphabet = lists[0]?.tables.alphabet ?? "utf16";
+    const classes = space.classesOf(candidate, alphabet);
+    if (!required.every((t) => t.accepts(classes))) return;
+    const matched: number[] = [];
+    trackTables.forEach((tables, id) => {
+      if (tables.some((t) => t.accepts(classes))) matched.push(id);
+    });
+    const key = matched.join(",");
+    const known = byKey.get(key);
+    if (known && known.rank > order) byKey.set(key, { matched: known.matched, path: candidate, rank: order });
+  });
+  return { tracks, outcomes: [...byKey.values()] };
+}
+
+/** Reading outcomes for one list under its runtime, operation by operation. */
+export class ListReading {
+  private readonly unknownFrom = new Map<Operation, number>();
+  private readonly ruleOfTrack = new Map<number, number>();
+  private readonly covers = new Map<Operation, Set<number>>();
+  private readonly matchingCache = new WeakMap<RealisedOutcome, Partial<Record<Operation, number[]>>>();
+
+  constructor(readonly tracks: ListTracks) {
+    tracks.track.forEach((id, index) => {
+      if (id >= 0) this.ruleOfTrack.set(id, index);
+    });
+    for (const op of OPERATIONS) this.covers.set(op, new Set(tracks.tables.forOperation(op).map((r) => r.index)));
+    // A rule with a pattern we could not read (or that the runtime itself cannot evaluate) may or may not decide a
+    // path: nothing is claimed from it on.
+    for (const op of OPERATIONS) {
+      const first = tracks.tables.forOperation(op).find((r) => r.unknown);
+      this.unknownFrom.set(op, first ? first.index : Infinity);
+    }
+  }
+
+  get runtime(): Runtime {
+    return this.tracks.tables.runtime;
+  }
+
+  /** Rules covering `op` that match in this outcome, ascending. */
+  matching(outcome: RealisedOutcome, op: Operation): number[] {
+    let byOp = this.matchingCache.get(outcome);
+    if (!byOp) this.matchingCache.set(outcome, (byOp = {}));
+    const known = byOp[op];
+    if (known) return known;
+    const out: number[] = [];
+    for (const id of outcome.matched) {
+      const index = this.ruleOfTrack.get(id);
+      if (index !== undefined && this.covers.get(op)!.has(index)) out.push(index);
+    }
+    out.sort((a, b) => a - b);
+    byOp[op] = out;
+    return out;
+  }
+
+  /** The first not-analysed rule covering `op` (Infinity when none): nothing from there on is known. */
+  unknownAfter(op: Operation): number {
+    return this.unknownFrom.get(op)!;
+  }
+
+  decisionOf(op: Operation, index: number): Decision {
+    return index < 0 ? "allow" : this.tracks.tables.rule(op, index)!.decision;
+  }
+
+  /** Who decides among `matching` (first match wins), or undefined when a not-analysed rule could come first. */
+  decider(op: Operation, matching: readonly number[], except = -1): Decider | undefined {
+    const first = matching.find((i) => i !== except);
+    const unknown = this.unknownFrom.get(op)!;
+    if (first === undefined ? unknown !== Infinity : unknown < first) return undefined;
+    return { index: first ?? -1, decision: this.decisionOf(op, first ?? -1) };
+  }
+}
+
+/** Keep the best witness per key. */
+class Best<K> {
+  readonly map = new Map<K, RealisedOutcome>();
+  offer(key: K, outcome: RealisedOutcome): void {
+    const known = this.map.get(key);
+    if (!known || outcome.rank < known.rank) this.map.set(key, outcome);
+  }
+}
+
+const RULE_CHECKS = ["rule-shadowed", "rule-redundant", "rule-partially-shadowed"];
+
+/** Every rule's verdict (automata/ruleListAnalysis.ts has the same answers, one rule at a time). */
+export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOutcome[]): { rules: RuleAnalysis[]; skipped: SkipNote[] } {
+  const tables = reading.tracks.tables;
+  const runtime = tables.runtime;
+  const skipped: SkipNote[] = [];
+  const matchWitness = new Map<string, Best<string>>();
+  const decides = new Best<string>();
+  const takenBy = new Best<string>();
+  const change = new Best<string>();
+  const changeTo = new Map<string, { after: Decision; byRule: number }>();
+  const changeUnknown = new Set<string>();
+  for (const op of OPERATIONS) {
+    for (const outcome of outcomes) {
+      const matching = reading.matching(outcome, op);
+      if (matching.length === 0) continue;
+      const decider = reading.decider(op, matching);
+      for (const i of matching) {
+        const key = `${op}:${i}`;
+        if (!matchWitness.has(key)) matchWitness.set(key, new Best());
+        matchWitness.get(key)!.offer("", outcome);
+        if (!decider) continue;
+        if (decider.index !== i) {
+          takenBy.offer(`${op}:${i}:${decider.index}`, outcome);
+          continue;
+        }
+        decides.offer(key, outcome);
+        // Without rule i: the next matching rule, or the default.
+        const fallback = reading.decider(op, matching, i);
+        if (!fallback) {
+          changeUnknown.add(key);
+          continue;
+        }
+        const own = reading.decisionOf(op, i);
+        if (fallback.decision !== own) {
+          change.offer(key, outcome);
+          const best = change.map.get(key)!;
+          if (best === outcome) changeTo.set(key, { after: fallback.decision, byRule: fallback.index });
+        }
+      }
+    }
+  }
+  const rules = tables.inputs.map((input, index): RuleAnalysis => {
+    const decision = tables.rule(OPERATIONS.find((op) => runtime.operationsCover(input.operations, op)) ?? "read", index)?.decision ?? "allow";
+    const ops = OPERATIONS.filter((op) => runtime.operationsCover(input.operations, op));
+    const skip = (reason: string): RuleAnalysis => {
+      skipped.push({ ruleIndex: index, reason, checks: RULE_CHECKS });
+      return { index, decision, operations: [], verdict: { kind: "skipped", reason } };
+    };
+    for (const op of ops) {
+      const blocked = blockedBy(reading, op, index);
+      if (blocked) return skip(blocked);
+    }
+    const operations: OperationFacts[] = ops.map((op) => {
+      const key = `${op}:${index}`;
+      const taken: TakenBy[] = [];
+      for (const r of tables.forOperation(op)) {
+        if (r.index >= index) break;
+        const hit = takenBy.map.get(`${op}:${index}:${r.index}`);
+        if (hit) taken.push({ ruleIndex: r.index, decision: r.decision, witness: hit.path });
+      }
+      return { operation: op, matches: matchWitness.has(key), takenBy: taken, decides: decides.map.get(key)?.path };
+    });
+    if (!operations.some((o) => o.matches)) return { index, decision, operations, verdict: { kind: "matches-nothing" } };
+    const otherWay = (): (TakenBy & { operation: Operation }) | undefined => {
+      for (const o of operations) {
+        const t = o.takenBy.find((x) => x.decision !== decision);
+        if (t) return { ...t, operation: o.operation };
+      }
+      return undefined;
+    };
+    let verdict: RuleVerdict;
+    let removalChange: RemovalChange | undefined;
+    if (!operations.some((o) => o.decides !== undefined)) {
+      const other = otherWay();
+      if (other) verdict = { kind: "shadowed", witness: other };
+      else {
+        const o = operations.find((x) => x.takenBy.length > 0)!;
+        verdict = { kind: "redundant", witness: { operation: o.operation, path: o.takenBy[0]!.witness, decidedBy: o.takenBy[0]!.ruleIndex } };
+      }
+    } else {
+      const unknown = ops.some((op) => changeUnknown.has(`${op}:${index}`));
+      for (const op of ops) {
+        const hit = change.map.get(`${op}:${index}`);
+        if (hit) {
+          const to = changeTo.get(`${op}:${index}`)!;
+          removalChange = { operation: op, path: hit.path, before: decision, after: to.after, byRule: to.byRule };
+          break;
+        }
+      }
+      const other = otherWay();
+      if (!removalChange && unknown) {
+        skipped.push({ ruleIndex: index, reason: "whether removing it changes a decision was not decided: a later rule's pattern was not analysed", checks: ["rule-redundant"] });
+        verdict = other ? { kind: "partially-shadowed", witness: other } : { kind: "decides" };
+      } else if (!removalChange) {
+        const o = operations.find((x) => x.decides !== undefined)!;
+        verdict = { kind: "redundant", witness: { operation: o.operation, path: o.decides!, decidedBy: tables.firstMatch(o.operation, o.decides!, index) } };
+      } else {
+        verdict = other ? { kind: "partially-shadowed", witness: other } : { kind: "decides" };
+      }
+    }
+    return removalChange ? { index, decision, operations, verdict, removalChange } : { index, decision, operations, verdict };
+  });
+  return { rules, skipped };
+}
+
+/** Why rule `index` cannot be analysed for `op`: its own pattern, or an earlier rule's, is unknown. */
+function blockedBy(reading: ListReading, op: Operation, index: number): string | undefined {
+  const tables = reading.tracks.tables;
+  for (const r of tables.forOperation(op)) {
+    if (r.index > index) break;
+    if (!r.unknown) continue;
+    if (r.index === index) {
+      return r.unknown.unusable
+        ? `${tables.runtime.label} cannot evaluate its pattern ${JSON.stringify(r.unknown.pattern)} (${r.unknown.reason})`
+        : `its pattern ${JSON.stringify(r.unknown.pattern)} was not analysed: ${r.unknown.reason}`;
+    }
+    return r.unknown.unusable
+      ? `${tables.runtime.label} cannot evaluate rule ${r.index}'s pattern ${JSON.stringify(r.unknown.pattern)} (${r.unknown.reason}), so every ${op} that reaches it fails`
+      : `rule ${r.index}'s pattern ${JSON.stringify(r.unknown.pattern)} was not analysed (${r.unknown.reason})`;
+  }
+  return undefined;
+}
+
+/**
+ * Moving rule `from` to just before rule `to` changes no decision outside the moved rule's own paths, and makes it
+ * decide every one of them: checked on every realised combination. False when a rule of the list is not analysed.
+ */
+export function moveIsSafe(reading: ListReading, outcomes: readonly RealisedOutcome[], from: number, to: number): boolean {
+  if (!(to < from)) return false;
+  for (const op of OPERATIONS) {
+    if (reading.unknownAfter(op) !== Infinity) return false;
+    const position = (i: number) => (i === from ? to - 0.5 : i);
+    for (const outcome of outcomes) {
+      const matching = reading.matching(outcome, op);
+      if (matching.length === 0) continue;
+      let after = matching[0]!;
+      for (const i of matching) if (position(i) < position(after)) after = i;
+      if (matching.includes(from)) {
+        if (after !== from) return false; // the moved rule must now decide all of its paths
+      } else if (reading.decisionOf(op, matching[0]!) !== reading.decisionOf(op, after)) {
+        return false; // and nothing else may change
+      }
+    }
+  }
+  return true;
+}
+
+/** What blocks a comparison between two readings of one list. */
+export interface Divergence {
+  readonly ruleIndex: number;
+  readonly operation: Operation;
+  readonly path: string;
+  readonly primary: { readonly runtime: Runtime; readonly decision: Decision; readonly ruleIndex: number };
+  readonly other: { readonly runtime: Runtime; readonly decision: Decision; readonly ruleIndex: number };
+}
+
+/** Paths the two readings decide differently, one per rule where they first part ways (the lower deciding rule). */
+export function divergencesOf(primary: ListReading, other: ListReading, outcomes: readonly RealisedOutcome[]): Divergence[] {
+  const best = new Best<number>();
+  const detail = new Map<number, Divergence>();
+  for (const op of OPERATIONS) {
+    for (const outcome of outcomes) {
+      const a = primary.decider(op, primary.matching(outcome, op));
+      const b = other.decider(op, other.matching(outcome, op));
+      if (!a || !b || a.decision === b.decision) continue;
+      const blame = Math.min(a.index < 0 ? Infinity : a.index, b.index < 0 ? Infinity : b.index);
+      const known = best.map.get(blame);
+      best.offer(blame, outcome);
+      if (best.map.get(blame) !== known) {
+        detail.set(blame, {
+          ruleIndex: blame,
+          operation: op,
+          path: outcome.path,
+          primary: { runtime: primary.runtime, decision: a.decision, ruleIndex: a.index },
+          other: { runtime: other.runtime, decision: b.decision, ruleIndex: b.index },
+        });
+      }
+    }
+  }
+  return [...detail.values()].sort((x, y) => x.ruleIndex - y.ruleIndex);
+}
+
+/** (operation, path) pairs the parent's reading denies and the child's does not (no child reading: no rules). */
+export function escalationsOf(
+  parent: ListReading,
+  child: ListReading | undefined,
+  outcomes: readonly RealisedOutcome[],
+  operations: readonly Operation[],
+): { operation: Operation; path: string; parentRule: number; childDecision: Decision; childRule: number }[] {
+  const found: { operation: Operation; path: string; parentRule: number; childDecision: Decision; childRule: number }[] = [];
+  for (const op of operations) {
+    let best: { outcome: RealisedOutcome; parentRule: number; childDecision: Decision; childRule: number } | undefined;
+    for (const outcome of outcomes) {
+      const p = parent.decider(op, parent.matching(outcome, op));
+      if (!p || p.decision !== "deny") continue;
+      const c = child ? child.decider(op, child.matching(outcome, op)) : { index: -1, decision: "allow" as const };
+      if (!c || c.decision === "deny") continue;
+      if (!best || outcome.rank < best.outcome.rank) best = { outcome, parentRule: p.index, childDecision: c.decision, childRule: c.index };
+    }
+    if (best) found.push({ operation: op, path: best.outcome.path, parentRule: best.parentRule, childDecision: best.childDecision, childRule: best.childRule });
+  }
+  return found;
+}

@@ -1,0 +1,346 @@
+import type { Budget } from "./budget";
+import type { Alphabet, Table } from "./tables";
+
+/**
+ * One walk over the product of many automata at once, recording which combinations of them accept some path, with
+ * a path for each. First match wins is a function of "which rules match", so every question the checks ask (who
+ * decides a path, who would decide it without a rule, what another runtime or a subagent decides) is answered from
+ * these combinations. The walk is exhaustive: a combination it does not report cannot happen.
+ *
+ * - Tuples are sparse: an automaton whose state can no longer accept drops out, so after `/workspace/docs/` only the
+ *   rules that can still match are carried along.
+ * - Per tuple, only the character classes some automaton treats specially are tried one by one; all the others
+ *   behave alike and are tried once.
+ * - Paths are found cheapest first, where a character costs 1 and anything a person would not write (an empty, `.`
+ *   or `..` segment, a trailing `/`, a character outside letters, digits and `._-`) costs more: witnesses come out
+ *   short and plain. (The cost only picks among paths; it never decides what is reported.)
+ */
+export interface Outcome {
+  /** Indices of the tracks that accept, ascending. */
+  readonly matched: readonly number[];
+  /** A cheapest path with exactly this combination (class indices). */
+  readonly word: number[];
+  /** Its cost: its length, plus a penalty for everything a person would not write. */
+  readonly cost: number;
+}
+
+/** Per table: for each state, the classes whose transition differs from the state's most common one. */
+interface Rows {
+  readonly exceptions: readonly (readonly number[])[];
+}
+
+const rowsCache = new WeakMap<Table, Map<string, Rows>>();
+
+function rowsOf(table: Table, classes: readonly number[]): Rows {
+  const key = classes.join(",");
+  let byClasses = rowsCache.get(table);
+  if (!byClasses) rowsCache.set(table, (byClasses = new Map()));
+  let rows = byClasses.get(key);
+  if (rows) return rows;
+  const exceptions: number[][] = [];
+  const counts = new Map<number, number>();
+  for (let s = 0; s < table.size; s++) {
+    counts.clear();
+    let best = -1;
+    let bestCount = -1;
+    for (const k of classes) {
+      const t = table.next[s * table.width + k]!;
+      const target = t >= 0 && table.live[t] ? t : -1;
+      const c = (counts.get(target) ?? 0) + 1;
+      counts.set(target, c);
+      if (c > bestCount) {
+        best = target;
+        bestCount = c;
+      }
+    }
+    const list: number[] = [];
+    for (const k of classes) {
+      const t = table.next[s * table.width + k]!;
+      const target = t >= 0 && table.live[t] ? t : -1;
+      if (target !== best) list.push(k);
+    }
+    exceptions.push(list);
+  }
+  rows = { exceptions };
+  byClasses.set(key, rows);
+  return rows;
+}
+
+const SLASH = 0x2f;
+const DOT = 0x2e;
+const UNREADABLE = 40;
+
+/** Readability of the path so far: segment length and whether it is all dots (for `.`/`..` segments). */
+function plainCharacter(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2d || c === 0x5f;
+}
+
+/**
+ * Every combination of accepting tracks over the paths all `required` tables accept. `tracks[i]` is the set of
+ * tables of track i (any accepting means the track accepts). Throws `BudgetExceeded` when the product outgrows
+ * the budget.
+ */
+export function exploreProduct(tracks: readonly (readonly Table[])[], required: readonly Table[], alphabet: Alphabet, budget: Budget): Outcome[] {
+  const width = alphabet.classes.length;
+  // Entries: one per distinct table; a table shared by several tracks is walked once.
+  const entryOf = new Map<Table, number>();
+  const tables: Table[] = [];
+  const owners: number[][] = [];
+  const requiredCount = new Set(required).size;
+  for (const t of required) {
+    if (entryOf.has(t)) continue;
+    entryOf.set(t, tables.length);
+    tables.push(t);
+    owners.push([]);
+  }
+  tracks.forEach((list, track) => {
+    for (const t of list) {
+      let e = entryOf.get(t);
+      if (e === undefined) {
+        entryOf.set(t, (e = tables.length));
+        tables.push(t);
+        owners.push([]);
+      }
+      if (!owners[e]!.includes(track)) owners[e]!.push(track);
+    }
+  });
+  const classes = distinctClasses(tables, width);
+  const representative = alphabet.representative;
+  const next = tables.map((t) => t.next);
+  const final = tables.map((t) => t.final);
+  const live = tables.map((t) => t.live);
+  const rows = tables.map((t) => rowsOf(t, classes));
+  const isRequired = (e: number) => e < requiredCount;
+
+  // Tuple storage: [length, entry0, state0, …]; plus per tuple its cost, readability state, parent and class.
+  let pool = new Int32Array(1 << 16);
+  let used = 0;
+  let count = 0;
+  let offsets = new Int32Array(1 << 12);
+  let cost = new Int32Array(1 << 12);
+  let segment = new Uint8Array(1 << 12); // 0: just after `/` (or at the start), 1: in a plain segment, 2: `.` so far, 3: `..` so far
+  let parent = new Int32Array(1 << 12);
+  let via = new Int32Array(1 << 12);
+  let expanded = new Uint8Array(1 << 12);
+  let slots = new Int32Array(1 << 13).fill(-1);
+  const buckets: number[][] = [];
+  const grow = () => {
+    const size = offsets.length * 2;
+    const widen = <T extends Int32Array | Uint8Array>(a: T): T => {
+      const b = new (a.constructor as { new (n: number): T })(size);
+      b.set(a);
+      return b;
+    };
+    offsets = widen(offsets);
+    cost = widen(cost);
+    segment = widen(segment);
+    parent = widen(parent);
+    via = widen(via);
+    expanded = widen(expanded);
+  };
+
+  const hashOf = (buffer: Int32Array, at: number): number => {
+    const length = buffer[at]!;
+    let h = 0x811c9dc5 ^ length;
+    for (let i = 1; i <= length * 2; i++) h = Math.imul(h ^ buffer[at + i]!, 0x01000193);
+    return (h ^ (h >>> 15)) >>> 0;
+  };
+  const find = (buffer: Int32Array, h: number): number => {
+    const mask = slots.length - 1;
+    const length = buffer[0]!;
+    for (let j = h & mask; slots[j] !== -1; j = (j + 1) & mask) {
+      const index = slots[j]!;
+      const o = offsets[index]!;
+      if (pool[o] !== length) continue;
+      let same = true;
+      for (let i = 1; i <= length * 2; i++) {
+        if (pool[o + i] !== buffer[i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return index;
+    }
+    return -1;
+  };
+  const place = (index: number, h: number) => {
+    const mask = slots.length - 1;
+    let j = h & mask;
+    while (slots[j] !== -1) j = (j + 1) & mask;
+    slots[j] = index;
+  };
+  const push = (index: number) => {
+    const c = cost[index]!;
+    (buckets[c] ??= []).push(index);
+  };
+  const reach = (buffer: Int32Array, from: number, k: number, newCost: number, newSegment: number): void => {
+    const h = hashOf(buffer, 0);
+    const known = find(buffer, h);
+    if (known >= 0) {
+      if (!expanded[known] && newCost < cost[known]!) {
+        cost[known] = newCost;
+        segment[known] = newSegment;
+        parent[known] = from;
+        via[known] = k;
+        push(known);
+      }
+      return;
+    }
+    const size = 1 + buffer[0]! * 2;
+    if (used + size > pool.length) {
+      const bigger = new Int32Array(Math.max(pool.length * 2, used + size));
+      bigger.set(pool);
+      pool = bigger;
+    }
+    pool.set(buffer.subarray(0, size), used);
+    if (count === offsets.length) grow();
+    const index = count++;
+    offsets[index] = used;
+    used += size;
+    cost[index] = newCost;
+    segment[index] = newSegment;
+    parent[index] = from;
+    via[index] = k;
+    budget.spend();
+    if (count * 2 > slots.length) {
+      slots = new Int32Array(slots.length * 2).fill(-1);
+      for (let i = 0; i < count; i++) place(i, hashOf(pool, offsets[i]!));
+    } else {
+      place(index, h);
+    }
+    push(index);
+  };
+
+  const scratch = new Int32Array(1 + tables.length * 2);
+  let length = 0;
+  for (let e = 0; e < tables.length; e++) {
+    const s = tables[e]!.initial;
+    if (!tables[e]!.live[s]) {
+      if (isRequired(e)) return [];
+      continue;
+    }
+    scratch[1 + length * 2] = e;
+    scratch[2 + length * 2] = s;
+    length++;
+  }
+  scratch[0] = length;
+  reach(scratch, -1, -1, 0, 0);
+
+  const outcomes = new Map<string, { matched: number[]; at: number; cost: number }>();
+  const matched: number[] = [];
+  const mentioned = new Int32Array(width);
+  let stamp = 0;
+  const wanted: number[] = [];
+
+  for (let c = 0; c < buckets.length; c++) {
+    const bucket = buckets[c];
+    if (!bucket) continue;
+    for (let b = 0; b < bucket.length; b++) {
+      const head = bucket[b]!;
+      if (expanded[head] || cost[head] !== c) continue;
+      expanded[head] = 1;
+      const o = offsets[head]!;
+      const count = pool[o]!;
+      // Accepted by every required table: which tracks accept here?
+      let accepted = true;
+      for (let i = 0; i < requiredCount; i++) if (!final[pool[o + 1 + i * 2]!]![pool[o + 2 + i * 2]!]) accepted = false;
+      if (accepted) {
+        matched.length = 0;
+        for (let i = requiredCount; i < count; i++) {
+          const e = pool[o + 1 + i * 2]!;
+          if (final[e]![pool[o + 2 + i * 2]!]) for (const track of owners[e]!) matched.push(track);
+        }
+        matched.sort((x, y) => x - y);
+        const key = matched.join(",");
+        // A trailing `/` or a final `.`/`..` segment is not plain either.
+        const total = c + ((segment[head] === 0 && head !== 0 && parent[head] !== 0) || segment[head]! >= 2 ? UNREADABLE : 0);
+        const known = outcomes.get(key);
+        if (!known || total < known.cost) outcomes.set(key, { matched: [...matched], at: head, cost: total });
+      }
+      // The classes some automaton here treats specially, and one for all the rest.
+      stamp++;
+      wanted.length = 0;
+      for (let i = 0; i < count; i++) {
+        for (const k of rows[pool[o + 1 + i * 2]!]!.exceptions[pool[o + 2 + i * 2]!]!) {
+          if (mentioned[k] !== stamp) {
+            mentioned[k] = stamp;
+            wanted.push(k);
+          }
+        }
+      }
+      let other = -1;
+      for (const k of classes) {
+        if (mentioned[k] !== stamp) {
+          other = k;
+          break;
+        }
+      }
+      if (other >= 0) wanted.push(other);
+      for (const k of wanted) {
+        let n = 0;
+        let dead = false;
+        for (let i = 0; i < count; i++) {
+          const e = pool[o + 1 + i * 2]!;
+          const s = pool[o + 2 + i * 2]!;
+          let t = next[e]![s * width + k]!;
+          if (t >= 0 && !live[e]![t]) t = -1;
+          if (t < 0) {
+            if (isRequired(e)) {
+              dead = true;
+              break;
+            }
+            continue;
+          }
+          scratch[1 + n * 2] = e;
+          scratch[2 + n * 2] = t;
+          n++;
+        }
+        if (dead) continue;
+        scratch[0] = n;
+        // Readability of the step.
+        const ch = representative[k]!;
+        const state = segment[head]!;
+        let step = 1;
+        let after: number;
+        if (ch === SLASH) {
+          if (head !== 0 && (state === 0 || state >= 2)) step += UNREADABLE; // empty, `.` or `..` segment
+          after = 0;
+        } else {
+          if (!plainCharacter(ch)) step += UNREADABLE;
+          after = ch === DOT && state === 0 ? 2 : ch === DOT && state === 2 ? 3 : 1;
+        }
+        reach(scratch, head, k, c + step, after);
+      }
+    }
+    buckets[c] = [];
+  }
+
+  const wordTo = (index: number): number[] => {
+    const word: number[] = [];
+    for (let at = index; at > 0; at = parent[at]!) word.push(via[at]!);
+    return word.reverse();
+  };
+  (globalThis as any).__tuples = count;
+  return [...outcomes.values()].map((x) => ({ matched: x.matched, word: wordTo(x.at), cost: x.cost }));
+}
+
+/** One class per group of classes that every table maps alike (the first, most readable, of each group). */
+export function distinctClasses(tables: readonly Table[], width: number): number[] {
+  const unique = [...new Set(tables)];
+  const sameColumn = (a: number, b: number): boolean => {
+    for (const t of unique) for (let s = 0; s < t.size; s++) if (t.next[s * width + a] !== t.next[s * width + b]) return false;
+    return true;
+  };
+  const byHash = new Map<number, number[]>();
+  const out: number[] = [];
+  for (let k = 0; k < width; k++) {
+    let h = 0x811c9dc5;
+    for (const t of unique) for (let s = 0; s < t.size; s++) h = Math.imul(h ^ (t.next[s * width + k]! + 1), 0x01000193);
+    const group = byHash.get(h);
+    if (group?.some((r) => sameColumn(r, k))) continue;
+    if (group) group.push(k);
+    else byHash.set(h, [k]);
+    out.push(k);
+  }
+  return out;
+}

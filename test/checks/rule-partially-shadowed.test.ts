@@ -1,0 +1,64 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { config, expectFindings, expectNoFindings } from "../helpers/checkFixture";
+
+const CODE = "rule-partially-shadowed";
+/** The exact analysis runs on request (`check --analysis`). */
+const ON = { analysis: true } as const;
+
+test("the workspace-isolation recipe: deny /** still decides most paths, but not the workspace", () => {
+  const [f] = expectFindings(
+    config(`"permissions": [
+      { "operations": ["read", "write"], "paths": ["/workspace/**"], "mode": "allow" },
+      ⟦{ "operations": ["read", "write"], "paths": ["/**"], "mode": "deny" }⟧
+    ]`),
+    CODE,
+  );
+  assert.equal(f!.severity, "information");
+  assert.equal(f!.witness, "/workspace");
+  assert.equal(
+    f!.message,
+    'Part of this rule\'s paths is decided first, the other way, by rule 0 (allow "/workspace/**") in deepagents-js 1.14.1: `read /workspace` is allowed there, not denied by this rule (first match wins, §3.1). The rest it still decides, e.g. `read /`.',
+  );
+  assert.equal(f!.related?.length, 1);
+  assert.equal(f!.fixes, undefined);
+});
+
+test("prefers a sample-workspace file as the witness", () => {
+  const [f] = expectFindings(
+    config(`"workspace": { "root": "./ws" }, "permissions": [
+      { "operations": ["read"], "paths": ["/workspace/**"], "mode": "allow" },
+      ⟦{ "operations": ["read"], "paths": ["/**"], "mode": "deny" }⟧
+    ]`),
+    CODE,
+    { listDirectory: (dir) => (dir === "./ws" ? ["notes.md"] : undefined) },
+  );
+  assert.equal(f!.witness, "/workspace/notes.md");
+});
+
+test("does not fire when the earlier rule decides its part the same way, or when nothing overlaps", () => {
+  expectNoFindings(
+    config(`"permissions": [
+      { "operations": ["read"], "paths": ["/secrets/**"], "mode": "deny" },
+      { "operations": ["read"], "paths": ["/**"], "mode": "deny" }
+    ]`),
+    CODE,
+  );
+  expectNoFindings(
+    config(`"permissions": [
+      { "operations": ["read"], "paths": ["/a/**"], "mode": "allow" },
+      { "operations": ["read"], "paths": ["/b/**"], "mode": "deny" }
+    ]`),
+    CODE,
+  );
+});
+
+test("does not fire on a rule that decides nothing (that is rule-shadowed)", () => {
+  expectNoFindings(
+    config(`"permissions": [
+      { "operations": ["read"], "paths": ["/workspace/**"], "mode": "allow" },
+      { "operations": ["read"], "paths": ["/workspace/.env"], "mode": "deny" }
+    ]`),
+    CODE,
+  );
+});

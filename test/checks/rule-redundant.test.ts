@@ -1,0 +1,84 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { applyFix, config, expectFindings, expectNoFindings } from "../helpers/checkFixture";
+import { checkConfigText } from "../../server/src/engine/checkConfig";
+import { CompiledRuleList } from "../../server/src/engine/permissions/ruleList";
+import { deepagentsJs, OPERATIONS } from "../../server/src/engine/runtime";
+
+const CODE = "rule-redundant";
+/** The exact analysis runs on request (`check --analysis`). */
+const ON = { analysis: true } as const;
+
+test("fires when an earlier rule already decides every path the same way", () => {
+  const [f] = expectFindings(
+    config(`"permissions": [
+      { "operations": ["read", "write"], "paths": ["/secrets/**"], "mode": "deny" },
+      ⟦{ "operations": ["read"], "paths": ["/secrets/key.pem"], "mode": "deny" }⟧
+    ]`),
+    CODE,
+  );
+  assert.equal(f!.severity, "hint");
+  assert.deepEqual(f!.tags, ["unnecessary"]);
+  assert.equal(f!.witness, "/secrets/key.pem");
+  assert.equal(
+    f!.message,
+    'Removing this rule changes no decision in deepagents-js 1.14.1: earlier rules decide every path it matches, its own way: `read /secrets/key.pem` is denied by rule 0 (deny "/secrets/**") first.',
+  );
+  assert.equal(f!.fixes?.[0]?.title, "Remove rule");
+  assert.equal(f!.fixes?.[0]?.safe, true);
+});
+
+test("fires on an allow that no later rule contradicts: the permissive default allows the same paths", () => {
+  const [f] = expectFindings(
+    config(`"permissions": [
+      { "operations": ["write"], "paths": ["/secrets/**"], "mode": "deny" },
+      ⟦{ "operations": ["read", "write"], "paths": ["/workspace/**"] }⟧
+    ]`),
+    CODE,
+  );
+  assert.match(f!.message, /would still be allowed, by the permissive default\.$/);
+});
+
+test("removing it changes no decision at all", () => {
+  const text = config(`"permissions": [
+    { "operations": ["read"], "paths": ["/a/**"], "mode": "deny" },
+    { "operations": ["read"], "paths": ["/a/b/c"], "mode": "deny" },
+    { "operations": ["read"], "paths": ["/**"], "mode": "allow" }
+  ]`);
+  const found = checkConfigText(text, ON).findings.filter((f) => f.code === CODE);
+  assert.equal(found.length, 2); // /a/b/c (rule 0 decides it) and /** (the default allows the same)
+  for (const f of found) {
+    const fixed = applyFix(text, f);
+    const before = new CompiledRuleList(deepagentsJs, checkConfigText(text).model!.permissions!.rules.map((r) => r.input));
+    const after = new CompiledRuleList(deepagentsJs, checkConfigText(fixed).model!.permissions!.rules.map((r) => r.input));
+    for (const op of OPERATIONS) {
+      for (const path of ["/a", "/a/b", "/a/b/c", "/a/.x", "/b", "/", "/a/b/c/d"]) assert.equal(after.decide(op, path).decision, before.decide(op, path).decision, `${op} ${path}`);
+    }
+  }
+});
+
+test("does not fire on the workspace-isolation recipe, nor on a deny the default would not give", () => {
+  expectNoFindings(
+    config(`"permissions": [
+      { "operations": ["read", "write"], "paths": ["/workspace/**"], "mode": "allow" },
+      { "operations": ["read", "write"], "paths": ["/**"], "mode": "deny" }
+    ]`),
+    CODE,
+  );
+  expectNoFindings(config(`"permissions": [{ "operations": ["read"], "paths": ["/secrets/**"], "mode": "deny" }]`), CODE, ON);
+});
+
+test("a rule that matches no path at all is left to rule-empty and pattern-never-matches", () => {
+  expectNoFindings(config(`"permissions": [{ "operations": ["write"], "paths": ["/workspace/tmp/"], "mode": "deny" }]`), CODE, ON);
+});
+
+test("exact, not approximate: picomatch's `*` matches a line separator where `**` does not, so this deny is not redundant", () => {
+  // `/a/**` compiles to `.`-based pieces that stop at U+2028; `/a/b/*` to `[^/]`, which does not.
+  const text = config(`"permissions": [
+    { "operations": ["read"], "paths": ["/a/**"], "mode": "deny" },
+    { "operations": ["read"], "paths": ["/a/b/*"], "mode": "deny" }
+  ]`);
+  expectNoFindings(text, CODE, ON);
+  const rules = new CompiledRuleList(deepagentsJs, checkConfigText(text).model!.permissions!.rules.map((r) => r.input));
+  assert.equal(rules.decide("read", "/a/b/x\u2028").ruleIndex, 1);
+});

@@ -1,0 +1,113 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { applyFix, config, expectFindings, expectNoFindings, findings } from "../helpers/checkFixture";
+import { checkConfigText } from "../../server/src/engine/checkConfig";
+import { CompiledRuleList } from "../../server/src/engine/permissions/ruleList";
+import { deepagentsJs } from "../../server/src/engine/runtime";
+
+const CODE = "rule-shadowed";
+/** The exact analysis runs on request (`check --analysis`). */
+const ON = { analysis: true } as const;
+
+test("fires on the .env deny placed after allow /workspace/** (deepagents-js), with the witness and the earlier rule", () => {
+  const text = config(`"permissions": [
+    { "operations": ["read", "write"], "paths": ["/workspace/**"], "mode": "allow" },
+    ⟦{ "operations": ["read", "write"], "paths": ["/workspace/.env"], "mode": "deny" }⟧
+  ]`);
+  const [f] = expectFindings(text, CODE, ON);
+  assert.equal(f!.severity, "warning");
+  assert.deepEqual(f!.tags, ["unnecessary"]);
+  assert.equal(f!.witness, "/workspace/.env");
+  assert.equal(
+    f!.message,
+    'This rule never decides anything in deepagents-js 1.14.1: rule 0 (allow "/workspace/**") decides every path it matches first (first match wins, §3.1). For example `read /workspace/.env` is allowed by rule 0 (allow "/workspace/**"), not denied by this rule. Moving it above rule 0 makes it decide all its paths and changes no decision outside them.',
+  );
+  assert.equal(f!.related?.length, 1);
+  assert.equal(f!.fixes?.[0]?.title, "Move above rule 0");
+  assert.equal(f!.fixes?.[0]?.safe, false);
+});
+
+test("the reorder fix puts the rule first; afterwards it denies .env and nothing else changed", () => {
+  const text = config(`"permissions": [
+    { "operations": ["read", "write"], "paths": ["/workspace/**"], "mode": "allow" },
+    { "operations": ["read", "write"], "paths": ["/workspace/.env"], "mode": "deny" },
+    { "operations": ["read", "write"], "paths": ["/**"], "mode": "deny" }
+  ]`);
+  const [f] = findings(text, CODE, ON);
+  const fixed = applyFix(text.replace(/⟦|⟧/g, ""), f!);
+  assert.equal(
+    fixed,
+    config(`"permissions": [
+    { "operations": ["read", "write"], "paths": ["/workspace/.env"], "mode": "deny" },
+    { "operations": ["read", "write"], "paths": ["/workspace/**"], "mode": "allow" },
+    { "operations": ["read", "write"], "paths": ["/**"], "mode": "deny" }
+  ]`),
+  );
+  expectNoFindings(fixed, CODE, ON);
+  const before = new CompiledRuleList(deepagentsJs, checkConfigText(text).model!.permissions!.rules.map((r) => r.input));
+  const after = new CompiledRuleList(deepagentsJs, checkConfigText(fixed).model!.permissions!.rules.map((r) => r.input));
+  for (const path of ["/workspace/.env", "/workspace/a", "/workspace", "/etc/passwd", "/workspace/src/.env", "/.env"]) {
+    for (const op of ["read", "write"] as const) {
+      const expected = path === "/workspace/.env" ? "deny" : before.decide(op, path).decision;
+      assert.equal(after.decide(op, path).decision, expected, `${op} ${path}`);
+    }
+  }
+});
+
+test("does not fire when the deny comes first, when the earlier rule decides the same way, or in deepagents-py for a dotfile", () => {
+  expectNoFindings(
+    config(`"permissions": [
+      { "operations": ["read", "write"], "paths": ["/workspace/.env"], "mode": "deny" },
+      { "operations": ["read", "write"], "paths": ["/workspace/**"], "mode": "allow" }
+    ]`),
+    CODE,
+  );
+  // Same decision: that is rule-redundant, not shadowed.
+  expectNoFindings(
+    config(`"permissions": [
+      { "operations": ["read"], "paths": ["/secrets/**"], "mode": "deny" },
+      { "operations": ["read"], "paths": ["/secrets/key"], "mode": "deny" }
+    ]`),
+    CODE,
+  );
+  // wcmatch's `**` does not match `.env` (§2.2 item 1): the deny still decides /workspace/.env in Python.
+  expectNoFindings(
+    config(`"runtime": "deepagents-py", "permissions": [
+      { "operations": ["read", "write"], "paths": ["/workspace/**"], "mode": "allow" },
+      { "operations": ["read", "write"], "paths": ["/workspace/.env"], "mode": "deny" }
+    ]`),
+    CODE,
+  );
+});
+
+test("a rule shadowed by several earlier rules names them all and moves above the first", () => {
+  const text = config(`"permissions": [
+    { "operations": ["read"], "paths": ["/a/**"], "mode": "allow" },
+    { "operations": ["read"], "paths": ["/b/**"], "mode": "deny" },
+    ⟦{ "operations": ["read"], "paths": ["/a/x", "/b/x"], "mode": "deny" }⟧
+  ]`);
+  const [f] = expectFindings(text, CODE, ON);
+  assert.match(f!.message, /earlier rules \(0, 1\) decide every path it matches first/);
+  assert.equal(f!.related?.length, 2);
+  assert.equal(f!.fixes?.[0]?.title, "Move above rule 0");
+});
+
+test("the witness is a sample-workspace file when one shows it", () => {
+  const text = config(`"workspace": { "root": "./ws", "mountAt": "/workspace" }, "permissions": [
+    { "operations": ["read"], "paths": ["/workspace/*"], "mode": "allow" },
+    ⟦{ "operations": ["read"], "paths": ["/workspace/*.key"], "mode": "deny" }⟧
+  ]`);
+  const [f] = expectFindings(text, CODE, { ...ON, listDirectory: (dir) => (dir === "./ws" ? ["README.md", "server.key"] : undefined) });
+  assert.equal(f!.witness, "/workspace/server.key");
+});
+
+test("deepagents-js also matches a pattern's own text (G48), so a brace pattern after broad rules still decides that path", () => {
+  expectNoFindings(
+    config(`"permissions": [
+      { "operations": ["read"], "paths": ["/a/**"], "mode": "allow" },
+      { "operations": ["read"], "paths": ["/b/**"], "mode": "allow" },
+      { "operations": ["read"], "paths": ["/{a,b}/x"], "mode": "deny" }
+    ]`),
+    CODE,
+  );
+});

@@ -1,0 +1,53 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { config, expectNoFindings, findings } from "../helpers/checkFixture";
+
+/** subagent-escalation, path half (automata/escalation.ts): an (operation, path) the parent denies and a subagent does not. */
+const CODE = "subagent-escalation";
+const PARENT = `"permissions": [
+    { "operations": ["read", "write"], "paths": ["/secrets/**"], "mode": "deny" }
+  ]`;
+
+test("permissions: [] makes a declarative subagent unrestricted (§6.1): read and write of the parent's secrets", () => {
+  const [f] = findings(config(`${PARENT}, "subagents": [{ "name": "helper", "description": "h", "permissions": [] }]`), CODE);
+  assert.equal(f!.severity, "warning");
+  assert.equal(f!.witness, "/secrets");
+  assert.equal(
+    f!.message,
+    'Subagent "helper" can read `/secrets` and write `/secrets`, which the main agent\'s rules deny (rule 0 of the top-level permissions): `permissions: []` makes it unrestricted, and read: it has no rules; write: it has no rules (§6.1). Delegating through `task` gets around the restriction; give the subagent rules that deny these paths too.',
+  );
+  assert.equal(f!.related?.length, 2);
+});
+
+test("a subagent with its own rules that deny less: only what it lets through is reported", () => {
+  const [f] = findings(config(`${PARENT}, "subagents": [{ "name": "auditor", "description": "a",
+    "permissions": [{ "operations": ["write"], "paths": ["/**"], "mode": "deny" }] }]`), CODE);
+  assert.match(f!.message, /^Subagent "auditor" can read `\/secrets`, which the main agent's rules deny/);
+  assert.doesNotMatch(f!.message, /write/);
+});
+
+test("permissions: null inherits in JS (no finding) and means unrestricted in Python", () => {
+  const sub = `"subagents": [{ "name": "helper", "description": "h", "permissions": null }]`;
+  expectNoFindings(config(`${PARENT}, ${sub}`), CODE);
+  const [f] = findings(config(`"runtime": "deepagents-py", ${PARENT}, ${sub}`), CODE);
+  assert.match(f!.message, /`permissions: null` means unrestricted in deepagents-py/);
+});
+
+test("does not fire when the subagent inherits, or denies at least as much", () => {
+  expectNoFindings(config(`${PARENT}, "subagents": [{ "name": "helper", "description": "h" }]`), CODE);
+  expectNoFindings(config(`${PARENT}, "subagents": [{ "name": "helper", "description": "h",
+    "permissions": [{ "operations": ["read", "write"], "paths": ["/**"], "mode": "deny" }] }]`), CODE);
+});
+
+test("the example config: the auditor can read what the main agent may not", () => {
+  const dir = join(__dirname, "..", "..", "examples", "research-agent");
+  const text = readFileSync(join(dir, "agent-sandbox.jsonc"), "utf8");
+  const found = findings(text, CODE, { listDirectory: (p) => (p.replace(/^\.\//, "") === "sample-workspace" ? ["README.md"] : undefined) });
+  const auditor = found.find((f) => f.message.startsWith('Subagent "auditor"'));
+  assert.ok(auditor);
+  assert.match(auditor.message, new RegExp(`can read \`${auditor.witness!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\``));
+  // The writer has no permissions of its own: it inherits, so it escalates nothing.
+  assert.ok(!found.some((f) => f.message.startsWith('Subagent "writer"')));
+});
