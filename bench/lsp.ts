@@ -88,7 +88,7 @@ export async function runLspBench(options: { quick?: boolean } = {}): Promise<Ls
         diagnostics.push({ rules, bytes: text.length, engineMs, pushAboveDebounceMs: NaN, pullMs: NaN, skipped: `the engine's check alone takes ${(engineMs / 1000).toFixed(1)} s` });
         break;
       }
-      const wait = Math.max(10_000, engineMs * 10);
+      const wait = Math.max(60_000, engineMs * 30);
       // Enough rounds for a median, within about 15 s per size.
       const n = Math.max(3, Math.min(rounds, Math.floor(15_000 / Math.max(1, engineMs))));
 

@@ -20,4 +20,7 @@ run("JS keeps '.' segments: the same secret slips through", ["explain", config, 
 run("data is read-only", ["explain", config, "--op", "write", "--path", "/workspace/data/results.csv"]);
 run("outside the workspace everything is denied", ["explain", config, "--op", "read", "--path", "/etc/passwd"]);
 run("the auditor subagent may not write", ["explain", config, "--op", "write", "--path", "/workspace/notes/todo.md", "--agent", "auditor"]);
+run("the tools each agent really sees, and why the others are hidden", ["tools", config]);
+run("what a guest may call", ["tools", config, "--agent", "main", "--role", "guest"]);
+run("what the auditor subagent is told", ["prompt", config, "--agent", "auditor"]);
 run("relative paths are rejected once rules exist", ["explain", config, "--op", "read", "--path", "notes/todo.md", "--format", "json"]);

@@ -3,8 +3,6 @@ import assert from "node:assert/strict";
 import { config, expectFindings, expectNoFindings } from "../helpers/checkFixture";
 
 const CODE = "rule-partially-shadowed";
-/** The exact analysis runs on request (`check --analysis`). */
-const ON = { analysis: true } as const;
 
 test("the workspace-isolation recipe: deny /** still decides most paths, but not the workspace", () => {
   const [f] = expectFindings(

@@ -138,3 +138,40 @@ describe("agent-sandbox explain", () => {
     assert.match(unknown.stderr, /No agent named "nobody"/);
   });
 });
+
+describe("agent-sandbox tools and prompt", () => {
+  test("tools: every agent, hidden tools with the step that hid them", () => {
+    const json = JSON.parse(run(["tools", EXAMPLE, "--format", "json"]).stdout);
+    const noRole = json.agents.filter((a: { role: string | null }) => a.role === null);
+    assert.deepEqual(noRole.map((a: { agent: string }) => a.agent), ["main", "general-purpose", "auditor", "writer"]);
+    assert.equal(json.agents.length, 4 * 4); // no role, admin, user, guest
+    const execute = json.agents[0].tools.find((t: { name: string }) => t.name === "execute");
+    assert.deepEqual([execute.visible, execute.kind, execute.hiddenBy], [false, "filesystem", "backend"]);
+    assert.ok(json.agents[0].tools.some((t: { name: string; visible: boolean }) => t.name === "task" && t.visible));
+  });
+
+  test("tools: --role needs authorization; unknown agents are exit 2", () => {
+    const file = tempConfig('{ "version": 1 }');
+    assert.equal(run(["tools", file, "--role", "guest"]).code, 2);
+    assert.equal(run(["tools", EXAMPLE, "--agent", "nobody"]).code, 2);
+  });
+
+  test("tools: one entry per role when the config has authorization", () => {
+    const file = tempConfig(JSON.stringify({ version: 1, authorization: { enabled: true, default_role: "user", roles: { user: { tools: { allow: "*", deny: ["delete"] } }, guest: { tools: { allow: ["read_file", "ls"] } } } } }));
+    const json = JSON.parse(run(["tools", file, "--agent", "main", "--format", "json"]).stdout);
+    assert.deepEqual(json.agents.map((a: { role: string | null }) => a.role), [null, "user", "guest"]);
+    const guest = json.agents[2].tools.filter((t: { visible: boolean }) => t.visible).map((t: { name: string }) => t.name);
+    assert.deepEqual(guest, ["ls", "read_file"]);
+    const del = json.agents[1].tools.find((t: { name: string }) => t.name === "delete");
+    assert.equal(del.hiddenBy, "authorization");
+  });
+
+  test("prompt: the system message and visible tools; hidden tools appear nowhere", () => {
+    const json = JSON.parse(run(["prompt", EXAMPLE, "--agent", "auditor", "--format", "json"]).stdout);
+    assert.equal(json.systemMessage, "Review the workspace for mistakes. Never change files.");
+    assert.ok(!json.tools.some((t: { name: string }) => t.name === "execute"));
+    const text = run(["prompt", EXAMPLE]).stdout;
+    assert.match(text, /careful research assistant/);
+    assert.doesNotMatch(text, /`execute`/);
+  });
+});

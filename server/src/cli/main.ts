@@ -4,6 +4,9 @@ import { checkConfigText, type CheckOptions } from "../engine/checkConfig";
 import { checkDryRunText } from "../engine/checkDryRun";
 import { SEVERITIES, type Finding, type Severity } from "../engine/diagnostics";
 import { explainDecision } from "../engine/explain";
+import { agentsOf } from "../engine/agents/agents";
+import { effectiveTools, policyOf } from "../engine/agents/effectiveTools";
+import { promptPreview, renderPromptPreview } from "../engine/agents/promptPreview";
 import { applySafeFixes } from "../engine/fixes";
 import { toDiagnosticJson, type DiagnosticJson } from "../engine/output";
 import type { Operation } from "../engine/runtime/runtime";
@@ -21,6 +24,8 @@ const USAGE = `agent-sandbox ${VERSION}: see and check your agents' sandbox conf
 Usage:
   agent-sandbox check [PATH ...] [--format text|json|sarif] [--fix] [--severity CODE=LEVEL ...] [--analysis]
   agent-sandbox explain CONFIG --op read|write --path PATH [--agent NAME] [--role ROLE] [--format text|json]
+  agent-sandbox tools CONFIG [--agent NAME] [--role ROLE] [--format text|json]
+  agent-sandbox prompt CONFIG [--agent NAME] [--role ROLE] [--format text|json]
 
 PATH: config files (agent-sandbox.jsonc, *.agent-sandbox.jsonc), dry-run files (*.dryrun.jsonc) or folders
 to search (default: the current folder). --analysis adds the exact rule-order analysis (rule-shadowed,
@@ -51,6 +56,10 @@ export function main(argv: readonly string[], io: Io): number {
         return check(args, io);
       case "explain":
         return explain(args, io);
+      case "tools":
+        return tools(args, io);
+      case "prompt":
+        return prompt(args, io);
       default:
         throw new UsageError(`unknown command "${args.command}"`);
     }
@@ -171,6 +180,68 @@ function explain(args: ParsedArgs, io: Io): number {
     const colour = e.decision === "deny" || e.decision === "error" ? "red" : e.decision === "allow" ? "green" : "yellow";
     io.out(`${paint(e.decision.toUpperCase(), colour, io.color)}  ${e.summary}\n`);
   }
+  return 0;
+}
+
+/** Reads and models one CONFIG argument; a config that cannot be modelled is exit 2 with its first problem. */
+function loadModel(args: ParsedArgs, io: Io, command: string) {
+  const configPath = args.positionals[0];
+  if (!configPath || args.positionals.length > 1) throw new UsageError(`${command} takes exactly one CONFIG file`);
+  let text: string;
+  try {
+    text = readFileSync(configPath, "utf8");
+  } catch (error) {
+    io.err(`agent-sandbox: cannot read ${displayPath(configPath)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
+    return undefined;
+  }
+  const access = relativeAccess(configPath);
+  const result = checkConfigText(text, access);
+  if (!result.model) {
+    const first = result.findings[0];
+    io.err(`agent-sandbox: ${displayPath(configPath)}: ${first?.message ?? "not a configuration"}\n`);
+    return undefined;
+  }
+  const model = result.model;
+  const agent = flag(args, "agent");
+  if (agent !== undefined && !agentsOf(model).some((a) => a.name === agent)) {
+    throw new UsageError(`No agent named ${JSON.stringify(agent)}. Agents: ${agentsOf(model).map((a) => a.name).join(", ")}.`);
+  }
+  const role = flag(args, "role") ?? null;
+  const policy = policyOf(model);
+  if (role !== null && !policy?.roles.includes(role)) {
+    throw new UsageError(policy ? `No role named ${JSON.stringify(role)}. Roles: ${policy.roles.join(", ")}.` : "--role needs an enabled `authorization` block in the config");
+  }
+  return { model, agent, role, roles: policy?.roles ?? [], readFile: access.readFile };
+}
+
+function tools(args: ParsedArgs, io: Io): number {
+  const format = oneOf(flag(args, "format"), ["text", "json"] as const, "format", "text");
+  const loaded = loadModel(args, io, "tools");
+  if (!loaded) return 2;
+  const { model, agent, role, roles } = loaded;
+  const agentNames = agent !== undefined ? [agent] : agentsOf(model).map((a) => a.name);
+  // Without --role: no role, and one entry per role as well when the config has authorization (cli.md).
+  const rolesToShow: (string | null)[] = role !== null ? [role] : [null, ...roles];
+  const agents = agentNames.flatMap((name) => rolesToShow.map((r) => ({ agent: name, role: r, tools: effectiveTools(model, name, r) ?? [] })));
+  if (format === "json") {
+    io.out(`${JSON.stringify({ agents }, null, 2)}\n`);
+    return 0;
+  }
+  for (const entry of agents) {
+    const visible = entry.tools.filter((t) => t.visible);
+    io.out(`${paint(entry.agent, "bold", io.color)}${entry.role !== null ? ` (role ${entry.role})` : ""}: ${visible.length} tool(s): ${visible.map((t) => t.name).join(", ")}\n`);
+    for (const t of entry.tools.filter((x) => !x.visible)) io.out(`  ${paint(`hidden ${t.name}`, "gray", io.color)} (${t.hiddenBy}): ${t.reason}\n`);
+  }
+  return 0;
+}
+
+function prompt(args: ParsedArgs, io: Io): number {
+  const format = oneOf(flag(args, "format"), ["text", "json"] as const, "format", "text");
+  const loaded = loadModel(args, io, "prompt");
+  if (!loaded) return 2;
+  const preview = promptPreview(loaded.model, loaded.agent ?? "main", loaded.role, loaded.readFile);
+  if (!preview) throw new UsageError(`No agent named ${JSON.stringify(loaded.agent)}`);
+  io.out(format === "json" ? `${JSON.stringify(preview, null, 2)}\n` : renderPromptPreview(preview));
   return 0;
 }
 

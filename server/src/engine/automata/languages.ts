@@ -3,7 +3,7 @@ import { compileJsGlob } from "../runtime/jsGlob";
 import { compilePyGlob } from "../runtime/pyGlob";
 import type { Runtime, RuntimeId } from "../runtime/runtime";
 import { Budget, BudgetExceeded, DEFAULT_PATTERN_BUDGET, NotAnalysable, type BudgetLimits } from "./budget";
-import { regexDfa, type RegexSource } from "./regexAutomaton";
+import { clearGuardCache, regexDfa, type RegexSource } from "./regexAutomaton";
 
 /**
  * The path languages the analysis works with, per runtime, as minimal refa DFAs:
@@ -135,6 +135,14 @@ function cachedRegexDfa(regex: RegexSource, budget: Budget): DFA {
     if (error instanceof NotAnalysable) regexCache.set(key, error);
     throw error;
   }
+}
+
+/** Forget every compiled pattern (for measuring the analysis from a cold start). */
+export function clearAnalysisCaches(): void {
+  patternCache.clear();
+  regexCache.clear();
+  fixedCache.clear();
+  clearGuardCache();
 }
 
 /** Characters of `text` in the alphabet: UTF-16 code units or code points. */

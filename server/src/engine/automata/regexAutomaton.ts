@@ -83,6 +83,10 @@ interface Guard {
 const guardCache = new Map<string, ClassDfa>();
 const GUARD_CACHE_LIMIT = 1024;
 
+export function clearGuardCache(): void {
+  guardCache.clear();
+}
+
 function parse(regex: RegexSource, budget: Budget): { expression: NoParent<Expression>; maxCharacter: Char } {
   try {
     const parser = JS.Parser.fromLiteral({ source: regex.source, flags: regex.flags });

@@ -1,0 +1,56 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { explainRuleOverlap, skippedAnalyses } from "../../server/src/engine/automata";
+import { checkConfigText } from "../../server/src/engine/checkConfig";
+import { config } from "../helpers/checkFixture";
+
+/** The APIs `explain`, the hovers and `check --format json` use. */
+
+test("explainRuleOverlap: which earlier rules take which of a rule's paths first, with confirmed witnesses", () => {
+  const text = config(`"permissions": [
+    { "operations": ["read", "write"], "paths": ["/workspace/.env"], "mode": "deny" },
+    { "operations": ["read"], "paths": ["/workspace/public/**"], "mode": "allow" },
+    { "operations": ["read", "write"], "paths": ["/workspace/**"], "mode": "deny" }
+  ]`);
+  const model = checkConfigText(text, { analysis: true }).model!;
+  const overlap = explainRuleOverlap(model, model.permissions!, 2);
+  assert.equal(overlap.verdict, "partially-shadowed");
+  assert.equal(overlap.decision, "deny");
+  const read = overlap.operations.find((o) => o.operation === "read")!;
+  assert.deepEqual(read.takenFirstBy.map((t) => [t.ruleIndex, t.decision, t.witness]), [
+    [0, "deny", "/workspace/.env"],
+    [1, "allow", "/workspace/public"],
+  ]);
+  assert.equal(read.decides, "/workspace");
+  const write = overlap.operations.find((o) => o.operation === "write")!;
+  assert.deepEqual(write.takenFirstBy.map((t) => t.ruleIndex), [0]);
+  assert.equal(
+    overlap.summary,
+    "Rule 2 has part of its paths decided first, the other way, by earlier rules in deepagents-js 1.14.1. read: rule 0 takes `/workspace/.env` first (deny); rule 1 takes `/workspace/public` first (allow); it decides e.g. `/workspace`. write: rule 0 takes `/workspace/.env` first (deny); it decides e.g. `/workspace`.",
+  );
+  // Works without a prior check run too (the analysis is built on demand).
+  const fresh = checkConfigText(text).model!;
+  assert.equal(explainRuleOverlap(fresh, fresh.permissions!, 1).verdict, "decides");
+  // Rule 0 denies /workspace/.env, which rule 2 would deny anyway.
+  assert.equal(explainRuleOverlap(fresh, fresh.permissions!, 0).verdict, "redundant");
+});
+
+test("skippedAnalyses: what was not analysed and why, for check --format json; nothing false is reported", () => {
+  // picomatch passes a lookbehind through: that pattern has no exact automaton here.
+  const text = config(`"permissions": [
+    { "operations": ["read"], "paths": ["/a/(?<=a)b"], "mode": "deny" },
+    { "operations": ["read"], "paths": ["/a/**"], "mode": "allow" },
+    { "operations": ["read"], "paths": ["/a/b"], "mode": "deny" }
+  ]`);
+  const result = checkConfigText(text, { analysis: true });
+  const codes = result.findings.map((f) => f.code);
+  assert.ok(!codes.includes("rule-shadowed") && !codes.includes("rule-redundant") && !codes.includes("rule-partially-shadowed"));
+  const skipped = skippedAnalyses(result.model!);
+  assert.deepEqual(skipped.map((s) => s.what), ["rule 0 of the top-level permissions", "rule 1 of the top-level permissions", "rule 2 of the top-level permissions"]);
+  assert.match(skipped[0]!.why, /^its pattern "\/a\/\(\?<=a\)b" was not analysed: the regular expression contains a lookbehind other than `\^`$/);
+  assert.match(skipped[1]!.why, /^rule 0's pattern "\/a\/\(\?<=a\)b" was not analysed/);
+  assert.deepEqual(skipped[0]!.checks, ["rule-shadowed", "rule-redundant", "rule-partially-shadowed"]);
+  assert.ok(skipped[0]!.span.end > skipped[0]!.span.start);
+  // A config with nothing unusual skips nothing.
+  assert.deepEqual(skippedAnalyses(checkConfigText(config(`"permissions": [{ "operations": ["read"], "paths": ["/a/**"], "mode": "deny" }]`), { analysis: true }).model!), []);
+});
