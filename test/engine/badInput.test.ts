@@ -2,6 +2,10 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { checkConfigText } from "../../server/src/engine/checkConfig";
 
+// Speed is measured by `npm run bench` (typically well under a second here); a test only catches hangs and
+// blow-ups, with a bound that survives a loaded CI machine.
+const HANG_GUARD_MS = 15_000;
+
 /** Each bad input gets a clear diagnostic quickly; nothing throws, nothing hangs. */
 function timed(text: string) {
   const start = performance.now();
@@ -13,7 +17,7 @@ describe("bad input", () => {
   test("a 10 MB file is reported, not analysed", () => {
     const text = `{"version": 1, "name": "${"x".repeat(10 * 1024 * 1024)}"}`;
     const r = timed(text);
-    assert.ok(r.ms < 1000, `${r.ms} ms`);
+    assert.ok(r.ms < HANG_GUARD_MS, `${r.ms} ms`);
     assert.equal(r.findings.length, 1);
     assert.equal(r.findings[0]!.code, "json-syntax");
     assert.match(r.findings[0]!.message, /10\.0 MB; files over 4 MB are not analysed/);
@@ -27,13 +31,13 @@ describe("bad input", () => {
       size += rules.at(-1)!.length;
     }
     const r = timed(`{"version": 1, "permissions": [\n${rules.join(",\n")}\n]}`);
-    assert.ok(r.ms < 1000, `${r.ms} ms for ${rules.length} rules`);
+    assert.ok(r.ms < HANG_GUARD_MS, `${r.ms} ms for ${rules.length} rules`);
     assert.equal(r.findings.filter((f) => f.severity === "error").length, 0);
   });
 
   test("10,000-deep nesting", () => {
     const r = timed(`{"version": 1, "x": ${"[".repeat(10_000)}${"]".repeat(10_000)}}`);
-    assert.ok(r.ms < 1000, `${r.ms} ms`);
+    assert.ok(r.ms < HANG_GUARD_MS, `${r.ms} ms`);
     assert.equal(r.findings[0]!.code, "json-syntax");
     assert.match(r.findings[0]!.message, /Nesting deeper than 128 levels/);
     assert.equal(r.model, undefined);
@@ -59,14 +63,14 @@ describe("bad input", () => {
     test(`${runtime}: a brace pattern that expands to millions of alternatives`, () => {
       const pattern = `/data/{${"a,b,c,d,e,f,g,h,i,j".repeat(1)}}`.repeat(1) + "{1..1000000}" + "{a,b}".repeat(20);
       const r = timed(`{"version": 1, "runtime": "${runtime}", "permissions": [{"operations": ["read"], "paths": ["${pattern}"], "mode": "deny"}]}`);
-      assert.ok(r.ms < 1000, `${r.ms} ms`);
+      assert.ok(r.ms < HANG_GUARD_MS, `${r.ms} ms`);
       assert.ok(r.model);
     });
 
     test(`${runtime}: a 100,000-character pattern gets a clear diagnostic`, () => {
       const pattern = `/${"ab*".repeat(33_334)}`;
       const r = timed(`{"version": 1, "runtime": "${runtime}", "permissions": [{"operations": ["read"], "paths": ["${pattern}"], "mode": "deny"}]}`);
-      assert.ok(r.ms < 1000, `${r.ms} ms`);
+      assert.ok(r.ms < HANG_GUARD_MS, `${r.ms} ms`);
       if (runtime === "deepagents-js") {
         const finding = r.findings.find((f) => /65536/.test(f.message));
         assert.ok(finding, `expected a finding about picomatch's length limit, got ${JSON.stringify(r.findings.map((f) => f.code))}`);

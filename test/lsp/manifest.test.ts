@@ -56,7 +56,7 @@ describe("extension manifest", () => {
 
   it("contributes exactly the commands the client registers, and the settings the server reads", () => {
     assert.deepEqual(pkg.contributes.commands.map((c: { command: string }) => c.command).sort(), Object.values(Commands).sort());
-    assert.deepEqual(Object.keys(pkg.contributes.configuration.properties).sort(), ["agentSandbox.defaultRuntime", "agentSandbox.severities", "agentSandbox.trace.server"]);
+    assert.deepEqual(Object.keys(pkg.contributes.configuration.properties).sort(), ["agentSandbox.defaultRuntime", "agentSandbox.ruleAnalysis", "agentSandbox.severities", "agentSandbox.trace.server"]);
   });
 
   it("ships what .vscodeignore lets through: the bundles, schemas, grammar and language configuration", () => {

@@ -1,7 +1,7 @@
 /**
  * One engine, two hosts: `dist/cli.js check --format json` and the language server's diagnostics must agree exactly
  * (code, severity, range, message, related information, tags) on every LSP fixture, every example and every e2e
- * fixture file.
+ * fixture file: with the exact rule analysis (the editor's default, the CLI's `--analysis`) and without it.
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -31,58 +31,61 @@ interface CliDiagnostic {
   tags?: string[];
 }
 
-describe("CLI and language server agree", () => {
-  const folder = new FixtureFolder();
-  let client: LspTestClient;
-  const files: string[] = [];
-  let cli: Map<string, CliDiagnostic[]>;
-  before(async () => {
-    for (const fixture of Object.values(FIXTURES)) files.push(folder.write(fixture).path);
-    files.push(...filesUnder(join(ROOT, "examples")), ...filesUnder(join(ROOT, "e2e", "fixtures")));
-    let out: string;
-    try {
-      out = execFileSync(process.execPath, [join(ROOT, "dist", "cli.js"), "check", "--format", "json", ...files], { encoding: "utf8", maxBuffer: 64 << 20 });
-    } catch (error) {
-      out = (error as { stdout: string }).stdout; // exit 1: findings at error level
-    }
-    const report = JSON.parse(out) as { files: { path: string; diagnostics: CliDiagnostic[] }[] };
-    cli = new Map(report.files.map((f) => [resolve(f.path), f.diagnostics]));
-    client = await LspTestClient.start({ pull: true });
-  });
-  after(async () => {
-    assert.deepEqual(client.failures, [], "no request may fail");
-    await client.stop();
-    folder.dispose();
-  });
+for (const analysis of [true, false]) {
+  describe(`CLI and language server agree (${analysis ? "with" : "without"} the exact rule analysis)`, () => {
+    const folder = new FixtureFolder();
+    let client: LspTestClient;
+    const files: string[] = [];
+    let cli: Map<string, CliDiagnostic[]>;
+    before(async () => {
+      for (const fixture of Object.values(FIXTURES)) files.push(folder.write(fixture).path);
+      files.push(...filesUnder(join(ROOT, "examples")), ...filesUnder(join(ROOT, "e2e", "fixtures")));
+      let out: string;
+      try {
+        const flags = analysis ? ["--analysis"] : [];
+        out = execFileSync(process.execPath, [join(ROOT, "dist", "cli.js"), "check", "--format", "json", ...flags, ...files], { encoding: "utf8", maxBuffer: 64 << 20 });
+      } catch (error) {
+        out = (error as { stdout: string }).stdout; // exit 1: findings at error level
+      }
+      const report = JSON.parse(out) as { files: { path: string; diagnostics: CliDiagnostic[] }[] };
+      cli = new Map(report.files.map((f) => [resolve(f.path), f.diagnostics]));
+      client = await LspTestClient.start({ pull: true, settings: () => ({ ruleAnalysis: analysis }) });
+    });
+    after(async () => {
+      assert.deepEqual(client.failures, [], "no request may fail");
+      await client.stop();
+      folder.dispose();
+    });
 
-  it("on every fixture and example", async () => {
-    assert.ok(files.length >= 15, `${files.length} files`);
-    for (const path of files) {
-      const expected = cli.get(resolve(path));
-      assert.ok(expected, `the CLI reported ${path}`);
-      const uri = pathToFileURL(path).href;
-      await client.open(uri, readFileSync(path, "utf8"), /\.dryrun\.jsonc?$/.test(path) ? "agent-sandbox-dryrun" : "agent-sandbox");
-      const actual = await client.pullDiagnostics(uri);
-      await client.close(uri);
-      assert.deepEqual(
-        actual.map((d) => ({
-          code: d.code,
-          severity: SEVERITY[d.severity!],
-          message: d.message,
-          range: d.range,
-          ...(d.relatedInformation ? { related: d.relatedInformation.map((r) => ({ message: r.message, range: r.location.range })) } : {}),
-          ...(d.tags ? { tags: d.tags.map((t) => (t === 1 ? "unnecessary" : String(t))) } : {}),
-        })),
-        expected.map((d) => ({
-          code: d.code,
-          severity: d.severity,
-          message: d.message,
-          range: d.range,
-          ...(d.related ? { related: d.related } : {}),
-          ...(d.tags ? { tags: d.tags } : {}),
-        })),
-        path,
-      );
-    }
+    it("on every fixture and example", async () => {
+      assert.ok(files.length >= 15, `${files.length} files`);
+      for (const path of files) {
+        const expected = cli.get(resolve(path));
+        assert.ok(expected, `the CLI reported ${path}`);
+        const uri = pathToFileURL(path).href;
+        await client.open(uri, readFileSync(path, "utf8"), /\.dryrun\.jsonc?$/.test(path) ? "agent-sandbox-dryrun" : "agent-sandbox");
+        const actual = await client.pullDiagnostics(uri);
+        await client.close(uri);
+        assert.deepEqual(
+          actual.map((d) => ({
+            code: d.code,
+            severity: SEVERITY[d.severity!],
+            message: d.message,
+            range: d.range,
+            ...(d.relatedInformation ? { related: d.relatedInformation.map((r) => ({ message: r.message, range: r.location.range })) } : {}),
+            ...(d.tags ? { tags: d.tags.map((t) => (t === 1 ? "unnecessary" : String(t))) } : {}),
+          })),
+          expected.map((d) => ({
+            code: d.code,
+            severity: d.severity,
+            message: d.message,
+            range: d.range,
+            ...(d.related ? { related: d.related } : {}),
+            ...(d.tags ? { tags: d.tags } : {}),
+          })),
+          path,
+        );
+      }
+    });
   });
-});
+}

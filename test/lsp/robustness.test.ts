@@ -129,7 +129,8 @@ describe("robustness", () => {
     assert.ok(late < early * 1.5 + 64, `no leak: early ${early.toFixed(0)} MB, late ${late.toFixed(0)} MB`);
 
     const finalText = client.document(given.uri).getText();
-    const fresh = checkConfigText(finalText, relativeAccess(given.path));
+    // The editor runs the exact rule analysis by default (`agentSandbox.ruleAnalysis`).
+    const fresh = checkConfigText(finalText, { ...relativeAccess(given.path), analysis: true });
     const actual = await client.pullDiagnostics(given.uri);
     assert.deepEqual(
       actual.map((d) => ({ code: d.code, severity: SEVERITY[d.severity!], message: d.message, range: d.range })),

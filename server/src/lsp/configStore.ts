@@ -17,6 +17,8 @@ import { URI } from "./uri";
 export interface ServerSettings {
   defaultRuntime?: string;
   severities?: Record<string, string>;
+  /** `agentSandbox.ruleAnalysis`: the exact rule-order analysis (default on in the editor). */
+  ruleAnalysis?: boolean;
 }
 
 const LEVELS: readonly string[] = [...SEVERITIES, "off"];
@@ -24,7 +26,7 @@ const LEVELS: readonly string[] = [...SEVERITIES, "off"];
 export function toAnalysisSettings(raw: ServerSettings | null | undefined): AnalysisSettings {
   const severities: Record<string, Severity | "off"> = {};
   for (const [code, level] of Object.entries(raw?.severities ?? {})) if (LEVELS.includes(level)) severities[code] = level as Severity | "off";
-  const settings: AnalysisSettings = { severities };
+  const settings: AnalysisSettings = { severities, analysis: raw?.ruleAnalysis !== false };
   const runtime = raw?.defaultRuntime;
   if (runtime && (RUNTIME_IDS as readonly string[]).includes(runtime) && runtime !== "deepagents-js") settings.defaultRuntime = runtime as RuntimeId;
   return settings;

@@ -27,7 +27,7 @@ export function agentOfPath(model: ConfigModel, path: JSONPath): string | undefi
   return "main";
 }
 
-/** `[…, "middleware", i, …]` → the path up to and including the middleware index, else undefined. */
+/** Whether a path lies inside a middleware entry (`[…, "middleware", i, …]`). */
 export function inMiddleware(path: JSONPath): boolean {
   const at = path.lastIndexOf("middleware");
   return at >= 0 && typeof path[at + 1] === "number";

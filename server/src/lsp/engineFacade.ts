@@ -34,6 +34,8 @@ export function fileKindOf(fileName: string): FileKind | undefined {
 
 export interface AnalysisSettings {
   severities: Readonly<Record<string, Severity | "off">>;
+  /** Also run the exact rule-order analysis (the CLI's `--analysis`). */
+  analysis?: boolean;
   /** The runtime assumed when a config does not name one (`undefined`: the format's default, deepagents-js). */
   defaultRuntime?: RuntimeId;
 }
@@ -85,7 +87,7 @@ export function analyze(fsPath: string, text: string, settings: AnalysisSettings
     const result = checkDryRunText(text);
     return { kind, text, lines: result.lines, findings: applySeverities(result.findings, settings.severities), model: undefined, dependencies, durationMs: performance.now() - started, skipped: [] };
   }
-  const options: CheckOptions = { ...recordingAccess(fsPath, dependencies), severities: settings.severities };
+  const options: CheckOptions = { ...recordingAccess(fsPath, dependencies), severities: settings.severities, ...(settings.analysis ? { analysis: true } : {}) };
   let result: CheckResult = checkConfigText(text, options);
   let runtimeFromSetting: RuntimeId | undefined;
   if (settings.defaultRuntime && settings.defaultRuntime !== result.model?.runtime.id && result.model && !result.model.runtimeNode) {

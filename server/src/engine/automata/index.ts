@@ -9,6 +9,7 @@ export { regexDfa, type RegexSource } from "./regexAutomaton";
 export { patternLanguage, canonicalPaths, clearAnalysisCaches, type PatternLanguage } from "./languages";
 export {
   analysisForCheck,
+  clearAnalysisResults,
   describeList,
   modelAnalysis,
   skippedAnalyses,

@@ -72,59 +72,90 @@ class ProductRuleAnswers implements RuleAnswers {
  * other on the same model) and by `explain`, hovers and the CLI's `skipped` list. One alphabet and one set of
  * automata serve every question about the config.
  */
-export class ModelAnalysis {
+/**
+ * Everything computed about a set of rule lists (by position), shared by every model whose rules, runtimes and
+ * witness candidates are the same: the language server re-checks the file on every keystroke, and most keystrokes
+ * do not touch the rules.
+ */
+interface Core {
   readonly space: PathSpace;
-  private readonly languages = new Map<string, PatternLanguage>();
-  private readonly tables = new Map<string, RuleTables>();
-  private readonly lists = new Map<RuleListSpec, RuleAnswers>();
-  private readonly divergenceResults = new Map<string, Divergence[]>();
-  private primary: { readings: Map<RuleListSpec, ListReading>; outcomes: RealisedOutcome[] } | "too-big" | undefined;
+  readonly languages: Map<string, PatternLanguage>;
+  readonly tables: Map<string, RuleTables>;
+  primary: { readings: ListReading[]; outcomes: RealisedOutcome[] } | "too-big" | undefined;
+  readonly answers: Map<number, RuleAnswers>;
+  readonly divergences: Map<string, { found: Divergence[]; notes: { list: number; note: SkipNote }[]; tooBig?: string }>;
+}
+
+const cores = new Map<string, Core>();
+const CORE_CACHE_SIZE = 8;
+
+/** Forget the results kept for unchanged rules (compiled patterns stay; see languages.ts `clearAnalysisCaches`). */
+export function clearAnalysisResults(): void {
+  cores.clear();
+}
+
+export class ModelAnalysis {
+  private readonly core: Core;
   private readonly productBudget: BudgetLimits;
   private readonly skippedEntries = new Map<string, SkippedAnalysis>();
   private readonly listIds = new Map<RuleListSpec, number>();
+  private readonly lists: RuleListSpec[];
   private readonly ruleBudget: BudgetLimits;
 
   constructor(readonly model: ConfigModel, readonly runtimes: readonly Runtime[], options: AnalysisOptions = {}) {
     this.ruleBudget = options.ruleBudget ?? DEFAULT_RULE_BUDGET;
     this.productBudget = options.productBudget ?? DEFAULT_PRODUCT_BUDGET;
     const patternBudget = options.patternBudget ?? DEFAULT_PATTERN_BUDGET;
+    this.lists = allRuleLists(model);
+    this.lists.forEach((list, i) => this.listIds.set(list, i));
+    const key = JSON.stringify([
+      runtimes.map((r) => r.id),
+      options.candidates ?? [],
+      [patternBudget, this.ruleBudget, this.productBudget],
+      this.lists.map((list) => list.rules.map((r) => [r.input.operations, r.input.paths, r.input.mode ?? null])),
+    ]);
+    const known = cores.get(key);
+    if (known) {
+      // Most recently used last.
+      cores.delete(key);
+      cores.set(key, known);
+      this.core = known;
+      return;
+    }
+    const languages = new Map<string, PatternLanguage>();
     const dfas = new Set<DFA>();
-    allRuleLists(model).forEach((list, i) => this.listIds.set(list, i));
     for (const runtime of runtimes) {
       dfas.add(canonicalPaths(runtime));
       dfas.add(asTypedPaths(runtime));
       dfas.add(readablePaths(runtime));
-      for (const list of allRuleLists(model)) {
+      for (const list of this.lists) {
         for (const rule of list.rules) {
           for (const p of Array.isArray(rule.input.paths) ? rule.input.paths : []) {
             if (typeof p !== "string" || p.length === 0) continue;
-            const language = this.language(runtime, p, patternBudget);
+            const language = languageIn(languages, runtime, p, patternBudget);
             if (language.ok) for (const dfa of language.dfas) dfas.add(dfa);
           }
         }
       }
     }
     if (runtimes.length > 1) dfas.add(sharedCharacters());
-    this.space = new PathSpace(dfas, options.candidates ?? [], readablePaths(runtimes[0] ?? model.runtime));
+    const space = new PathSpace(dfas, options.candidates ?? [], readablePaths(runtimes[0] ?? model.runtime));
+    this.core = { space, languages, tables: new Map(), primary: undefined, answers: new Map(), divergences: new Map() };
+    if (cores.size >= CORE_CACHE_SIZE) cores.delete(cores.keys().next().value!);
+    cores.set(key, this.core);
   }
 
-  private language(runtime: Runtime, pattern: string, limits: BudgetLimits = DEFAULT_PATTERN_BUDGET): PatternLanguage {
-    const key = `${runtime.id}\u0000${pattern}`;
-    let language = this.languages.get(key);
-    if (!language) {
-      language = patternLanguage(runtime, pattern, limits);
-      this.languages.set(key, language);
-    }
-    return language;
+  get space(): PathSpace {
+    return this.core.space;
   }
 
   /** The automata of a rule list (or of any rules, e.g. for a list edited by a fix) under a runtime of this analysis. */
   ruleTables(runtime: Runtime, inputs: readonly PermissionRuleInput[], key?: string): RuleTables {
     const cacheKey = key === undefined ? undefined : `${runtime.id}\u0000${key}`;
-    const hit = cacheKey === undefined ? undefined : this.tables.get(cacheKey);
+    const hit = cacheKey === undefined ? undefined : this.core.tables.get(cacheKey);
     if (hit) return hit;
-    const tables = new RuleTables(runtime, inputs, this.space, (p) => this.language(runtime, p));
-    if (cacheKey !== undefined) this.tables.set(cacheKey, tables);
+    const tables = new RuleTables(runtime, inputs, this.space, (p) => languageIn(this.core.languages, runtime, p));
+    if (cacheKey !== undefined) this.core.tables.set(cacheKey, tables);
     return tables;
   }
 
@@ -132,47 +163,55 @@ export class ModelAnalysis {
     return this.ruleTables(runtime, list.rules.map((r) => r.input), `list${this.listIds.get(list) ?? -1}`);
   }
 
+  private indexOf(list: RuleListSpec): number {
+    const index = this.listIds.get(list);
+    if (index === undefined) throw new Error("ModelAnalysis: this rule list is not part of the model");
+    return index;
+  }
+
   /**
    * One walk over every rule of every list under the config's runtime (so parent and subagent lists are compared
    * on the same paths). `too-big` when it does not fit the budget: the rules are then analysed one by one.
    */
-  private primaryOutcomes(): { readings: Map<RuleListSpec, ListReading>; outcomes: RealisedOutcome[] } | undefined {
-    if (this.primary === undefined) {
-      const lists = allRuleLists(this.model);
+  private primaryOutcomes(): { readings: ListReading[]; outcomes: RealisedOutcome[] } | undefined {
+    if (this.core.primary === undefined) {
       const runtime = this.model.runtime;
       try {
         const { tracks, outcomes } = realiseOutcomes(
           this.space,
-          lists.map((list) => ({ list, tables: this.tablesOf(list) })),
+          this.lists.map((list) => ({ list, tables: this.tablesOf(list) })),
           [this.space.table(canonicalPaths(runtime))],
           new Budget(this.productBudget),
         );
-        this.primary = { readings: new Map(tracks.map((t) => [t.list, new ListReading(t)])), outcomes };
+        this.core.primary = { readings: tracks.map((t) => new ListReading(t)), outcomes };
       } catch (error) {
         if (!(error instanceof BudgetExceeded)) throw error;
-        this.primary = "too-big";
+        this.core.primary = "too-big";
       }
     }
-    return this.primary === "too-big" ? undefined : this.primary;
+    return this.core.primary === "too-big" ? undefined : this.core.primary;
   }
 
   /** The rule-by-rule analysis of a list under the config's runtime. */
   ruleList(list: RuleListSpec): RuleAnswers {
-    let answers = this.lists.get(list);
+    const index = this.indexOf(list);
+    let answers = this.core.answers.get(index);
     if (!answers) {
       const primary = this.primaryOutcomes();
-      answers = primary ? new ProductRuleAnswers(primary.readings.get(list)!, primary.outcomes) : new RuleListAnalysis(this.tablesOf(list), this.ruleBudget);
-      this.lists.set(list, answers);
+      answers = primary ? new ProductRuleAnswers(primary.readings[index]!, primary.outcomes) : new RuleListAnalysis(this.tablesOf(list), this.ruleBudget);
+      this.core.answers.set(index, answers);
     }
     return answers;
   }
 
   /** Paths that `other` decides differently from the config's runtime under the rules of `list`. */
   divergences(list: RuleListSpec, other: Runtime): Divergence[] {
-    const key = `${this.listIds.get(list)}\u0000${other.id}`;
-    let result = this.divergenceResults.get(key);
+    const index = this.indexOf(list);
+    const key = `${index}\u0000${other.id}`;
+    let result = this.core.divergences.get(key);
     if (!result) {
       const primary = this.model.runtime;
+      result = { found: [], notes: [] };
       try {
         const { tracks, outcomes } = realiseOutcomes(
           this.space,
@@ -181,19 +220,20 @@ export class ModelAnalysis {
           [this.space.table(asTypedPaths(primary)), this.space.table(asTypedPaths(other)), this.space.table(sharedCharacters())],
           new Budget(this.productBudget),
         );
-        result = divergencesOf(new ListReading(tracks[0]!), new ListReading(tracks[1]!), outcomes);
+        result.found = divergencesOf(new ListReading(tracks[0]!), new ListReading(tracks[1]!), outcomes);
         for (const op of ["read", "write"] as const) {
           const unknown = [...this.tablesOf(list).forOperation(op), ...this.tablesOf(list, other).forOperation(op)].find((r) => r.unknown);
-          if (unknown) this.noteSkip(list, { ruleIndex: unknown.index, reason: `paths decided from this rule on were not compared across runtimes for ${op}: its pattern ${JSON.stringify(unknown.unknown!.pattern)} was not analysed (${unknown.unknown!.reason})`, checks: ["runtime-divergence"] });
+          if (unknown) result.notes.push({ list: index, note: { ruleIndex: unknown.index, reason: `paths decided from this rule on were not compared across runtimes for ${op}: its pattern ${JSON.stringify(unknown.unknown!.pattern)} was not analysed (${unknown.unknown!.reason})`, checks: ["runtime-divergence"] } });
         }
       } catch (error) {
         if (!(error instanceof BudgetExceeded)) throw error;
-        result = [];
-        this.noteSkipAt(["runtime-divergence"], describeList(list), `comparing ${primary.label} with ${other.label} ${error.message}`, { start: list.node.offset, end: list.node.offset + list.node.length });
+        result.tooBig = `comparing ${primary.label} with ${other.label} ${error.message}`;
       }
-      this.divergenceResults.set(key, result);
+      this.core.divergences.set(key, result);
     }
-    return result;
+    for (const { note } of result.notes) this.noteSkip(list, note);
+    if (result.tooBig) this.noteSkipAt(["runtime-divergence"], describeList(list), result.tooBig, { start: list.node.offset, end: list.node.offset + list.node.length });
+    return result.found;
   }
 
   /**
@@ -203,8 +243,8 @@ export class ModelAnalysis {
   escalations(parent: RuleListSpec, child: RuleListSpec | undefined, operations: readonly Operation[]): ReturnType<typeof escalationsOf> | undefined {
     const primary = this.primaryOutcomes();
     if (!primary) return undefined;
-    const childReading = child ? primary.readings.get(child) : undefined;
-    return escalationsOf(primary.readings.get(parent)!, childReading, primary.outcomes, operations);
+    const childReading = child ? primary.readings[this.indexOf(child)] : undefined;
+    return escalationsOf(primary.readings[this.indexOf(parent)]!, childReading, primary.outcomes, operations);
   }
 
   /** Record what a check could not decide, once per (place, reason). */
@@ -224,9 +264,19 @@ export class ModelAnalysis {
 
   /** Everything not decided so far, in file order. */
   get skipped(): SkippedAnalysis[] {
-    for (const [list, analysis] of this.lists) for (const note of analysis.skipped) this.noteSkip(list, note);
+    for (const [index, analysis] of this.core.answers) for (const note of analysis.skipped) this.noteSkip(this.lists[index]!, note);
     return [...this.skippedEntries.values()].sort((a, b) => a.span.start - b.span.start || a.what.localeCompare(b.what));
   }
+}
+
+function languageIn(languages: Map<string, PatternLanguage>, runtime: Runtime, pattern: string, limits: BudgetLimits = DEFAULT_PATTERN_BUDGET): PatternLanguage {
+  const key = `${runtime.id}\u0000${pattern}`;
+  let language = languages.get(key);
+  if (!language) {
+    language = patternLanguage(runtime, pattern, limits);
+    languages.set(key, language);
+  }
+  return language;
 }
 
 /** "the top-level permissions", "the permissions of subagent \"auditor\"", "the permissions of middleware #0". */

@@ -53,7 +53,17 @@ export function realiseOutcomes(
   });
   const found = exploreProduct(trackTables, required, space.alphabet, budget);
   const byKey = new Map<string, RealisedOutcome>();
-  for (const o of found) byKey.set(o.matched.join(","), { matched: new Set(o.matched), path: space.text(o.word), rank: 1_000_000 + o.cost });
+  for (const o of found) {
+    // The path is spelled only when a finding asks for it.
+    let path: string | undefined;
+    byKey.set(o.matched.join(","), {
+      matched: new Set(o.matched),
+      get path() {
+        return (path ??= space.text(o.word));
+      },
+      rank: 1_000_000 + o.cost,
+    });
+  }
   // Sample-workspace paths beat generated ones for the combination they realise.
   space.candidates.forEach((candidate, order) => {
     const alphabet = lists[0]?.tables.alphabet ?? "utf16";

@@ -192,7 +192,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
       bigger.set(pool);
       pool = bigger;
     }
-    pool.set(buffer.subarray(0, size), used);
+    for (let i = 0; i < size; i++) pool[used + i] = buffer[i]!;
     if (count === offsets.length) grow();
     const index = count++;
     offsets[index] = used;
@@ -226,11 +226,32 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   scratch[0] = length;
   reach(scratch, -1, -1, 0, 0);
 
-  const outcomes = new Map<string, { matched: number[]; at: number; cost: number }>();
+  // Outcomes by the set of matching tracks, found again by a hash of the set.
+  const outcomes: { matched: number[]; at: number; cost: number }[] = [];
+  const outcomeIndex = new Map<number, number[]>();
   const matched: number[] = [];
   const mentioned = new Int32Array(width);
   let stamp = 0;
   const wanted: number[] = [];
+  const record = (head: number, total: number) => {
+    let h = 0x811c9dc5 ^ matched.length;
+    for (const t of matched) h = Math.imul(h ^ t, 0x01000193);
+    const bucket = outcomeIndex.get(h);
+    if (bucket) {
+      for (const i of bucket) {
+        const known = outcomes[i]!;
+        if (known.matched.length !== matched.length || known.matched.some((t, k) => t !== matched[k])) continue;
+        if (total < known.cost) {
+          known.at = head;
+          known.cost = total;
+        }
+        return;
+      }
+    }
+    outcomes.push({ matched: [...matched], at: head, cost: total });
+    if (bucket) bucket.push(outcomes.length - 1);
+    else outcomeIndex.set(h, [outcomes.length - 1]);
+  };
 
   for (let c = 0; c < buckets.length; c++) {
     const bucket = buckets[c];
@@ -250,12 +271,14 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
           const e = pool[o + 1 + i * 2]!;
           if (final[e]![pool[o + 2 + i * 2]!]) for (const track of owners[e]!) matched.push(track);
         }
-        matched.sort((x, y) => x - y);
-        const key = matched.join(",");
+        if (matched.length > 1) {
+          matched.sort((x, y) => x - y);
+          let w = 1;
+          for (let r = 1; r < matched.length; r++) if (matched[r] !== matched[w - 1]) matched[w++] = matched[r]!;
+          matched.length = w;
+        }
         // A trailing `/` or a final `.`/`..` segment is not plain either.
-        const total = c + ((segment[head] === 0 && head !== 0 && parent[head] !== 0) || segment[head]! >= 2 ? UNREADABLE : 0);
-        const known = outcomes.get(key);
-        if (!known || total < known.cost) outcomes.set(key, { matched: [...matched], at: head, cost: total });
+        record(head, c + ((segment[head] === 0 && head !== 0 && parent[head] !== 0) || segment[head]! >= 2 ? UNREADABLE : 0));
       }
       // The classes some automaton here treats specially, and one for all the rest.
       stamp++;
@@ -321,7 +344,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     return word.reverse();
   };
   (globalThis as any).__tuples = count;
-  return [...outcomes.values()].map((x) => ({ matched: x.matched, word: wordTo(x.at), cost: x.cost }));
+  return outcomes.map((x) => ({ matched: x.matched, word: wordTo(x.at), cost: x.cost }));
 }
 
 /** One class per group of classes that every table maps alike (the first, most readable, of each group). */
