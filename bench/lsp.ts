@@ -3,13 +3,13 @@
  * real bundled server over LSP:
  *
  * - didChange → diagnostics for configs of 10, 100 and 1,000 rules, with the exact rule analysis (the editor's
- *   default): pushed (time from the didChange to the
- *   publishDiagnostics, minus the server's debounce) and pulled (didChange + textDocument/diagnostic round trip,
- *   what VS Code does);
- * - hover latency on a rule, a path pattern and an agent name of the 1,000-rule config (sample workspace present);
- * - extension activation: loading the shipped client bundle and running `activate()` in a fresh Node process, with a stand-in
- *   for the `vscode` module whose every member is a no-op (so the figure is our bundle's own cost; the e2e run in a
- *   real VS Code reports the activation time it saw too);
+ *   default): pushed (from the didChange to the publishDiagnostics, minus the server's debounce) and pulled
+ *   (didChange + textDocument/diagnostic round trip, what VS Code does), beside the engine's own check time;
+ * - hover latency on a rule, a path pattern and an agent name of the largest config run through the server
+ *   (sample workspace present);
+ * - extension activation: loading the shipped client bundle and running `activate()` in a fresh Node process,
+ *   with a stand-in for the `vscode` module whose every member is a no-op (so the figure is our bundle's own
+ *   cost; the e2e run in a real VS Code reports the activation time it saw too);
  * - bundle sizes: dist/ as `npm run build` makes it, and minified as the .vsix ships it (`build.mjs --minify`).
  *
  * Targets (issue 4): 1,000-rule diagnostics within 50 ms of the debounce, hover within 20 ms, activation under
@@ -47,7 +47,7 @@ export interface LspBenchResult {
 const DEBOUNCE_MS = 100;
 const RULE_COUNTS = [10, 100, 1000];
 /** Beyond this, the editor figure is the engine's figure; rounds through the server would only take minutes. */
-const SLOW_CHECK_MS = 2000;
+const SLOW_CHECK_MS = 5000;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

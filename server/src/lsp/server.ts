@@ -134,9 +134,16 @@ connection.onInitialized(() => {
 // Diagnostics: pull for open documents when the client can, push otherwise and for closed workspace files
 // ---------------------------------------------------------------------------------------------------------------
 
+let lensRefresh: NodeJS.Timeout | undefined;
+
 function notifyChecked(uri: string, analysis: Analysis, version: number): void {
   if (lastNotified.get(uri) === analysis) return;
   lastNotified.set(uri, analysis);
+  // Code lenses asked for while a slow first check ran may have been cancelled and cached empty: ask again.
+  if (capabilities.workspace?.codeLens?.refreshSupport) {
+    clearTimeout(lensRefresh);
+    lensRefresh = setTimeout(() => void connection.sendRequest(CodeLensRefreshRequest.type), 300);
+  }
   const runtime = analysis.model?.runtime.label;
   void connection.sendNotification(DidCheckNotification, {
     uri,
