@@ -17,9 +17,9 @@ function typedAsIs(runtime: Runtime, path: string): boolean {
   return c.ok && c.path === path;
 }
 
-test("runtime-divergence: reported exactly where deepagents-js and deepagents-py part ways (600 random lists)", () => {
+test("runtime-divergence: reported exactly where deepagents-js and deepagents-py part ways (450 random lists)", () => {
   let reported = 0;
-  for (let seed = 1; seed <= 600; seed++) {
+  for (let seed = 1; seed <= 450; seed++) {
     const r = rng(500_000 + seed);
     const primary = seed % 2 === 0 ? deepagentsJs : deepagentsPy;
     const other = primary === deepagentsJs ? deepagentsPy : deepagentsJs;
@@ -54,12 +54,12 @@ test("runtime-divergence: reported exactly where deepagents-js and deepagents-py
     }
     for (const c of blamed) assert.ok(found.some((d) => d.ruleIndex === c), `${context}: the runtimes part ways at rule ${c} but it is not reported`);
   }
-  assert.ok(reported > 300, `too few divergences exercised (${reported})`);
+  assert.ok(reported > 220, `too few divergences exercised (${reported})`);
 });
 
-test("subagent-escalation (path half): reported exactly when the parent denies what the subagent does not (500 random configs)", () => {
+test("subagent-escalation (path half): reported exactly when the parent denies what the subagent does not (400 random configs)", () => {
   let reported = 0;
-  for (let seed = 1; seed <= 500; seed++) {
+  for (let seed = 1; seed <= 400; seed++) {
     const r = rng(700_000 + seed);
     const runtime = seed % 3 === 0 ? deepagentsPy : deepagentsJs;
     const parent = randomRules(r, ["allow", "deny"]);
@@ -91,5 +91,5 @@ test("subagent-escalation (path half): reported exactly when the parent denies w
       if (escalates) assert.ok(found.some((e) => e.operation === op), `${context}: ${op} escalation missed`);
     }
   }
-  assert.ok(reported > 150, `too few escalations exercised (${reported})`);
+  assert.ok(reported > 120, `too few escalations exercised (${reported})`);
 });

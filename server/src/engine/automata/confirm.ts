@@ -12,7 +12,7 @@ import { decisionOf, type Decision } from "./ruleTables";
 export class Confirm {
   private readonly compiled: CompiledRuleList;
   constructor(readonly runtime: Runtime, readonly list: RuleListSpec) {
-    this.compiled = new CompiledRuleList(runtime, list.rules.map((r) => r.input));
+    this.compiled = compiledList(runtime, list.rules.map((r) => r.input));
   }
 
   /** The runtime takes this tool argument exactly as it is. */
@@ -57,10 +57,15 @@ export class Confirm {
     return { decision: "allow", ruleIndex: -1 };
   }
 
-  private readonly patterns = new Map<string, CompiledPattern>();
-  private pattern(p: string): CompiledPattern {
-    let compiled = this.patterns.get(p);
-    if (!compiled) this.patterns.set(p, (compiled = this.runtime.compilePattern(p)));
+  /** The runtime's compiled pattern (cached across checks). */
+  pattern(p: string): CompiledPattern {
+    let byPattern = compiledPatterns.get(this.runtime.id);
+    if (!byPattern) compiledPatterns.set(this.runtime.id, (byPattern = new Map()));
+    let compiled = byPattern.get(p);
+    if (!compiled) {
+      if (byPattern.size >= 5000) byPattern.clear();
+      byPattern.set(p, (compiled = this.runtime.compilePattern(p)));
+    }
     return compiled;
   }
 }
@@ -78,4 +83,22 @@ export function toolArgumentFor(runtime: Runtime, path: string): string | undefi
     if (c.ok && c.path === path) return argument;
   }
   return undefined;
+}
+
+const compiledPatterns = new Map<string, Map<string, CompiledPattern>>();
+
+/** Compiled rule lists of recent checks, by content: re-checks of unchanged rules do not recompile every pattern. */
+const compiledLists = new Map<string, CompiledRuleList>();
+
+function compiledList(runtime: Runtime, inputs: CompiledRuleList["rules"]): CompiledRuleList {
+  const key = `${runtime.id}\u0000${JSON.stringify(inputs)}`;
+  let compiled = compiledLists.get(key);
+  if (!compiled) {
+    compiled = new CompiledRuleList(runtime, inputs);
+    if (compiledLists.size >= 16) compiledLists.delete(compiledLists.keys().next().value!);
+  } else {
+    compiledLists.delete(key);
+  }
+  compiledLists.set(key, compiled);
+  return compiled;
 }

@@ -62,8 +62,12 @@ class ProductRuleAnswers implements RuleAnswers {
     }
     return first;
   }
+  private readonly moves = new Map<string, boolean>();
   proveMove(from: number, to: number): boolean {
-    return moveIsSafe(this.reading, this.outcomes, from, to);
+    const key = `${from}:${to}`;
+    let safe = this.moves.get(key);
+    if (safe === undefined) this.moves.set(key, (safe = moveIsSafe(this.reading, this.outcomes, from, to)));
+    return safe;
   }
 }
 
@@ -346,7 +350,7 @@ export function witnessCandidates(context: Pick<CheckContext, "model" | "listDir
     for (const name of names) synthesized.push(`${dir}/${name}`);
   }
   synthesized.sort((a, b) => a.length - b.length || a.localeCompare(b));
-  return [...new Set([...workspace, ...synthesized])].slice(0, 300);
+  return [...new Set([...workspace, ...synthesized])].slice(0, 160);
 }
 
 /** The sample workspace's entries as tool paths, shallow first (`/workspace/README.md`, `/workspace/notes/a.md`). */

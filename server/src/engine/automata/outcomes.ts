@@ -141,9 +141,12 @@ export class ListReading {
 /** Keep the best witness per key. */
 class Best<K> {
   readonly map = new Map<K, RealisedOutcome>();
-  offer(key: K, outcome: RealisedOutcome): void {
+  /** True when `outcome` is now the best for `key`. */
+  offer(key: K, outcome: RealisedOutcome): boolean {
     const known = this.map.get(key);
-    if (!known || outcome.rank < known.rank) this.map.set(key, outcome);
+    if (known && known.rank <= outcome.rank) return false;
+    this.map.set(key, outcome);
+    return true;
   }
 }
 
@@ -154,24 +157,27 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
   const tables = reading.tracks.tables;
   const runtime = tables.runtime;
   const skipped: SkipNote[] = [];
-  const matchWitness = new Map<string, Best<string>>();
-  const decides = new Best<string>();
-  const takenBy = new Best<string>();
-  const change = new Best<string>();
-  const changeTo = new Map<string, { after: Decision; byRule: number }>();
-  const changeUnknown = new Set<string>();
+  // Keys are numbers: (operation, rule) and (operation, rule, earlier rule).
+  const n = tables.inputs.length + 1;
+  const opKey = (op: Operation, i: number) => OPERATIONS.indexOf(op) * n + i;
+  const pairKey = (op: Operation, i: number, d: number) => opKey(op, i) * n + d;
+  const matches = new Set<number>();
+  const decides = new Best<number>();
+  const takenBy = new Best<number>();
+  const change = new Best<number>();
+  const changeTo = new Map<number, { after: Decision; byRule: number }>();
+  const changeUnknown = new Set<number>();
   for (const op of OPERATIONS) {
     for (const outcome of outcomes) {
       const matching = reading.matching(outcome, op);
       if (matching.length === 0) continue;
       const decider = reading.decider(op, matching);
       for (const i of matching) {
-        const key = `${op}:${i}`;
-        if (!matchWitness.has(key)) matchWitness.set(key, new Best());
-        matchWitness.get(key)!.offer("", outcome);
+        const key = opKey(op, i);
+        matches.add(key);
         if (!decider) continue;
         if (decider.index !== i) {
-          takenBy.offer(`${op}:${i}:${decider.index}`, outcome);
+          takenBy.offer(pairKey(op, i, decider.index), outcome);
           continue;
         }
         decides.offer(key, outcome);
@@ -181,11 +187,8 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
           changeUnknown.add(key);
           continue;
         }
-        const own = reading.decisionOf(op, i);
-        if (fallback.decision !== own) {
-          change.offer(key, outcome);
-          const best = change.map.get(key)!;
-          if (best === outcome) changeTo.set(key, { after: fallback.decision, byRule: fallback.index });
+        if (fallback.decision !== reading.decisionOf(op, i) && change.offer(key, outcome)) {
+          changeTo.set(key, { after: fallback.decision, byRule: fallback.index });
         }
       }
     }
@@ -202,14 +205,14 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
       if (blocked) return skip(blocked);
     }
     const operations: OperationFacts[] = ops.map((op) => {
-      const key = `${op}:${index}`;
+      const key = opKey(op, index);
       const taken: TakenBy[] = [];
       for (const r of tables.forOperation(op)) {
         if (r.index >= index) break;
-        const hit = takenBy.map.get(`${op}:${index}:${r.index}`);
+        const hit = takenBy.map.get(pairKey(op, index, r.index));
         if (hit) taken.push({ ruleIndex: r.index, decision: r.decision, witness: hit.path });
       }
-      return { operation: op, matches: matchWitness.has(key), takenBy: taken, decides: decides.map.get(key)?.path };
+      return { operation: op, matches: matches.has(key), takenBy: taken, decides: decides.map.get(key)?.path };
     });
     if (!operations.some((o) => o.matches)) return { index, decision, operations, verdict: { kind: "matches-nothing" } };
     const otherWay = (): (TakenBy & { operation: Operation }) | undefined => {
@@ -229,11 +232,11 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
         verdict = { kind: "redundant", witness: { operation: o.operation, path: o.takenBy[0]!.witness, decidedBy: o.takenBy[0]!.ruleIndex } };
       }
     } else {
-      const unknown = ops.some((op) => changeUnknown.has(`${op}:${index}`));
+      const unknown = ops.some((op) => changeUnknown.has(opKey(op, index)));
       for (const op of ops) {
-        const hit = change.map.get(`${op}:${index}`);
+        const hit = change.map.get(opKey(op, index));
         if (hit) {
-          const to = changeTo.get(`${op}:${index}`)!;
+          const to = changeTo.get(opKey(op, index))!;
           removalChange = { operation: op, path: hit.path, before: decision, after: to.after, byRule: to.byRule };
           break;
         }
@@ -278,17 +281,20 @@ function blockedBy(reading: ListReading, op: Operation, index: number): string |
  */
 export function moveIsSafe(reading: ListReading, outcomes: readonly RealisedOutcome[], from: number, to: number): boolean {
   if (!(to < from)) return false;
+  const track = reading.tracks.track[from]!;
   for (const op of OPERATIONS) {
     if (reading.unknownAfter(op) !== Infinity) return false;
-    const position = (i: number) => (i === from ? to - 0.5 : i);
     for (const outcome of outcomes) {
       const matching = reading.matching(outcome, op);
       if (matching.length === 0) continue;
-      let after = matching[0]!;
-      for (const i of matching) if (position(i) < position(after)) after = i;
+      // The decider after the move: the moved rule if it matches and nothing before `to` does; otherwise, as the
+      // others keep their order, the same rule as before.
+      const before = matching[0]!;
+      let after = before;
+      if (track >= 0 && outcome.matched.has(track) && matching.includes(from)) after = before < to ? before : from;
       if (matching.includes(from)) {
         if (after !== from) return false; // the moved rule must now decide all of its paths
-      } else if (reading.decisionOf(op, matching[0]!) !== reading.decisionOf(op, after)) {
+      } else if (reading.decisionOf(op, before) !== reading.decisionOf(op, after)) {
         return false; // and nothing else may change
       }
     }
@@ -315,9 +321,7 @@ export function divergencesOf(primary: ListReading, other: ListReading, outcomes
       const b = other.decider(op, other.matching(outcome, op));
       if (!a || !b || a.decision === b.decision) continue;
       const blame = Math.min(a.index < 0 ? Infinity : a.index, b.index < 0 ? Infinity : b.index);
-      const known = best.map.get(blame);
-      best.offer(blame, outcome);
-      if (best.map.get(blame) !== known) {
+      if (best.offer(blame, outcome)) {
         detail.set(blame, {
           ruleIndex: blame,
           operation: op,

@@ -343,7 +343,6 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     for (let at = index; at > 0; at = parent[at]!) word.push(via[at]!);
     return word.reverse();
   };
-  (globalThis as any).__tuples = count;
   return outcomes.map((x) => ({ matched: x.matched, word: wordTo(x.at), cost: x.cost }));
 }
 

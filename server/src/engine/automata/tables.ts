@@ -25,8 +25,15 @@ export class Alphabet {
 
   constructor(dfas: Iterable<DFA>) {
     const sets: CharSet[] = [];
+    const seen = new Set<string>();
     for (const dfa of dfas) {
-      for (const node of dfa.nodes()) for (const [range] of node.out) sets.push(CharSet.fromRange(MAX, range));
+      const { min, max } = compactOf(dfa);
+      for (let t = 0; t < min.length; t++) {
+        const key = `${min[t]}-${max[t]}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        sets.push(CharSet.fromRange(MAX, { min: min[t]!, max: max[t]! }));
+      }
     }
     // A class for everything else, so that "any character" questions still have a letter to show.
     sets.push(CharSet.all(MAX));
@@ -45,6 +52,27 @@ export class Alphabet {
       this.lookupEnds.push(max);
       this.lookupClass.push(index);
     }
+  }
+
+  get intervalCount(): number {
+    return this.lookupStarts.length;
+  }
+  intervalStart(at: number): number {
+    return this.lookupStarts[at]!;
+  }
+  intervalClass(at: number): number {
+    return this.lookupClass[at]!;
+  }
+  /** The interval that holds `char`. */
+  intervalAt(char: number): number {
+    let lo = 0;
+    let hi = this.lookupStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.lookupStarts[mid]! <= char) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 
   classOf(char: number): number {
@@ -94,6 +122,53 @@ function preferredCharacter(set: CharSet): number {
 
 const PREFERRED = [..."abcxyzdefghijklmnopqrstuvw0123456789.-_ABCDEFGHIJKLMNOPQRSTUVWXYZ/"].map((c) => c.charCodeAt(0));
 
+/** A DFA's transitions as flat arrays (read once from refa's nodes, kept with the DFA). */
+interface CompactDfa {
+  readonly size: number;
+  readonly from: Int32Array;
+  readonly min: Int32Array;
+  readonly max: Int32Array;
+  readonly to: Int32Array;
+  readonly final: Uint8Array;
+}
+
+const compactCache = new WeakMap<DFA, CompactDfa>();
+
+function compactOf(dfa: DFA): CompactDfa {
+  let compact = compactCache.get(dfa);
+  if (compact) return compact;
+  const ids = new Map<DFA.ReadonlyNode, number>();
+  const order: DFA.ReadonlyNode[] = [];
+  const id = (n: DFA.ReadonlyNode): number => {
+    let i = ids.get(n);
+    if (i === undefined) {
+      ids.set(n, (i = order.length));
+      order.push(n);
+    }
+    return i;
+  };
+  id(dfa.initial);
+  const from: number[] = [];
+  const min: number[] = [];
+  const max: number[] = [];
+  const to: number[] = [];
+  for (let s = 0; s < order.length; s++) {
+    for (const [range, target] of order[s]!.out) {
+      from.push(s);
+      min.push(range.min);
+      max.push(range.max);
+      to.push(id(target));
+    }
+  }
+  const final = new Uint8Array(order.length);
+  order.forEach((n, s) => {
+    if (dfa.finals.has(n as DFA.Node)) final[s] = 1;
+  });
+  compact = { size: order.length, from: Int32Array.from(from), min: Int32Array.from(min), max: Int32Array.from(max), to: Int32Array.from(to), final };
+  compactCache.set(dfa, compact);
+  return compact;
+}
+
 export class Table {
   readonly size: number;
   readonly width: number;
@@ -106,43 +181,22 @@ export class Table {
   readonly initial = 0;
 
   constructor(alphabet: Alphabet, dfa: DFA) {
-    const ids = new Map<DFA.ReadonlyNode, number>();
-    const order: DFA.ReadonlyNode[] = [];
-    const id = (n: DFA.ReadonlyNode): number => {
-      let i = ids.get(n);
-      if (i === undefined) {
-        ids.set(n, (i = order.length));
-        order.push(n);
-      }
-      return i;
-    };
-    id(dfa.initial);
+    const compact = compactOf(dfa);
     const width = alphabet.classes.length;
-    const rows: Int32Array[] = [];
-    for (let s = 0; s < order.length; s++) {
-      const row = new Int32Array(width).fill(-1);
-      for (const [range, to] of order[s]!.out) {
-        const target = id(to);
-        // Classes are disjoint and each lies inside or outside every range; walk the range by class intervals.
-        let c = range.min;
-        while (c <= range.max) {
-          const k = alphabet.classOf(c);
-          row[k] = target;
-          const set = alphabet.classes[k]!;
-          const within = set.ranges.find((r) => r.min <= c && c <= r.max)!;
-          c = within.max + 1;
-        }
-      }
-      rows.push(row);
-    }
-    this.size = order.length;
+    this.size = compact.size;
     this.width = width;
-    this.next = new Int32Array(this.size * width);
-    rows.forEach((row, s) => this.next.set(row, s * width));
-    this.final = new Uint8Array(this.size);
-    order.forEach((n, s) => {
-      if (dfa.finals.has(n as DFA.Node)) this.final[s] = 1;
-    });
+    this.next = new Int32Array(this.size * width).fill(-1);
+    const { from, min, max, to } = compact;
+    for (let t = 0; t < from.length; t++) {
+      // Classes never straddle a range of any automaton of the alphabet: walk the range interval by interval.
+      let at = alphabet.intervalAt(min[t]!);
+      const base = from[t]! * width;
+      while (at < alphabet.intervalCount && alphabet.intervalStart(at) <= max[t]!) {
+        this.next[base + alphabet.intervalClass(at)] = to[t]!;
+        at++;
+      }
+    }
+    this.final = compact.final;
     this.live = this.computeLive();
     this.universal = this.computeUniversal();
   }

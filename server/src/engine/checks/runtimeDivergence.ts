@@ -36,9 +36,9 @@ export const runtimeDivergence: Check = {
           const rule = list.rules[d.ruleIndex]!;
           // Point at the pattern that one runtime matches and the other does not, when there is one.
           const patterns = rule.pathNodes.filter((n) => typeof n.value === "string" && n.value.length > 0);
-          const differing = patterns.find((n) => primary.compilePattern(n.value as string).matches(d.path) !== other.compilePattern(n.value as string).matches(d.path));
+          const differing = patterns.find((n) => here.pattern(n.value as string).matches(d.path) !== there.pattern(n.value as string).matches(d.path));
           const why = differing
-            ? ` \`${differing.value}\` matches \`${shown(d.path)}\` in ${(primary.compilePattern(differing.value as string).matches(d.path) ? primary : other).label} only.`
+            ? ` \`${differing.value}\` matches \`${shown(d.path)}\` in ${(here.pattern(differing.value as string).matches(d.path) ? primary : other).label} only.`
             : a.ruleIndex === b.ruleIndex ? ` The rule's mode ${JSON.stringify(rule.input.mode)} means something else in each runtime.` : "";
           context.report({
             message:
