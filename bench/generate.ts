@@ -4,6 +4,7 @@
  * machine) measures the very same inputs, and a change in a figure is a change in the code, not in the data.
  */
 import type { Operation } from "../server/src/engine/runtime";
+import { rng } from "../test/helpers/random";
 
 export interface BenchRule {
   operations: Operation[];
@@ -15,18 +16,6 @@ export interface BenchRule {
 export interface DecisionInput {
   op: Operation;
   path: string;
-}
-
-/** mulberry32: small, fast, and the same sequence on every platform. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 type Rand = () => number;

@@ -9,17 +9,7 @@ import { OPERATIONS, type CompiledPattern, type Operation, type Runtime } from "
  * the exhaustive universe of canonical paths those segments make, and brute-force decisions over it.
  */
 
-/** mulberry32. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng } from "../helpers/random";
 
 export const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 

@@ -35,38 +35,11 @@ import { checkConfigText } from "../../server/src/engine/checkConfig";
 import { effectiveTools } from "../../server/src/engine/agents/effectiveTools";
 import { promptPreview } from "../../server/src/engine/agents/promptPreview";
 import { deepagentsJs } from "../../server/src/engine/runtime/deepagentsJs";
+import { envInt, makeRng, type Rng } from "../helpers/random";
 
 const SEED = envInt("CONFORMANCE_SEED", 0x00a9_e175);
 const CASES = envInt("CONFORMANCE_AGENT_CASES", 250);
 const SHOW = 15;
-
-function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
-  return n;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// PRNG (mulberry32)
-// ---------------------------------------------------------------------------------------------------------
-
-function makeRng(seed: number) {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
-    chance: (p: number) => next() < p,
-  };
-}
-type Rng = ReturnType<typeof makeRng>;
 
 // ---------------------------------------------------------------------------------------------------------
 // The config space (plain JSON, exactly what goes into agent-sandbox.jsonc)

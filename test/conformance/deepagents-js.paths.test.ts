@@ -25,63 +25,13 @@ import { deepagentsJs } from "../../server/src/engine/runtime/deepagentsJs";
 import type { Operation } from "../../server/src/engine/runtime/runtime";
 import { CompiledRuleList, type PermissionRuleInput } from "../../server/src/engine/permissions/ruleList";
 import { decideToolPath } from "../../server/src/engine/permissions/decideToolPath";
+import { envInt, makeRng, type Rng } from "../helpers/random";
 
 const SEED = envInt("CONFORMANCE_SEED", 0x5eed_2026);
 const CASES = envInt("CONFORMANCE_CASES", 15_000);
 const MATCHER_PAIRS = envInt("CONFORMANCE_MATCHER_PAIRS", 20_000);
 const MALFORMED_CASES = envInt("CONFORMANCE_MALFORMED_CASES", 2_000);
 const SHOW_DISAGREEMENTS = 20;
-
-function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
-  return n;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// PRNG (mulberry32) and helpers
-// ---------------------------------------------------------------------------------------------------------
-
-interface Rng {
-  /** Uniform in [0, 1). */
-  next(): number;
-  /** Uniform integer in [0, n). */
-  int(n: number): number;
-  pick<T>(items: readonly T[]): T;
-  chance(p: number): boolean;
-  /** Pick by weight: entries are [weight, value]. */
-  weighted<T>(entries: readonly (readonly [number, T])[]): T;
-}
-
-function makeRng(seed: number): Rng {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number): number => Math.floor(next() * n);
-  return {
-    next,
-    int,
-    pick: (items) => items[int(items.length)]!,
-    chance: (p) => next() < p,
-    weighted(entries) {
-      let total = 0;
-      for (const [w] of entries) total += w;
-      let roll = next() * total;
-      for (const [w, v] of entries) {
-        roll -= w;
-        if (roll < 0) return v;
-      }
-      return entries[entries.length - 1]![1];
-    },
-  };
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Generator: patterns over a small alphabet, each with a "witness" sampler that produces paths likely (not

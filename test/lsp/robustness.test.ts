@@ -11,22 +11,12 @@ import { checkConfigText } from "../../server/src/engine/checkConfig";
 import { toDiagnosticJson } from "../../server/src/engine/output";
 import { FIXTURES, FixtureFolder } from "./fixtures";
 import { LspTestClient } from "./lspClient";
+import { rng } from "../helpers/random";
 
 const EDITS = 10_000;
 const REQUEST_EVERY = 50;
 const MAX_TEXT = 120_000;
 const SEVERITY = ["", "error", "warning", "information", "hint"];
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SNIPPETS = [
   '{ "operations": ["read"], "paths": ["/workspace/**"], "mode": "deny" },',
