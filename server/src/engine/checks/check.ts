@@ -35,3 +35,15 @@ export interface CheckContext {
 export function sourceOf(text: string, node: JsonNode): string {
   return text.slice(node.offset, node.offset + node.length);
 }
+
+/**
+ * The time one check may spend looking for witnesses in one file. Past it the check stops looking: what it has
+ * reported is still exact, it just reports no more (design: a check that cannot finish reports nothing wrong).
+ * Matching is cheap in deepagents-js; a deepagents-py decision may try every pattern of a long list.
+ */
+const WITNESS_BUDGET_MS = 750;
+
+export function budget(ms = WITNESS_BUDGET_MS): () => boolean {
+  const end = performance.now() + ms;
+  return () => performance.now() > end;
+}

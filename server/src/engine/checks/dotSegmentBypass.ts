@@ -4,7 +4,7 @@ import { spanOf } from "../config/parse";
 import { CompiledRuleList, type PermissionRuleInput } from "../permissions/ruleList";
 import { OPERATIONS, type Operation, type Runtime } from "../runtime/runtime";
 import type { Check } from "./check";
-import { analysable, type ExampleFill, examplePaths, isCanonical } from "./patternNeverMatches";
+import { analysable, type ExampleFill, examplePaths, isCanonical } from "../runtime/globText";
 
 /**
  * §1.3 (C5–C6, T6–T7): deepagents-js canonicalises a tool path by dropping empty segments only, so `.` segments

@@ -3,8 +3,8 @@ import { spanOf } from "../config/parse";
 import type { Fix } from "../diagnostics";
 import { CompiledRuleList } from "../permissions/ruleList";
 import { OPERATIONS, RUNTIME_IDS, runtimeById, type Operation, type Runtime } from "../runtime";
-import type { Check } from "./check";
-import { analysable, budget, type ExampleFill, examplePaths, isCanonical, isLiteralText, scanGlob } from "./patternNeverMatches";
+import { budget, type Check } from "./check";
+import { analysable, type ExampleFill, examplePaths, isCanonical, isLiteralText, scanGlob } from "../runtime/globText";
 
 /**
  * §2.2 item 1 (G4, G9, G21, G25, G31, G42–G43, G109–G110, T13, T17–T18): deepagents-js matches with

@@ -2,7 +2,7 @@ import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
 import { deepagentsJs, deepagentsPy, type Runtime } from "../runtime";
 import type { Check } from "./check";
-import { analysable, examplePaths, isCanonical, PLAIN_FILL, scanGlob } from "./patternNeverMatches";
+import { analysable, examplePaths, isCanonical, PLAIN_FILL, scanGlob } from "../runtime/globText";
 
 /**
  * §2.2 item 4 (G54–G55, T33–T35): picomatch 2.3.2 has no `[!…]` negation. It compiles `[!a]` to

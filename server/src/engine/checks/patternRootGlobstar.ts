@@ -2,7 +2,7 @@ import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
 import { RUNTIME_IDS, runtimeById, type CompiledPattern, type Runtime } from "../runtime";
 import type { Check } from "./check";
-import { analysable, type ExampleFill, examplePaths, isCanonical, isStructural, scanGlob } from "./patternNeverMatches";
+import { analysable, type ExampleFill, examplePaths, isCanonical, isStructural, scanGlob } from "../runtime/globText";
 
 /**
  * §2.2 item 3 (G28, G34, G37, G100, T27): picomatch compiles a leading `/**\/` to "a slash, one or more segments,

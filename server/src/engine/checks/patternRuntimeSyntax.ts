@@ -2,7 +2,7 @@ import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
 import { RUNTIME_IDS, runtimeById, type Runtime } from "../runtime";
 import type { Check } from "./check";
-import { analysable, examplePaths, type GlobChar, isCanonical, isStructural, PLAIN_FILL, scanGlob } from "./patternNeverMatches";
+import { analysable, examplePaths, type GlobChar, isCanonical, isStructural, PLAIN_FILL, scanGlob } from "../runtime/globText";
 
 /**
  * §2.2 item 5 (G60–G65, G75, G111–G113, T36–T37): picomatch (deepagents-js) reads extglobs `@(…)`, `+(…)`,

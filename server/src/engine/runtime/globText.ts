@@ -1,0 +1,268 @@
+import type { Runtime } from "./runtime";
+
+/**
+ * Reading glob text as picomatch and wcmatch tokenise it, shared by the pattern checks (pattern-never-matches,
+ * pattern-root-globstar, pattern-runtime-syntax, pattern-class-negation, dot-segment-bypass,
+ * dotfiles-unprotected). Nothing here is a claim about what a runtime matches: claims are asked of the runtime's
+ * own matcher (`Runtime.compilePattern`); this only reads the text and proposes candidate paths.
+ */
+
+/**
+ * Patterns longer than this are left to pattern-too-complex: no real rule is this long, and reading, compiling and
+ * enumerating a 100,000-character pattern per check would cost seconds. Nothing is claimed about them here.
+ */
+export const MAX_ANALYSED_PATTERN = 2048;
+
+export function analysable(pattern: unknown): pattern is string {
+  return typeof pattern === "string" && pattern.length <= MAX_ANALYSED_PATTERN;
+}
+
+/** One character of a pattern, as picomatch and wcmatch tokenise it. */
+export interface GlobChar {
+  readonly ch: string;
+  readonly index: number;
+  /** A backslash that escapes the next character. */
+  readonly escape: boolean;
+  /** The character after an escaping backslash: always literal text. */
+  readonly escaped: boolean;
+  /** Part of a `[…]` class, brackets included. */
+  readonly inClass: boolean;
+  /** `{…}` groups (with a matching `}`) around this character; the braces count themselves. */
+  readonly braceDepth: number;
+  /** `(…)` groups (with a matching `)`) around this character; the parentheses count themselves. */
+  readonly parenDepth: number;
+  /** The index of the matching `}` / `)` / `]` for an opening one. */
+  readonly close?: number;
+}
+
+/** Outside any class, not escaped: the character can be an operator. */
+export function isStructural(c: GlobChar): boolean {
+  return !c.escape && !c.escaped && !c.inClass;
+}
+
+export function scanGlob(pattern: string): GlobChar[] {
+  interface Mutable { ch: string; index: number; escape: boolean; escaped: boolean; inClass: boolean; braceDepth: number; parenDepth: number; close?: number }
+  const chars: Mutable[] = [];
+  const at = (i: number, extra: Partial<Mutable> = {}): Mutable => ({ ch: pattern[i]!, index: i, escape: false, escaped: false, inClass: false, braceDepth: 0, parenDepth: 0, ...extra });
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === "\\" && i + 1 < pattern.length) {
+      chars.push(at(i, { escape: true }), at(i + 1, { escaped: true }));
+      i++;
+      continue;
+    }
+    if (c === "[") {
+      const end = classEnd(pattern, i);
+      if (end > 0) {
+        for (let j = i; j <= end; j++) chars.push(at(j, { inClass: true, ...(j === i ? { close: end } : {}) }));
+        i = end;
+        continue;
+      }
+    }
+    chars.push(at(i));
+  }
+  for (const [open, closeCh, key] of [["{", "}", "braceDepth"], ["(", ")", "parenDepth"]] as const) {
+    const stack: number[] = [];
+    const pairs: [number, number][] = [];
+    chars.forEach((c, k) => {
+      if (!isStructural(c)) return;
+      if (c.ch === open) stack.push(k);
+      else if (c.ch === closeCh && stack.length > 0) pairs.push([stack.pop()!, k]);
+    });
+    for (const [a, b] of pairs) {
+      chars[a]!.close = chars[b]!.index;
+      for (let k = a; k <= b; k++) chars[k]![key]++;
+    }
+  }
+  return chars;
+}
+
+/** The `]` that closes a class opened at `start`, or -1 when the `[` is literal text. */
+function classEnd(pattern: string, start: number): number {
+  let j = start + 1;
+  if (pattern[j] === "!" || pattern[j] === "^") j++;
+  if (pattern[j] === "]") j++;
+  while (j < pattern.length) {
+    if (pattern[j] === "\\") j += 2;
+    else if (pattern[j] === "[" && pattern[j + 1] === ":") {
+      const k = pattern.indexOf(":]", j + 2);
+      j = k < 0 ? j + 1 : k + 2;
+    } else if (pattern[j] === "]") return j;
+    else j++;
+  }
+  return -1;
+}
+
+/** `(…)` groups, extglobs and `|` are operators in picomatch and text in wcmatch (§2.2 item 5). */
+export function hasGroupSyntax(chars: readonly GlobChar[]): boolean {
+  return chars.some((c) => isStructural(c) && (c.ch === "|" || (c.ch === "(" && c.close !== undefined)));
+}
+
+export function outsideGroups(c: GlobChar): boolean {
+  return !c.inClass && c.braceDepth === 0 && c.parenDepth === 0;
+}
+
+/** A `/` followed by `/` where both are plain text of the pattern (not inside a class, brace or group). */
+export function hasDoubleSlash(chars: readonly GlobChar[]): boolean {
+  const text = chars.filter((c) => !c.escape);
+  return text.some((c, k) => c.ch === "/" && outsideGroups(c) && text[k + 1]?.ch === "/" && outsideGroups(text[k + 1]!));
+}
+
+/** Anything but plain text: wildcards, classes, braces, groups, and escapes (a path would not hold the backslash). */
+function hasWildcards(chars: readonly GlobChar[]): boolean {
+  return chars.some((c) => c.escape || c.inClass || (isStructural(c) && ("*?|".includes(c.ch) || ((c.ch === "{" || c.ch === "(") && c.close !== undefined))));
+}
+
+/** True when the pattern is plain text from `from` to `to` (exclusive). */
+export function isLiteralText(chars: readonly GlobChar[], from = 0, to = Infinity): boolean {
+  return !hasWildcards(chars.filter((c) => c.index >= from && c.index < to));
+}
+
+/** What wildcards stand for when `examplePaths` turns a pattern into concrete paths. */
+export interface ExampleFill {
+  /** A whole-segment `**`: any number of segments (`""` drops the segment). */
+  readonly globstar: readonly string[];
+  readonly star: readonly string[];
+  readonly qmark: readonly string[];
+  /** Characters tried in a `[…]` class; only those the class seems to accept are kept, unless `everyClassChar`. */
+  readonly classChars: readonly string[];
+  readonly everyClassChar?: boolean;
+}
+
+export const PLAIN_FILL: ExampleFill = { globstar: ["a", "", "a/b"], star: ["a", ""], qmark: ["a"], classChars: ["a", "b", "x", "0", "1", "!", "-", "_", "."] };
+
+type GlobNode =
+  | { kind: "text"; text: string }
+  | { kind: "star" }
+  | { kind: "globstar" }
+  | { kind: "qmark" }
+  | { kind: "class"; source: string }
+  | { kind: "alt"; options: GlobNode[][] };
+
+/**
+ * Concrete strings a pattern is likely to match, for looking for witnesses. Nothing here is a claim: every caller
+ * keeps only the strings the runtime's own matcher (and canonicalisation) confirms.
+ */
+export function examplePaths(pattern: string, fill: ExampleFill, limit = 400): string[] {
+  if (!analysable(pattern)) return [];
+  const chars = scanGlob(pattern);
+  // picomatch splits the whole pattern at a `|` outside groups (`/a|/b` is `/a` or `/b`).
+  const whole = splitTop(chars, 0, chars.length, "|", fill).filter((o) => o.length > 0);
+  const seen = new Set<string>();
+  for (const raw of whole.flatMap((nodes) => generate(nodes, fill, limit))) {
+    let path = raw.replace(/\/{2,}/g, "/");
+    if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
+    seen.add(path);
+  }
+  return [...seen];
+}
+
+function parseNodes(chars: readonly GlobChar[], from: number, to: number, fill: ExampleFill): GlobNode[] {
+  const nodes: GlobNode[] = [];
+  const text = (t: string) => {
+    const last = nodes[nodes.length - 1];
+    if (last?.kind === "text") last.text += t;
+    else nodes.push({ kind: "text", text: t });
+  };
+  const position = (index: number) => chars.findIndex((c) => c.index === index);
+  for (let k = from; k < to; k++) {
+    const c = chars[k]!;
+    if (c.escape) continue;
+    if (c.escaped) { text(c.ch); continue; }
+    if (c.inClass && c.close !== undefined) {
+      const end = position(c.close);
+      nodes.push({ kind: "class", source: chars.slice(k, end + 1).map((x) => x.ch).join("") });
+      k = end;
+      continue;
+    }
+    if (c.inClass) { text(c.ch); continue; }
+    const extglob = "@?+*!".includes(c.ch) && chars[k + 1]?.ch === "(" && chars[k + 1]!.close !== undefined && isStructural(chars[k + 1]!);
+    if (extglob) {
+      const end = position(chars[k + 1]!.close!);
+      const options = splitTop(chars, k + 2, end, "|", fill);
+      if (c.ch === "?" || c.ch === "*") options.push([]);
+      if (c.ch === "!") options.splice(0, options.length, [{ kind: "text", text: "z" }], []);
+      nodes.push({ kind: "alt", options });
+      k = end;
+      continue;
+    }
+    if ((c.ch === "{" || c.ch === "(") && c.close !== undefined) {
+      const end = position(c.close);
+      const inner = chars.slice(k + 1, end).map((x) => x.ch).join("");
+      const range = /^(-?\w+)\.\.(-?\w+)(?:\.\.-?\d+)?$/.exec(inner);
+      const options = range && c.ch === "{" ? [[{ kind: "text", text: range[1]! } as GlobNode], [{ kind: "text", text: range[2]! } as GlobNode]] : splitTop(chars, k + 1, end, c.ch === "{" ? "," : "|", fill);
+      nodes.push({ kind: "alt", options });
+      k = end;
+      continue;
+    }
+    if (c.ch === "*") {
+      let n = 1;
+      while (chars[k + n]?.ch === "*" && isStructural(chars[k + n]!)) n++;
+      const before = k === 0 ? "/" : chars[k - 1]!.ch;
+      const after = chars[k + n]?.ch ?? "/";
+      nodes.push(n >= 2 && "/{,(|".includes(before) && "/},)|".includes(after) ? { kind: "globstar" } : { kind: "star" });
+      k += n - 1;
+      continue;
+    }
+    if (c.ch === "?") { nodes.push({ kind: "qmark" }); continue; }
+    text(c.ch);
+  }
+  return nodes;
+}
+
+/** Splits `chars[from, to)` at separators that sit directly inside the group opened at `from - 1` (or at top level). */
+function splitTop(chars: readonly GlobChar[], from: number, to: number, separator: string, fill: ExampleFill): GlobNode[][] {
+  const depthOf = (c: GlobChar) => c.braceDepth + c.parenDepth;
+  const base = from > 0 ? depthOf(chars[from - 1]!) : 0;
+  const options: GlobNode[][] = [];
+  let start = from;
+  for (let k = from; k <= to; k++) {
+    const c = chars[k];
+    if (k === to || (c && isStructural(c) && c.ch === separator && depthOf(c) === base)) {
+      options.push(parseNodes(chars, start, k, fill));
+      start = k + 1;
+    }
+  }
+  return options;
+}
+
+function generate(nodes: readonly GlobNode[], fill: ExampleFill, limit: number): string[] {
+  let results = [""];
+  for (const node of nodes) {
+    const choices = choicesOf(node, fill, limit);
+    const next: string[] = [];
+    for (const prefix of results) {
+      for (const choice of choices) {
+        next.push(prefix + choice);
+        if (next.length >= limit) break;
+      }
+      if (next.length >= limit) break;
+    }
+    results = next;
+  }
+  return results;
+}
+
+function choicesOf(node: GlobNode, fill: ExampleFill, limit: number): readonly string[] {
+  switch (node.kind) {
+    case "text": return [node.text];
+    case "star": return fill.star;
+    case "globstar": return fill.globstar;
+    case "qmark": return fill.qmark;
+    case "class": {
+      if (fill.everyClassChar) return fill.classChars;
+      // The class read as a JavaScript class: only a way to pick candidates; the matchers decide.
+      let regex: RegExp | undefined;
+      try { regex = new RegExp(`^${node.source.replace(/^\[!/, "[^")}$`); } catch { regex = undefined; }
+      const accepted = fill.classChars.filter((ch) => regex?.test(ch));
+      return accepted.length > 0 ? accepted : fill.classChars;
+    }
+    case "alt": return node.options.flatMap((o) => generate(o, fill, limit));
+  }
+}
+
+/** The path is exactly what the runtime would hand its matcher (§1.3), with rules present. */
+export function isCanonical(runtime: Runtime, path: string): boolean {
+  const canonical = runtime.canonicalToolPath(path, true);
+  return canonical.ok && canonical.path === path;
+}
