@@ -1,6 +1,7 @@
 import configSchema from "../../../schemas/agent-sandbox.schema.json";
 import { ANALYSIS_CHECKS, CHECKS } from "./checks";
 import type { CheckContext } from "./checks/check";
+import { PatternTable } from "./checks/patternTable";
 import { buildModel, type ConfigModel } from "./config/model";
 import { parseJsonc } from "./config/parse";
 import { SchemaValidator, type Schema } from "./config/schemaValidator";
@@ -49,12 +50,15 @@ export function checkConfigText(text: string, options: CheckOptions = {}): Check
 }
 
 function runChecks(model: ConfigModel, text: string, options: CheckOptions, out: Finding[]): void {
-  const runtimes = [model.runtime, ...model.compatibleWith.map((c) => c.value).filter((r) => r !== model.runtime)];
+  const runtimes = [...new Set([model.runtime, ...model.compatibleWith.map((c) => c.value).filter((r) => r !== model.runtime)])];
+  // One table for the whole run: the checks ask about the same patterns, and each is compiled once.
+  const patterns = new PatternTable();
   for (const check of options.analysis ? [...CHECKS, ...ANALYSIS_CHECKS] : CHECKS) {
     const context: CheckContext = {
       model,
       text,
-      runtimes: [...new Set(runtimes)],
+      runtimes,
+      patterns,
       fileExists: options.fileExists ?? (() => false),
       readFile: options.readFile ?? (() => undefined),
       listDirectory: options.listDirectory,

@@ -2,6 +2,7 @@ import type { ConfigModel } from "../config/model";
 import type { JsonNode } from "../config/parse";
 import type { Finding, Severity } from "../diagnostics";
 import type { Runtime } from "../runtime/runtime";
+import type { PatternTable } from "./patternTable";
 
 /**
  * One check = one diagnostic code = one file in this folder = one page in docs/checks/<code>.md.
@@ -28,6 +29,8 @@ export interface CheckContext {
   /** Whether the exact rule-order analysis was asked for (it is slow on large configs). */
   readonly analysis?: boolean;
   readonly listDirectory?: (relativePath: string) => string[] | undefined;
+  /** Compiled patterns shared by every check of this run (absent: `patternTable` keeps one per model). */
+  readonly patterns?: PatternTable;
   report(finding: Omit<Finding, "code" | "severity"> & { severity?: Severity }): void;
 }
 

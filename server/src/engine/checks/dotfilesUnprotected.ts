@@ -1,9 +1,10 @@
 import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
 import type { Fix } from "../diagnostics";
-import { CompiledRuleList } from "../permissions/ruleList";
+import { CompiledRuleList, type PermissionRuleInput, type RuleDecision } from "../permissions/ruleList";
 import { OPERATIONS, RUNTIME_IDS, runtimeById, type Operation, type Runtime } from "../runtime";
 import { budget, type Check } from "./check";
+import { patternTable } from "./patternTable";
 import { analysable, type ExampleFill, examplePaths, isCanonical, isLiteralText, scanGlob } from "../runtime/globText";
 
 /**
@@ -25,30 +26,57 @@ export const dotfilesUnprotected: Check = {
     const runtime = skipping[0]!;
     const who = runtime === context.model.runtime ? runtime.label : `${runtime.label} (in compatibleWith)`;
     const reference = covering[0]!;
+    const table = patternTable(context);
     const expired = budget();
+
+    // What a pattern alone says (the rule list comes later): the dotfile paths it covers in the reference runtime
+    // and misses in this one, in the order `examplePaths` proposes them. Rules repeat patterns, so once each.
+    const gaps = new Map<string, readonly string[]>();
+    const gapsOf = (pattern: string): readonly string[] => {
+      let found = gaps.get(pattern);
+      if (found) return found;
+      found = [];
+      // Plain text (no wildcard, brace, class, escape or group) matches itself in both runtimes and nothing else,
+      // so it has no such path; checking that costs two compilations per pattern otherwise.
+      if (!isPlainText(pattern) && !table.pathProblem(runtime, pattern) && !table.pathProblem(reference, pattern)) {
+        const inReference = table.compile(reference, pattern);
+        const here = table.compile(runtime, pattern);
+        found = examplePaths(pattern, DOTFILE_FILL).filter((p) =>
+          hasOneDotfileSegment(p) && isCanonical(runtime, p) && isCanonical(reference, p) && inReference.matches(p) && !here.matches(p));
+      }
+      gaps.set(pattern, found);
+      return found;
+    };
+
     for (const list of allRuleLists(context.model)) {
+      // Decisions are only asked about paths with a dot name in them (the gaps above), so the list is compiled
+      // without the patterns that cannot match such a path here (below): same decision, same deciding rule.
       let compiled: CompiledRuleList | undefined;
-      const decide = (op: Operation, path: string) => (compiled ??= new CompiledRuleList(runtime, list.rules.map((r) => r.input))).decide(op, path);
+      const decisions = new Map<string, RuleDecision>();
+      const decide = (op: Operation, path: string): RuleDecision => {
+        const key = `${op}\u0000${path}`;
+        let d = decisions.get(key);
+        if (!d) {
+          compiled ??= new CompiledRuleList(table.through(runtime), list.rules.map((r) => dotPathRule(r.input, (p) => table.compile(runtime, p).unusable)));
+          decisions.set(key, (d = compiled.decide(op, path)));
+        }
+        return d;
+      };
       for (const rule of list.rules) {
         if (expired()) return;
         if (rule.input.mode !== "deny") continue;
         const ops = OPERATIONS.filter((op) => runtime.operationsCover(rule.input.operations, op));
         if (ops.length === 0) continue;
-        const written = new Set(rule.pathNodes.map((n) => n.value));
+        let written: Set<unknown> | undefined;
         for (const node of rule.pathNodes) {
           if (!analysable(node.value)) continue;
           const pattern = node.value;
-          if (runtime.permissionPathProblem(pattern) || reference.permissionPathProblem(pattern)) continue;
-          const inReference = reference.compilePattern(pattern);
-          const here = runtime.compilePattern(pattern);
-          const witness = examplePaths(pattern, DOTFILE_FILL).find((p) =>
-            hasOneDotfileSegment(p) && isCanonical(runtime, p) && isCanonical(reference, p)
-            && inReference.matches(p) && !here.matches(p)
-            && ops.some((op) => decide(op, p).decision !== "deny"));
+          const witness = gapsOf(pattern).find((p) => ops.some((op) => decide(op, p).decision !== "deny"));
           if (!witness) continue;
-          const added = dotfilePatterns(pattern).filter((p) => !written.has(p));
+          written ??= new Set(rule.pathNodes.map((n) => n.value));
+          const added = dotfilePatterns(pattern).filter((p) => !written!.has(p));
           // After the fix this rule denies the witness, unless an earlier rule decides it first.
-          const covered = added.some((p) => runtime.compilePattern(p).matches(witness))
+          const covered = added.some((p) => table.compile(runtime, p).matches(witness))
             && ops.every((op) => {
               const before = decide(op, witness);
               return before.decision === "deny" || before.ruleIndex === -1 || before.ruleIndex > rule.index;
@@ -71,6 +99,24 @@ export const dotfilesUnprotected: Check = {
     }
   },
 };
+
+/** Letters, digits and `_ . / -` only, without `//` or a trailing `/`: text that is no glob syntax in either runtime. */
+function isPlainText(pattern: string): boolean {
+  return /^[A-Za-z0-9_./-]*$/.test(pattern) && !pattern.includes("//") && !(pattern.length > 1 && pattern.endsWith("/"));
+}
+
+/**
+ * The rule with only the path entries that can match a path holding a dot name in a runtime whose wildcards skip
+ * dot names, plus any it cannot use at all (reaching one decides the call: it fails). There a name that starts
+ * with `.` is matched by a literal `.` (text, an escape, or a brace alternative) at a segment start, or by a `?` or
+ * class right after a `*` that matched nothing (`/*?env` matches `/.env`): a pattern without `.`, `?`, `[` and `\`
+ * matches no such path. Every other entry is kept, so the first match, and so the deciding rule, is unchanged.
+ */
+function dotPathRule(input: PermissionRuleInput, unusable: (pattern: string) => string | undefined): PermissionRuleInput {
+  if (!Array.isArray(input.paths)) return input;
+  const paths = input.paths.filter((p) => typeof p !== "string" || /[.?[\\]/.test(p) || (p.includes("{") && unusable(p) !== undefined));
+  return paths.length === input.paths.length ? input : { ...input, paths };
+}
 
 /** Wildcards stand for dot names first, so the first confirmed candidate reads as the obvious example. */
 const DOTFILE_FILL: ExampleFill = {

@@ -3,6 +3,7 @@ import { allRuleLists } from "../config/model";
 import type { JsonNode } from "../config/parse";
 import type { PathProblemKind, Runtime } from "../runtime/runtime";
 import type { CheckContext } from "./check";
+import { patternTable } from "./patternTable";
 
 /**
  * Shared by the four construction-time path checks (path-not-absolute, path-empty, path-parent-segment,
@@ -14,13 +15,14 @@ export function forEachPathProblem(
   kinds: readonly PathProblemKind[],
   visit: (entry: { rule: RuleSpec; node: JsonNode; value: unknown; runtime: Runtime; message: string; primary: boolean }) => void,
 ): void {
+  const table = patternTable(context);
   for (const list of allRuleLists(context.model)) {
     for (const rule of list.rules) {
       rule.pathNodes.forEach((node, i) => {
         const value = Array.isArray(rule.input.paths) ? rule.input.paths[i] : undefined;
         const seen = new Set<string>();
         context.runtimes.forEach((runtime, r) => {
-          const problem = runtime.permissionPathProblem(value);
+          const problem = table.pathProblem(runtime, value);
           if (!problem || !kinds.includes(problem.kind)) return;
           // The same wording twice helps nobody; name the other runtime only when it differs.
           if (r > 0 && seen.size > 0) return;

@@ -2,6 +2,7 @@ import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
 import { RUNTIME_IDS, runtimeById, type CompiledPattern, type Runtime } from "../runtime";
 import type { Check } from "./check";
+import { patternTable } from "./patternTable";
 import { analysable, type ExampleFill, examplePaths, isCanonical, isStructural, scanGlob } from "../runtime/globText";
 
 /**
@@ -21,23 +22,25 @@ export const patternRootGlobstar: Check = {
     const primary = runtime === context.model.runtime;
     const who = primary ? runtime.label : `${runtime.label} (in compatibleWith)`;
     const others = RUNTIME_IDS.map(runtimeById).filter((r) => !needsOneSegment(r));
+    const table = patternTable(context);
     for (const list of allRuleLists(context.model)) {
       for (const rule of list.rules) {
         let siblings: CompiledPattern[] | undefined;
         for (const node of rule.pathNodes) {
           if (!analysable(node.value)) continue;
           const pattern = node.value;
-          if (!hasLeadingGlobstar(pattern) || runtime.permissionPathProblem(pattern)) continue;
+          // Cheap textual test first: most patterns do not start with `/**/`.
+          if (!pattern.startsWith("/**/") || !hasLeadingGlobstar(pattern) || table.pathProblem(runtime, pattern)) continue;
           const rest = pattern.slice("/**/".length);
           const fixed = `/{,**/}${rest}`;
-          const original = runtime.compilePattern(pattern);
-          const repaired = runtime.compilePattern(fixed);
-          siblings ??= rule.pathNodes.map((n) => n.value).filter(analysable).map((p) => runtime.compilePattern(p));
+          const original = table.compile(runtime, pattern);
+          const repaired = table.compile(runtime, fixed);
+          siblings ??= rule.pathNodes.map((n) => n.value).filter(analysable).map((p) => table.compile(runtime, p));
           const witness = examplePaths(`/${rest}`, ROOT_FILL).find((p) => {
             return isCanonical(runtime, p) && !original.matches(p) && repaired.matches(p) && !siblings!.some((s) => s.matches(p));
           });
           if (!witness) continue;
-          const otherMatches = others.filter((r) => isCanonical(r, witness) && r.compilePattern(pattern).matches(witness)).map((r) => r.label);
+          const otherMatches = others.filter((r) => isCanonical(r, witness) && table.compile(r, pattern).matches(witness)).map((r) => r.label);
           const also = otherMatches.length > 0 ? ` (${otherMatches.join(", ")} does match it)` : "";
           context.report({
             message: `In ${who}, a leading \`/**/\` needs at least one folder: this pattern does not match \`${witness}\` at the root${also}. Write \`${fixed}\` to include the root.`,

@@ -1,5 +1,6 @@
 import { allRuleLists } from "../config/model";
 import type { Check } from "./check";
+import { patternTable } from "./patternTable";
 
 /**
  * A pattern the runtime's matcher refuses at call time: picomatch throws for patterns over 65,536 characters,
@@ -11,15 +12,13 @@ export const patternTooComplex: Check = {
   severity: "error",
   summary: "The runtime's glob matcher refuses this pattern: every tool call that reaches the rule fails.",
   run(context) {
-    const compiled = new Map<string, string | undefined>();
+    const table = patternTable(context);
     for (const list of allRuleLists(context.model)) {
       for (const rule of list.rules) {
         rule.pathNodes.forEach((node) => {
           if (typeof node.value !== "string" || node.value === "") return;
           context.runtimes.forEach((runtime, r) => {
-            const key = `${runtime.id}\u0000${node.value}`;
-            if (!compiled.has(key)) compiled.set(key, mayBeUnusable(runtime.id, node.value) ? runtime.compilePattern(node.value).unusable : undefined);
-            const error = compiled.get(key);
+            const error = mayBeUnusable(runtime.id, node.value) ? table.compile(runtime, node.value).unusable : undefined;
             if (!error) return;
             const length = node.value.length > 1000 ? ` (${node.value.length.toLocaleString("en")} characters)` : "";
             context.report({

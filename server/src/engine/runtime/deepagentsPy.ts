@@ -1,4 +1,4 @@
-import { compilePyGlob } from "./pyGlob";
+import { compilePyGlob, pyGlobError, type CompiledPyGlob } from "./pyGlob";
 import { commonPrefix, literalPrefixOfRegex } from "./literalPrefix";
 import { hasParentSegment, posixNormpath } from "./posixpath";
 import { pyRepr, pyTypeName } from "./pyRepr";
@@ -70,11 +70,26 @@ export const deepagentsPy: Runtime = {
   permissionPathProblem,
   canonicalToolPath: (raw: string) => validateToolPath(raw),
   compilePattern(pattern: string): CompiledPattern {
-    const glob = compilePyGlob(pattern);
-    let literalPrefix = pattern;
-    for (const regex of glob.regexes) literalPrefix = commonPrefix(literalPrefix, literalPrefixOfRegex(regex.source));
-    if (glob.regexes.length === 0) literalPrefix = "";
-    return { pattern, matches: (path) => glob.matches(path), unusable: glob.error, literalPrefix };
+    // Compiling is most of the cost of a Python pattern, and many callers only ask whether it is usable (a brace
+    // count, `pyGlobError`) or never reach it: the matcher and the literal prefix are built on first use.
+    // A `[` can make Python's `re` refuse the pattern, which only compiling tells (see `pyGlobError`).
+    let glob: CompiledPyGlob | undefined = pattern.includes("[") ? compilePyGlob(pattern) : undefined;
+    const full = () => (glob ??= compilePyGlob(pattern));
+    let prefix: string | undefined;
+    return {
+      pattern,
+      matches: (path) => full().matches(path),
+      unusable: glob ? glob.error : pyGlobError(pattern),
+      get literalPrefix(): string {
+        if (prefix === undefined) {
+          const { regexes } = full();
+          prefix = pattern;
+          for (const regex of regexes) prefix = commonPrefix(prefix, literalPrefixOfRegex(regex.source));
+          if (regexes.length === 0) prefix = "";
+        }
+        return prefix;
+      },
+    };
   },
   ruleCallFailure(rule) {
     // `operation not in rule.operations` on a value that is not a container (py:middleware/filesystem.py L420–430).

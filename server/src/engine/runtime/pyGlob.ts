@@ -1639,6 +1639,29 @@ const FRAGMENT_CACHE_LIMIT = 10_000;
 interface CompiledExpansion {
   readonly regex: RegExp;
   readonly program: Program;
+  /**
+   * The literal runs of the top-level sequence, in order. A full match splits the path into consecutive pieces,
+   * one per item, so every one of these occurs in the path, in this order and without overlapping: a path where
+   * they do not is rejected without running the VM (most paths a rule list is asked about fail this way).
+   */
+  readonly literals: readonly string[];
+}
+
+/** Whether `literals` occur in `path` in order, without overlapping (leftmost occurrence is optimal for that). */
+function hasLiteralsInOrder(literals: readonly string[], path: string): boolean {
+  let from = 0;
+  for (let k = 0; k < literals.length; k++) {
+    const at = path.indexOf(literals[k]!, from);
+    if (at < 0) return false;
+    from = at + literals[k]!.length;
+  }
+  return true;
+}
+
+function literalText(cps: readonly number[]): string {
+  let text = "";
+  for (let k = 0; k < cps.length; k++) text += String.fromCodePoint(cps[k]!);
+  return text;
 }
 
 function compileExpanded(expanded: string): CompiledExpansion {
@@ -1679,7 +1702,9 @@ function compileExpanded(expanded: string): CompiledExpansion {
   for (const part of js) sourceLength += part.length;
   const regex =
     sourceLength <= NATIVE_SOURCE_LIMIT ? new RegExp(`^(?:${js.join("")})$`, "su") : new PyGlobRegExp(js, program);
-  return { regex, program };
+  const literals: string[] = [];
+  for (const item of items) if (item.t === "lit") literals.push(literalText(item.cps));
+  return { regex, program, literals };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1737,13 +1762,33 @@ export function compilePyGlob(pattern: string): CompiledPyGlob {
     }
   }
 
-  const programs = compiled.map((c) => c.program);
   return {
     pattern,
     error: undefined,
     regexes: compiled.map((c) => c.regex),
-    matches: (path: string) => programs.some((prog) => runProgram(prog, path)),
+    matches: (path: string) => {
+      for (let k = 0; k < compiled.length; k++) {
+        const c = compiled[k]!;
+        if (hasLiteralsInOrder(c.literals, path) && runProgram(c.program, path)) return true;
+      }
+      return false;
+    },
   };
+}
+
+/**
+ * `compilePyGlob(pattern).error`, without compiling when that is not needed: Python's `re` can only reject the
+ * character classes a `[` in the pattern produces (wcmatch's own fragments always compile), so without a `[` the
+ * only possible error is the brace-expansion limit, which `parseBraces` decides without expanding anything.
+ */
+export function pyGlobError(pattern: string): string | undefined {
+  if (pattern.includes("[")) return compilePyGlob(pattern).error;
+  if (!pattern.includes("{")) return undefined;
+  const braces = parseBraces(pattern, PATTERN_LIMIT);
+  if (braces.limitExceeded) return PATTERN_LIMIT_MESSAGE;
+  // `compilePyGlob` counts every non-empty yielded pattern against the limit as it compiles them.
+  if (!braces.recursionFallback && braces.root && yieldCount(braces.root) > PATTERN_LIMIT) return PATTERN_LIMIT_MESSAGE;
+  return undefined;
 }
 
 /** `wcmatch.glob.globmatch(path, pattern, flags=BRACE | GLOBSTAR)` for one call (false where Python raises). */

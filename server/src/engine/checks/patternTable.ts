@@ -1,0 +1,49 @@
+import type { ConfigModel } from "../config/model";
+import type { CompiledPattern, PathProblem, Runtime } from "../runtime/runtime";
+import type { CheckContext } from "./check";
+
+/**
+ * The patterns of one check run, each compiled at most once per runtime and only when a check first asks, and the
+ * construction-time verdict on each path entry. A config repeats the same few patterns across hundreds of rules,
+ * and several checks ask about each of them: compiling (a Python pattern above all) was most of `check`'s time.
+ */
+export class PatternTable {
+  private readonly compiled = new Map<Runtime, Map<string, CompiledPattern>>();
+  private readonly problems = new Map<Runtime, Map<string, PathProblem | null>>();
+  private readonly runtimes = new Map<Runtime, Runtime>();
+
+  compile(runtime: Runtime, pattern: string): CompiledPattern {
+    let table = this.compiled.get(runtime);
+    if (!table) this.compiled.set(runtime, (table = new Map()));
+    let c = table.get(pattern);
+    if (!c) table.set(pattern, (c = runtime.compilePattern(pattern)));
+    return c;
+  }
+
+  /** `runtime.permissionPathProblem(value)`, once per string. */
+  pathProblem(runtime: Runtime, value: unknown): PathProblem | undefined {
+    if (typeof value !== "string") return runtime.permissionPathProblem(value);
+    let table = this.problems.get(runtime);
+    if (!table) this.problems.set(runtime, (table = new Map()));
+    let p = table.get(value);
+    if (p === undefined) table.set(value, (p = runtime.permissionPathProblem(value) ?? null));
+    return p ?? undefined;
+  }
+
+  /** The runtime with `compilePattern` served from this table (for a `CompiledRuleList`, which compiles its own). */
+  through(runtime: Runtime): Runtime {
+    let r = this.runtimes.get(runtime);
+    if (!r) this.runtimes.set(runtime, (r = { ...runtime, compilePattern: (pattern: string) => this.compile(runtime, pattern) }));
+    return r;
+  }
+}
+
+/** Hosts that build their own context (tests, benches) get one table per model. */
+const fallback = new WeakMap<ConfigModel, PatternTable>();
+
+export function patternTable(context: Pick<CheckContext, "model" | "patterns">): PatternTable {
+  if (context.patterns) return context.patterns;
+  let table = fallback.get(context.model);
+  if (!table) fallback.set(context.model, (table = new PatternTable()));
+  return table;
+}
