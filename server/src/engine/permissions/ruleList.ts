@@ -1,5 +1,6 @@
 import type { CompiledPattern, Operation, Runtime } from "../runtime/runtime";
 import { OPERATIONS } from "../runtime/runtime";
+import { GIVE_UP, readsBackwards, RuleAutomaton } from "./ruleAutomaton";
 
 /** One `FilesystemPermission` as written in the config: raw JSON values, because the runtimes use them raw. */
 export interface PermissionRuleInput {
@@ -27,6 +28,13 @@ interface Entry {
   ruleIndex: number;
   patternIndex: number;
   pattern: CompiledPattern;
+  /** What `decide` answers when this entry is the first to match (one frozen object, shared by every answer). */
+  result: RuleDecision;
+}
+
+/** An entry with its position in its operation's list. */
+interface IndexedEntry extends Entry {
+  id: number;
 }
 
 /** A trie over literal prefixes: each node lists the entries whose prefix ends exactly there. */
@@ -37,52 +45,96 @@ interface TrieNode {
 
 const newNode = (): TrieNode => ({ children: new Map(), entries: [] });
 
+/** Everything one operation needs; all but `entries` is built on first use. */
+interface OperationTable {
+  entries: Entry[];
+  /** Decisions made so far (the automaton is built only for lists that are asked often: see `AUTOMATON_AFTER`). */
+  decisions: number;
+  trie?: TrieNode;
+  words: number;
+  /**
+   * The entries the automata cover, read left to right and right to left (`readsBackwards`); `null` when they
+   * cover none or were given up.
+   */
+  automaton?: { forwards: RuleAutomaton; backwards: RuleAutomaton } | null;
+  /** Entries the automaton does not cover (patterns it cannot restate, failures), in rule order. */
+  others: IndexedEntry[];
+  /** How many times the automaton ran out of states and was rebuilt. */
+  rebuilds: number;
+}
+
+/**
+ * Decisions answered by the prefix trie before the automaton is built: a list made for a handful of questions (a
+ * check's witnesses, an explanation) never pays for the automaton's states; a list used for many pays once.
+ */
+const AUTOMATON_AFTER = 32;
+/** After this many state-budget overflows the automaton is not rebuilt again for that operation. */
+const MAX_REBUILDS = 4;
+
+export interface CompiledRuleListOptions {
+  /** Decisions per operation answered by the trie before the automaton is built (tests set 0 to exercise it). */
+  automatonAfter?: number;
+  /** Never build the automaton (tests compare both ways). */
+  noAutomaton?: boolean;
+}
+
 /**
  * A rule list compiled once for one runtime: first match wins, permissive default (§3.1).
  *
- * Speed without a cache: per operation, every pattern sits in a trie under the literal text its matches must
- * start with. A decision walks the path once through the trie, which yields the few candidate patterns in a
- * bit set; they are then tried in rule order, so the first one that matches is the runtime's first match.
+ * Speed without a cache, in two tiers per operation, both exact:
+ * - The automaton (ruleAutomaton.ts): every pattern the runtime can restate as a plain-path regular expression
+ *   (runtime.ts `PlainPathRegex`) joins one automaton that reads the path once and names the first pattern (in
+ *   rule order) that matches it; patterns it does not cover are tried, in order, only before that one. A path that
+ *   is not plain (`/a/./b`, `//a`, `/a/`, `/`) goes to the second tier.
+ * - The trie: every pattern sits in a trie under the literal text its matches must start with. A walk over the
+ *   path yields the few candidates in a bit set; they are tried in rule order with the runtime's own matcher.
+ * Construction only sorts the entries; both tiers are built on first use.
  */
 export class CompiledRuleList {
   readonly rules: readonly PermissionRuleInput[];
-  private readonly byOperation = new Map<Operation, { entries: Entry[]; root: TrieNode; words: number }>();
+  private readonly read: OperationTable;
+  private readonly write: OperationTable;
+  private readonly automatonAfter: number;
 
-  constructor(readonly runtime: Runtime, rules: readonly PermissionRuleInput[]) {
+  constructor(readonly runtime: Runtime, rules: readonly PermissionRuleInput[], options: CompiledRuleListOptions = {}) {
     this.rules = rules;
+    this.automatonAfter = options.noAutomaton ? Infinity : options.automatonAfter ?? AUTOMATON_AFTER;
     const compiled = new Map<string, CompiledPattern>();
     const compile = (p: string) => {
       let c = compiled.get(p);
       if (!c) compiled.set(p, (c = runtime.compilePattern(p)));
       return c;
     };
-    for (const op of OPERATIONS) {
+    const tables = OPERATIONS.map((op): OperationTable => {
       const entries: Entry[] = [];
       rules.forEach((rule, ruleIndex) => {
         const failure = runtime.ruleCallFailure(rule, op);
         if (failure) {
           // Reached only when no earlier rule matched; then the tool call itself raises (empty prefix: always a candidate).
-          entries.push({ ruleIndex, patternIndex: -1, pattern: { pattern: "", matches: () => false, unusable: failure, literalPrefix: "" } });
+          const result = Object.freeze({ decision: "allow", ruleIndex, patternIndex: -1, mode: undefined, failure } as const);
+          entries.push({ ruleIndex, patternIndex: -1, pattern: { pattern: "", matches: () => true, literalPrefix: "" }, result });
           return;
         }
         if (!runtime.operationsCover(rule.operations, op) || !Array.isArray(rule.paths)) return;
         rule.paths.forEach((p, patternIndex) => {
-          if (typeof p === "string" && p.length > 0) entries.push({ ruleIndex, patternIndex, pattern: compile(p) });
+          if (typeof p !== "string" || p.length === 0) return;
+          const pattern = compile(p);
+          let result: RuleDecision;
+          if (pattern.unusable) {
+            result = { decision: "allow", ruleIndex, patternIndex, mode: undefined, failure: pattern.unusable };
+          } else {
+            const mode = rule.mode;
+            // Only the exact string "deny" blocks; a missing or unknown mode allows and stops here (§3.1, V20).
+            const decision = mode === "deny" ? "deny" : mode === "interrupt" && runtime.modes.includes("interrupt") ? "interrupt" : "allow";
+            result = { decision, ruleIndex, patternIndex, mode };
+          }
+          entries.push({ ruleIndex, patternIndex, pattern, result: Object.freeze(result) });
         });
       });
-      const root = newNode();
-      entries.forEach((entry, id) => {
-        let node = root;
-        for (let i = 0; i < entry.pattern.literalPrefix.length; i++) {
-          const code = entry.pattern.literalPrefix.charCodeAt(i);
-          let next = node.children.get(code);
-          if (!next) node.children.set(code, (next = newNode()));
-          node = next;
-        }
-        node.entries.push(id);
-      });
-      this.byOperation.set(op, { entries, root, words: Math.ceil(entries.length / 32) || 1 });
-    }
+      return { entries, decisions: 0, words: Math.ceil(entries.length / 32) || 1, others: [], rebuilds: 0 };
+    });
+    this.read = tables[0]!;
+    this.write = tables[1]!;
   }
 
   get isEmpty(): boolean {
@@ -90,19 +142,50 @@ export class CompiledRuleList {
   }
 
   decide(op: Operation, canonicalPath: string): RuleDecision {
-    const table = this.byOperation.get(op)!;
+    const table = op === "read" ? this.read : op === "write" ? this.write : undefined;
+    if (!table || table.entries.length === 0) return DEFAULT_ALLOW;
+    if (table.decisions >= this.automatonAfter) {
+      if (table.automaton === undefined) buildAutomaton(table);
+      const automaton = table.automaton;
+      if (automaton) {
+        // Each walk gives up as soon as none of its patterns can match; a match it reports implies it read the
+        // whole path and found it plain, so the smaller of two matches is the list's first automaton match.
+        const ahead = automaton.forwards.walk(canonicalPath);
+        const behind = ahead >= -1 ? automaton.backwards.walk(canonicalPath) : ahead;
+        const first = ahead < 0 ? behind : behind < 0 ? (behind === -1 ? ahead : behind) : Math.min(ahead, behind);
+        if (first >= -1) {
+          // The automaton's answer stands unless a pattern it does not cover, earlier in the list, matches.
+          const { entries, others } = table;
+          const bound = first < 0 ? entries.length : first;
+          for (let k = 0; k < others.length; k++) {
+            const entry = others[k]!;
+            if (entry.id >= bound) break;
+            if (canonicalPath.startsWith(entry.pattern.literalPrefix) && (entry.pattern.unusable || entry.pattern.matches(canonicalPath))) return entry.result;
+          }
+          return first < 0 ? DEFAULT_ALLOW : entries[first]!.result;
+        }
+        if (first === GIVE_UP) {
+          // Out of states (a hostile list): start afresh a few times, then stay on the trie.
+          table.automaton = ++table.rebuilds < MAX_REBUILDS ? undefined : null;
+        }
+      }
+    } else table.decisions++;
+    return this.decideByTrie(table, canonicalPath);
+  }
+
+  private decideByTrie(table: OperationTable, canonicalPath: string): RuleDecision {
     const { entries } = table;
-    if (entries.length === 0) return DEFAULT_ALLOW;
     // A Python tool path may keep two leading slashes (§1.3 C3) that no literal prefix accounts for.
     if (canonicalPath.startsWith("//")) {
       for (let id = 0; id < entries.length; id++) {
-        const hit = this.tryEntry(entries[id]!, canonicalPath);
+        const hit = tryEntry(entries[id]!, canonicalPath);
         if (hit) return hit;
       }
       return DEFAULT_ALLOW;
     }
+    const root = (table.trie ??= buildTrie(entries));
     const candidates = new Uint32Array(table.words);
-    let node: TrieNode | undefined = table.root;
+    let node: TrieNode | undefined = root;
     for (let i = 0; node; i++) {
       for (const id of node.entries) candidates[id >>> 5]! |= 1 << (id & 31);
       if (i >= canonicalPath.length) break;
@@ -114,23 +197,51 @@ export class CompiledRuleList {
         const low = bits & -bits;
         const id = (w << 5) + 31 - Math.clz32(low);
         bits ^= low;
-        const hit = this.tryEntry(entries[id]!, canonicalPath);
+        const hit = tryEntry(entries[id]!, canonicalPath);
         if (hit) return hit;
       }
     }
     return DEFAULT_ALLOW;
   }
+}
 
-  private tryEntry(entry: Entry, path: string): RuleDecision | undefined {
-    if (entry.pattern.unusable) {
-      return { decision: "allow", ruleIndex: entry.ruleIndex, patternIndex: entry.patternIndex, mode: undefined, failure: entry.pattern.unusable };
+function tryEntry(entry: Entry, path: string): RuleDecision | undefined {
+  return entry.pattern.unusable || entry.pattern.matches(path) ? entry.result : undefined;
+}
+
+function buildTrie(entries: readonly Entry[]): TrieNode {
+  const root = newNode();
+  entries.forEach((entry, id) => {
+    let node = root;
+    for (let i = 0; i < entry.pattern.literalPrefix.length; i++) {
+      const code = entry.pattern.literalPrefix.charCodeAt(i);
+      let next = node.children.get(code);
+      if (!next) node.children.set(code, (next = newNode()));
+      node = next;
     }
-    if (!entry.pattern.matches(path)) return undefined;
-    const mode = this.rules[entry.ruleIndex]!.mode;
-    // Only the exact string "deny" blocks; a missing or unknown mode allows and stops here (§3.1, V20).
-    const decision = mode === "deny" ? "deny" : mode === "interrupt" && this.runtime.modes.includes("interrupt") ? "interrupt" : "allow";
-    return { decision, ruleIndex: entry.ruleIndex, patternIndex: entry.patternIndex, mode };
-  }
+    node.entries.push(id);
+  });
+  return root;
+}
+
+function buildAutomaton(table: OperationTable): void {
+  const forwards = new RuleAutomaton(false);
+  const backwards = new RuleAutomaton(true);
+  const others: IndexedEntry[] = [];
+  const seen = new Set<string>();
+  table.entries.forEach((entry, id) => {
+    const re = entry.pattern.unusable ? undefined : entry.pattern.plainPathRegex;
+    if (!re) {
+      others.push({ ...entry, id });
+      return;
+    }
+    // A pattern repeated later in the list can never be the first to match: the earlier copy always wins.
+    if (seen.has(entry.pattern.pattern)) return;
+    seen.add(entry.pattern.pattern);
+    (readsBackwards(re) ? backwards : forwards).add(id, re);
+  });
+  table.others = others;
+  table.automaton = forwards.size + backwards.size > 0 ? { forwards, backwards } : null;
 }
 
 const DEFAULT_ALLOW: RuleDecision = Object.freeze({ decision: "allow", ruleIndex: -1, patternIndex: -1, mode: undefined });

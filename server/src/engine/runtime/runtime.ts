@@ -19,7 +19,30 @@ export interface CompiledPattern {
   readonly unusable?: string;
   /** Longest literal text every matching path starts with (used to index rules; never wider than the truth). */
   readonly literalPrefix: string;
+  /**
+   * Optional: `matches` restated as a plain regular expression that gives the same answer on every *plain path*
+   * (see `PlainPathRegex`), so a rule list can combine many patterns into one automaton. Absent when the runtime
+   * cannot restate this pattern exactly; the rule list then calls `matches`.
+   */
+  readonly plainPathRegex?: PlainPathRegex;
 }
+
+/**
+ * A regular expression over UTF-16 code units with no assertion except end-of-input, standing for a pattern's
+ * matcher on *plain paths* only: strings that start with `/`, whose `/`-separated segments after that first `/`
+ * are all non-empty and neither `.` nor `..`, and that hold no line terminator (`\n`, `\r`, U+2028, U+2029).
+ * Every other string (`/`, `//x`, `/a/`, `/a/./b`, …) must be decided by `matches`. Plain paths are what most tool
+ * paths look like; on them the matchers' look-around assertions (picomatch's "no `.`/`..` segment", "not empty")
+ * are known in advance, which is what lets them be dropped.
+ *
+ * `set.set` has 129 entries: one per ASCII code unit, then one shared by every code unit ≥ 128 (1 = member).
+ */
+export type PlainPathRegex =
+  | { readonly kind: "set"; readonly set: Uint8Array }
+  | { readonly kind: "seq"; readonly items: readonly PlainPathRegex[] }
+  | { readonly kind: "alt"; readonly items: readonly PlainPathRegex[] }
+  | { readonly kind: "star"; readonly item: PlainPathRegex }
+  | { readonly kind: "end" };
 
 export type CanonicalToolPath = { ok: true; path: string } | { ok: false; error: string };
 

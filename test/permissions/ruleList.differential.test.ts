@@ -1,0 +1,188 @@
+/**
+ * `CompiledRuleList.decide` against the definition: walk the rules in order and ask each pattern's own matcher
+ * (`runtime.compilePattern(p).matches`), on thousands of generated rule lists and paths, both runtimes, both tiers
+ * (the prefix trie, and the automata that take over once a list has been asked often). Same decision, same rule,
+ * same pattern, same failure, on every input.
+ *
+ * The patterns mix what people write (bench/generate.ts) with the shapes where glob matchers differ: braces
+ * (nested, empty alternatives, ranges), classes (`[!a]`, `[^a]`, posix), extglob, escapes, `**` inside a segment,
+ * `//`, trailing slashes, dotfiles, non-ASCII text, regex metacharacters. The paths come from the same small
+ * vocabulary, so matches are common, plus the strings a tool path can hold that are not plain (`/a/./b`, `//a`,
+ * `/a/`, `/`, line terminators).
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { generateInputs, generateRules } from "../../bench/generate";
+import { CompiledRuleList, type PermissionRuleInput, type RuleDecision } from "../../server/src/engine/permissions/ruleList";
+import { deepagentsJs, deepagentsPy } from "../../server/src/engine/runtime";
+import type { CompiledPattern, Operation, Runtime } from "../../server/src/engine/runtime/runtime";
+import { makeRng, type Rng } from "../helpers/random";
+
+const OPS: Operation[] = ["read", "write"];
+
+/** The definition, one rule and one pattern at a time (no index, no automaton). */
+function naiveDecide(runtime: Runtime, compile: (p: string) => CompiledPattern, rules: readonly PermissionRuleInput[], op: Operation, path: string) {
+  for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
+    const rule = rules[ruleIndex]!;
+    const failure = runtime.ruleCallFailure(rule, op);
+    if (failure) return { decision: "allow", ruleIndex, patternIndex: -1, failure };
+    if (!runtime.operationsCover(rule.operations, op) || !Array.isArray(rule.paths)) continue;
+    for (let patternIndex = 0; patternIndex < rule.paths.length; patternIndex++) {
+      const p = rule.paths[patternIndex];
+      if (typeof p !== "string" || p.length === 0) continue;
+      const c = compile(p);
+      if (c.unusable) return { decision: "allow", ruleIndex, patternIndex, failure: c.unusable };
+      if (!c.matches(path)) continue;
+      const decision = rule.mode === "deny" ? "deny" : rule.mode === "interrupt" && runtime.modes.includes("interrupt") ? "interrupt" : "allow";
+      return { decision, ruleIndex, patternIndex, failure: undefined };
+    }
+  }
+  return { decision: "allow", ruleIndex: -1, patternIndex: -1, failure: undefined };
+}
+
+const NAMES = ["a", "b", "ab", "src", "docs", ".env", ".git", "x.pem", "y.key", "id_rsa", "id_rsa.pub", "a.txt", "1.csv", "é", "a b", "{a,b}", "+(a|b)", "(b)", "$b", "a.b.c", "..."];
+const NASTY_SEGMENTS = [".", "..", "", "a\nb", "a\u2028", "ü.pem", "*", "[a]", "!a"];
+
+function pathOf(r: Rng): string {
+  const depth = r.int(5);
+  const segments: string[] = [];
+  for (let i = 0; i < depth; i++) segments.push(r.chance(0.06) ? r.pick(NASTY_SEGMENTS) : r.pick(NAMES));
+  let path = `/${segments.join("/")}`;
+  if (r.chance(0.04)) path = `/${path}`;
+  if (r.chance(0.04)) path += "/";
+  if (r.chance(0.01)) path = r.pick(["", "a/b", ".", "/"]);
+  return path;
+}
+
+/** One glob segment, from plain names to every operator either library knows. */
+function segmentGlob(r: Rng): string {
+  return r.weighted<() => string>([
+    [8, () => r.pick(NAMES)],
+    [5, () => "**"],
+    [4, () => "*"],
+    [3, () => `*.${r.pick(["pem", "key", "txt", "csv", "{pem,key}", "{txt,b,c}"])}`],
+    [2, () => `${r.pick(["id_rsa", "a", ".env"])}*`],
+    [2, () => `{${r.pick(NAMES)},${r.pick(NAMES)}}`],
+    [1, () => r.pick(["{,x}a", "{a,{b,ab}}", "{1..3}.csv", "{a..c}", "{1..10..2}", "{01..03}", "{a,b", "a}"])],
+    [1, () => r.pick(["?", "??", "a?", "?.env", ".?nv"])],
+    [1, () => r.pick(["[0-9]*.csv", "[ab]", "[!a]", "[^a]", "[a-c]*", "[[:alpha:]]", "[.]env", "[abc", "b.[tT][xX][tT]"])],
+    [1, () => r.pick(["+(a|b)", "@(a|b)", "!(a)", "*(a).txt", "?(b)", "(a|b)", "a@b", "b+c", "#b", "b^c", "$b"])],
+    [1, () => r.pick(["\\*.txt", "\\{a,b\\}", "a**", "**.env", "x**y", "a b", "é", "ü*"])],
+  ])();
+}
+
+function nastyPattern(r: Rng): string {
+  const n = 1 + r.int(4);
+  const segments: string[] = [];
+  for (let i = 0; i < n; i++) segments.push(segmentGlob(r));
+  let p = `/${segments.join("/")}`;
+  if (r.chance(0.05)) p = p.replace("/", "//");
+  if (r.chance(0.05)) p += "/";
+  if (r.chance(0.03)) p = r.pick(["/**", "/*", "/", "**/*.pem", "!/a/**", "/{,**/}.env", "/a{,/**}", "/**/", "/a/**/"]);
+  return p;
+}
+
+function nastyRules(r: Rng): PermissionRuleInput[] {
+  const count = 1 + r.int(8);
+  const rules: PermissionRuleInput[] = [];
+  for (let i = 0; i < count; i++) {
+    const paths: unknown[] = [];
+    const k = 1 + r.int(3);
+    for (let j = 0; j < k; j++) paths.push(nastyPattern(r));
+    if (r.chance(0.02)) paths.push(r.pick<unknown>(["", 5, null]));
+    const operations = r.weighted<unknown>([
+      [10, ["read"]],
+      [10, ["write"]],
+      [15, ["read", "write"]],
+      [1, "read"],
+      [1, "readwrite"],
+      [1, null],
+      [1, 7],
+    ]);
+    const mode = r.pick<unknown>(["deny", "deny", "allow", undefined, "interrupt", "block"]);
+    rules.push(mode === undefined ? { operations, paths } : { operations, paths, mode });
+  }
+  if (r.chance(0.02)) rules.push({ operations: ["read", "write"], paths: "/x/**" });
+  return rules;
+}
+
+function compareAll(runtime: Runtime, rules: PermissionRuleInput[], paths: readonly string[], label: string): number {
+  const cache = new Map<string, CompiledPattern>();
+  const compile = (p: string) => {
+    let c = cache.get(p);
+    if (!c) cache.set(p, (c = runtime.compilePattern(p)));
+    return c;
+  };
+  const lists = [
+    new CompiledRuleList(runtime, rules, { noAutomaton: true }),
+    new CompiledRuleList(runtime, rules, { automatonAfter: 0 }),
+  ];
+  let matched = 0;
+  for (const path of paths) {
+    for (const op of OPS) {
+      const want = naiveDecide(runtime, compile, rules, op, path);
+      if (want.ruleIndex >= 0) matched++;
+      for (const [k, list] of lists.entries()) {
+        // Twice: the first call may build automaton states, the second reads them.
+        for (let again = 0; again < 2; again++) {
+          const got: RuleDecision = list.decide(op, path);
+          const summary = { decision: got.decision, ruleIndex: got.ruleIndex, patternIndex: got.patternIndex, failure: got.failure };
+          if (JSON.stringify(summary) !== JSON.stringify(want)) {
+            assert.deepEqual(summary, want, `${label} (${k === 0 ? "trie" : "automata"}): ${op} ${JSON.stringify(path)} with ${JSON.stringify(rules)}`);
+          }
+        }
+      }
+    }
+  }
+  return matched;
+}
+
+describe("CompiledRuleList agrees with the rule-by-rule definition", () => {
+  for (const runtime of [deepagentsJs, deepagentsPy]) {
+    test(`${runtime.id}: generated lists of unusual patterns × paths`, () => {
+      const r = makeRng(runtime.id === "deepagents-js" ? 20261202 : 20261203);
+      const lists = runtime.id === "deepagents-js" ? 3000 : 600;
+      let decided = 0;
+      let total = 0;
+      for (let n = 0; n < lists; n++) {
+        const rules = nastyRules(r);
+        const paths: string[] = [];
+        for (let i = 0; i < 30; i++) paths.push(pathOf(r));
+        // Every pattern text as a path too (picomatch's string-equality test), and its neighbours.
+        for (const rule of rules) if (Array.isArray(rule.paths)) for (const p of rule.paths) if (typeof p === "string") paths.push(p, `${p}/a`, p.replace(/\/[^/]*$/, "") || "/");
+        decided += compareAll(runtime, rules, paths, `list ${n}`);
+        total += paths.length * 2;
+      }
+      // The generator must produce matches, or the comparison says little.
+      assert.ok(decided > total / 20, `only ${decided} of ${total} inputs were decided by a rule`);
+    });
+
+    test(`${runtime.id}: the benchmark's rule lists × inputs (and canonical paths outside them)`, () => {
+      const inputs = generateInputs(1000, 7).map((i) => i.path);
+      for (const size of [10, 100, 300]) {
+        for (const seed of [1, 2, 3]) compareAll(runtime, generateRules(size, seed), inputs.slice(0, size === 300 ? 300 : 1000), `bench ${size}/${seed}`);
+      }
+    });
+  }
+
+  test("deepagents-js: the automata cover the common shapes (the tier under test is really used)", () => {
+    for (const p of ["/a/**", "/**/*.pem", "/**/.env", "/a/**/*.{pem,key}", "/a/{b,c}/**", "/a/*/dist", "/a/[0-9]*.csv", "/a/?.md", "/a/b", "/**/id_rsa*"]) {
+      assert.ok(deepagentsJs.compilePattern(p).plainPathRegex, p);
+    }
+    for (const p of ["/a/+(b|c)", "/a/[!a]x", "/a/é", "/a/[^a]"]) {
+      const re = deepagentsJs.compilePattern(p).plainPathRegex;
+      // Either not restated, or restated and then checked by the generated lists above.
+      assert.ok(re === undefined || re.kind !== undefined, p);
+    }
+  });
+
+  test("a list asked many times switches to the automata and keeps answering the same", () => {
+    const rules = generateRules(50, 9);
+    const inputs = generateInputs(400, 11);
+    const slow = new CompiledRuleList(deepagentsJs, rules, { noAutomaton: true });
+    const fast = new CompiledRuleList(deepagentsJs, rules);
+    for (let round = 0; round < 3; round++) {
+      for (const { op, path } of inputs) assert.deepEqual(fast.decide(op, path), slow.decide(op, path), `${op} ${path}`);
+    }
+  });
+});
