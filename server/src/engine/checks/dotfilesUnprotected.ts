@@ -4,7 +4,7 @@ import type { Fix } from "../diagnostics";
 import { CompiledRuleList, type PermissionRuleInput, type RuleDecision } from "../permissions/ruleList";
 import { OPERATIONS, RUNTIME_IDS, runtimeById, type Operation, type Runtime } from "../runtime";
 import { budget, type Check } from "./check";
-import { patternTable } from "./patternTable";
+import { patternTable, probeMatcher } from "./patternTable";
 import { analysable, type ExampleFill, examplePaths, isCanonical, isLiteralText, scanGlob } from "../runtime/globText";
 
 /**
@@ -29,20 +29,19 @@ export const dotfilesUnprotected: Check = {
     const table = patternTable(context);
     const expired = budget();
 
-    // What a pattern alone says (the rule list comes later): the dotfile paths it covers in the reference runtime
-    // and misses in this one, in the order `examplePaths` proposes them. Rules repeat patterns, so once each.
+    // What a pattern alone says in this runtime (the rule list and the reference runtime come later): the dotfile
+    // paths it misses, in the order `examplePaths` proposes them. Rules repeat patterns, so once each.
     const gaps = new Map<string, readonly string[]>();
     const gapsOf = (pattern: string): readonly string[] => {
       let found = gaps.get(pattern);
       if (found) return found;
       found = [];
       // Plain text (no wildcard, brace, class, escape or group) matches itself in both runtimes and nothing else,
-      // so it has no such path; checking that costs two compilations per pattern otherwise.
+      // so it leaves no such path; checking that would cost two compilations per pattern.
       if (!isPlainText(pattern) && !table.pathProblem(runtime, pattern) && !table.pathProblem(reference, pattern)) {
-        const inReference = table.compile(reference, pattern);
         const here = table.compile(runtime, pattern);
         found = examplePaths(pattern, DOTFILE_FILL).filter((p) =>
-          hasOneDotfileSegment(p) && isCanonical(runtime, p) && isCanonical(reference, p) && inReference.matches(p) && !here.matches(p));
+          hasOneDotfileSegment(p) && isCanonical(runtime, p) && isCanonical(reference, p) && !here.matches(p));
       }
       gaps.set(pattern, found);
       return found;
@@ -71,7 +70,8 @@ export const dotfilesUnprotected: Check = {
         for (const node of rule.pathNodes) {
           if (!analysable(node.value)) continue;
           const pattern = node.value;
-          const witness = gapsOf(pattern).find((p) => ops.some((op) => decide(op, p).decision !== "deny"));
+          // The reference runtime's matcher is asked last: most patterns never get that far, and it compiles.
+          const witness = gapsOf(pattern).find((p) => ops.some((op) => decide(op, p).decision !== "deny") && table.compile(reference, pattern).matches(p));
           if (!witness) continue;
           written ??= new Set(rule.pathNodes.map((n) => n.value));
           const added = dotfilePatterns(pattern).filter((p) => !written!.has(p));
@@ -108,13 +108,15 @@ function isPlainText(pattern: string): boolean {
 /**
  * The rule with only the path entries that can match a path holding a dot name in a runtime whose wildcards skip
  * dot names, plus any it cannot use at all (reaching one decides the call: it fails). There a name that starts
- * with `.` is matched by a literal `.` (text, an escape, or a brace alternative) at a segment start, or by a `?` or
- * class right after a `*` that matched nothing (`/*?env` matches `/.env`): a pattern without `.`, `?`, `[` and `\`
+ * with `.` is matched by a literal `.` at a segment start, or by a `?` or class right after a `*` that matched
+ * nothing (`/*?env` matches `/.env`). A literal `.` lands at a segment start only when it starts the pattern,
+ * follows a `/`, follows a `*` that matched nothing (`/*.txt` matches `/.txt`), or touches a brace (`/a/{b/,}.env`
+ * expands to `/a/.env`); a pattern with an escape is kept whatever it escapes. A pattern with none of these
  * matches no such path. Every other entry is kept, so the first match, and so the deciding rule, is unchanged.
  */
 function dotPathRule(input: PermissionRuleInput, unusable: (pattern: string) => string | undefined): PermissionRuleInput {
   if (!Array.isArray(input.paths)) return input;
-  const paths = input.paths.filter((p) => typeof p !== "string" || /[.?[\\]/.test(p) || (p.includes("{") && unusable(p) !== undefined));
+  const paths = input.paths.filter((p) => typeof p !== "string" || /[?[\\]|(?:^|[/*{},])\./.test(p) || (p.includes("{") && unusable(p) !== undefined));
   return paths.length === input.paths.length ? input : { ...input, paths };
 }
 
@@ -128,7 +130,7 @@ const DOTFILE_FILL: ExampleFill = {
 
 /** Asked of the matcher: does `/*` miss `/.env`? */
 function skipsDotfiles(runtime: Runtime): boolean {
-  return !runtime.compilePattern("/*").matches("/.env");
+  return !probeMatcher(runtime, "/*", "/.env");
 }
 
 /**

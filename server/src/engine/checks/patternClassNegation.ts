@@ -2,6 +2,7 @@ import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
 import { deepagentsJs, deepagentsPy, type Runtime } from "../runtime";
 import type { Check } from "./check";
+import { probeMatcher } from "./patternTable";
 import { analysable, examplePaths, isCanonical, PLAIN_FILL, scanGlob } from "../runtime/globText";
 
 /**
@@ -49,7 +50,7 @@ export const patternClassNegation: Check = {
 
 /** Asked of the matcher: a runtime for which `/[!a]` matches `/a` has no `[!…]` negation. */
 function readsBangClassLiterally(runtime: Runtime): boolean {
-  return runtime.compilePattern("/[!a]").matches("/a");
+  return probeMatcher(runtime, "/[!a]", "/a");
 }
 
 /** A path only deepagents-js matches (and one only deepagents-py matches), confirmed by both matchers. */

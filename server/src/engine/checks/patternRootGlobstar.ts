@@ -1,8 +1,8 @@
 import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
-import { RUNTIME_IDS, runtimeById, type CompiledPattern, type Runtime } from "../runtime";
+import { RUNTIME_IDS, runtimeById, type Runtime } from "../runtime";
 import type { Check } from "./check";
-import { patternTable } from "./patternTable";
+import { patternTable, probeMatcher } from "./patternTable";
 import { analysable, type ExampleFill, examplePaths, isCanonical, isStructural, scanGlob } from "../runtime/globText";
 
 /**
@@ -23,9 +23,22 @@ export const patternRootGlobstar: Check = {
     const who = primary ? runtime.label : `${runtime.label} (in compatibleWith)`;
     const others = RUNTIME_IDS.map(runtimeById).filter((r) => !needsOneSegment(r));
     const table = patternTable(context);
+    // What a pattern alone says, once per pattern: the root paths the runtime misses and the repair matches.
+    const gaps = new Map<string, readonly string[]>();
+    const gapsOf = (pattern: string, rest: string, fixed: string): readonly string[] => {
+      let found = gaps.get(pattern);
+      if (!found) {
+        const original = table.compile(runtime, pattern);
+        const repaired = table.compile(runtime, fixed);
+        found = examplePaths(`/${rest}`, ROOT_FILL).filter((p) => isCanonical(runtime, p) && !original.matches(p) && repaired.matches(p));
+        gaps.set(pattern, found);
+      }
+      return found;
+    };
     for (const list of allRuleLists(context.model)) {
       for (const rule of list.rules) {
-        let siblings: CompiledPattern[] | undefined;
+        // A sibling whose leading folders are not the witness's cannot match it: only the others are compiled.
+        const siblingMatches = (p: string) => rule.pathNodes.some((n) => analysable(n.value) && p.startsWith(leadingFolders(n.value)) && table.compile(runtime, n.value).matches(p));
         for (const node of rule.pathNodes) {
           if (!analysable(node.value)) continue;
           const pattern = node.value;
@@ -33,12 +46,7 @@ export const patternRootGlobstar: Check = {
           if (!pattern.startsWith("/**/") || !hasLeadingGlobstar(pattern) || table.pathProblem(runtime, pattern)) continue;
           const rest = pattern.slice("/**/".length);
           const fixed = `/{,**/}${rest}`;
-          const original = table.compile(runtime, pattern);
-          const repaired = table.compile(runtime, fixed);
-          siblings ??= rule.pathNodes.map((n) => n.value).filter(analysable).map((p) => table.compile(runtime, p));
-          const witness = examplePaths(`/${rest}`, ROOT_FILL).find((p) => {
-            return isCanonical(runtime, p) && !original.matches(p) && repaired.matches(p) && !siblings!.some((s) => s.matches(p));
-          });
+          const witness = gapsOf(pattern, rest, fixed).find((p) => !siblingMatches(p));
           if (!witness) continue;
           const otherMatches = others.filter((r) => isCanonical(r, witness) && table.compile(r, pattern).matches(witness)).map((r) => r.label);
           const also = otherMatches.length > 0 ? ` (${otherMatches.join(", ")} does match it)` : "";
@@ -54,6 +62,16 @@ export const patternRootGlobstar: Check = {
   },
 };
 
+/**
+ * The text every path the pattern matches starts with, read off plain leading folder names: up to the last `/`
+ * before anything else (`/a/b/**` matches `/a/b` itself, so not `/a/b/`). Letters, digits, `_` and `-` are text
+ * in every glob dialect; anything else ends the reading, so this is never longer than the truth.
+ */
+function leadingFolders(pattern: string): string {
+  const head = /^(?:\/[A-Za-z0-9_-]+)*\//.exec(pattern)?.[0] ?? "";
+  return head.slice(0, -1);
+}
+
 const ROOT_FILL: ExampleFill = { globstar: ["a", ""], star: ["a", ".env", ""], qmark: ["a"], classChars: ["a", "b", "x", "0", "."] };
 
 function hasLeadingGlobstar(pattern: string): boolean {
@@ -63,5 +81,5 @@ function hasLeadingGlobstar(pattern: string): boolean {
 
 /** Asked of the matcher: does `/**\/x` miss `/x`? (picomatch: yes, G34; wcmatch: no.) */
 function needsOneSegment(runtime: Runtime): boolean {
-  return !runtime.compilePattern("/**/x").matches("/x");
+  return !probeMatcher(runtime, "/**/x", "/x");
 }

@@ -2,6 +2,7 @@ import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
 import { RUNTIME_IDS, runtimeById, type Runtime } from "../runtime";
 import type { Check } from "./check";
+import { probeMatcher } from "./patternTable";
 import { analysable, examplePaths, type GlobChar, isCanonical, isStructural, PLAIN_FILL, scanGlob } from "../runtime/globText";
 
 /**
@@ -52,7 +53,7 @@ export const patternRuntimeSyntax: Check = {
 
 /** Asked of the matcher: does `/@(a|b)` match `/a`? */
 function readsGroupsAsOperators(runtime: Runtime): boolean {
-  return runtime.compilePattern("/@(a|b)").matches("/a");
+  return probeMatcher(runtime, "/@(a|b)", "/a");
 }
 
 function firstGroupConstruct(pattern: string): { text: string; kind: string } | undefined {

@@ -16,7 +16,7 @@ export class PatternTable {
     let table = this.compiled.get(runtime);
     if (!table) this.compiled.set(runtime, (table = new Map()));
     let c = table.get(pattern);
-    if (!c) table.set(pattern, (c = runtime.compilePattern(pattern)));
+    if (!c) table.set(pattern, (c = compileShared(runtime, pattern)));
     return c;
   }
 
@@ -38,6 +38,26 @@ export class PatternTable {
   }
 }
 
+/**
+ * Compiled patterns outlive the run that compiled them. A compiled pattern is a pure function of the runtime and
+ * the pattern text, and the language server checks the same file again on every edit, where nearly every pattern
+ * is unchanged: recompiling them all (tens of microseconds each, hundreds per file) was most of a re-check. The
+ * cache is bounded, and simply emptied when full (a file with more distinct patterns than this recompiles).
+ */
+const SHARED_LIMIT = 8192;
+const shared = new WeakMap<Runtime, Map<string, CompiledPattern>>();
+
+function compileShared(runtime: Runtime, pattern: string): CompiledPattern {
+  let cache = shared.get(runtime);
+  if (!cache) shared.set(runtime, (cache = new Map()));
+  let c = cache.get(pattern);
+  if (!c) {
+    if (cache.size >= SHARED_LIMIT) cache.clear();
+    cache.set(pattern, (c = runtime.compilePattern(pattern)));
+  }
+  return c;
+}
+
 /** Hosts that build their own context (tests, benches) get one table per model. */
 const fallback = new WeakMap<ConfigModel, PatternTable>();
 
@@ -46,4 +66,20 @@ export function patternTable(context: Pick<CheckContext, "model" | "patterns">):
   let table = fallback.get(context.model);
   if (!table) fallback.set(context.model, (table = new PatternTable()));
   return table;
+}
+
+const probes = new WeakMap<Runtime, Map<string, boolean>>();
+
+/**
+ * Does `runtime`'s matcher match `path` with `pattern`? For the fixed probes checks use to learn a runtime's
+ * behaviour (`/*` against `/.env`, …) rather than naming the runtime: the answer is a fact about the runtime, so
+ * it is asked once per process, not compiled again on every run.
+ */
+export function probeMatcher(runtime: Runtime, pattern: string, path: string): boolean {
+  let answers = probes.get(runtime);
+  if (!answers) probes.set(runtime, (answers = new Map()));
+  const key = `${pattern}\u0000${path}`;
+  let answer = answers.get(key);
+  if (answer === undefined) answers.set(key, (answer = runtime.compilePattern(pattern).matches(path)));
+  return answer;
 }

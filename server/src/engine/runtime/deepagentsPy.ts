@@ -1,4 +1,4 @@
-import { compilePyGlob, pyGlobError, type CompiledPyGlob } from "./pyGlob";
+import { compilePyGlob, hasLiteralsInOrder, pyGlobError, pyGlobTextLiterals, type CompiledPyGlob } from "./pyGlob";
 import { commonPrefix, literalPrefixOfRegex } from "./literalPrefix";
 import { hasParentSegment, posixNormpath } from "./posixpath";
 import { pyRepr, pyTypeName } from "./pyRepr";
@@ -75,12 +75,24 @@ export const deepagentsPy: Runtime = {
     // A `[` can make Python's `re` refuse the pattern, which only compiling tells (see `pyGlobError`).
     let glob: CompiledPyGlob | undefined = pattern.includes("[") ? compilePyGlob(pattern) : undefined;
     const full = () => (glob ??= compilePyGlob(pattern));
+    // Until a path gets past the pattern's literal text, there is nothing to compile: a rule list asks most of its
+    // patterns about paths that do not even contain their folder names.
+    let literals: string[] | undefined | null = null;
     let prefix: string | undefined;
     return {
       pattern,
-      matches: (path) => full().matches(path),
+      matches(path) {
+        if (!glob) {
+          if (literals === null) literals = pyGlobTextLiterals(pattern);
+          if (literals && !hasLiteralsInOrder(literals, path)) return false;
+        }
+        return full().matches(path);
+      },
       unusable: glob ? glob.error : pyGlobError(pattern),
       get literalPrefix(): string {
+        // Every expansion of a pattern that starts with `/` starts with wcmatch's `[/]+`: no literal prefix, and
+        // nothing to compile to learn that.
+        if (prefix === undefined && pattern.startsWith("/")) prefix = "";
         if (prefix === undefined) {
           const { regexes } = full();
           prefix = pattern;

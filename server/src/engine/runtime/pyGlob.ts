@@ -1648,7 +1648,7 @@ interface CompiledExpansion {
 }
 
 /** Whether `literals` occur in `path` in order, without overlapping (leftmost occurrence is optimal for that). */
-function hasLiteralsInOrder(literals: readonly string[], path: string): boolean {
+export function hasLiteralsInOrder(literals: readonly string[], path: string): boolean {
   let from = 0;
   for (let k = 0; k < literals.length; k++) {
     const at = path.indexOf(literals[k]!, from);
@@ -1774,6 +1774,17 @@ export function compilePyGlob(pattern: string): CompiledPyGlob {
       return false;
     },
   };
+}
+
+/**
+ * The literal runs a path must contain, in order, for `pattern` to match it, read off the pattern text without
+ * compiling; `undefined` when the text alone does not tell. Without `{` (bracex), `[` (classes) and `\\`
+ * (escapes), wcmatch turns every character but `*`, `?` and `/` into itself (`WcParse.root`), so the runs between
+ * those are literal items of the top-level sequence, in order (a `/` becomes `[/]+`, a wildcard matches text).
+ */
+export function pyGlobTextLiterals(pattern: string): string[] | undefined {
+  if (/[{[\\]/.test(pattern)) return undefined;
+  return pattern.split(/[*?/]+/).filter((run) => run !== "");
 }
 
 /**
