@@ -45,8 +45,8 @@ function cpuMs(): number {
   return (u.user + u.system) / 1000;
 }
 
-/** One full analysis of a config text; returns its findings per code and the skipped count. */
-function analyse(text: string): { findings: Record<string, number>; skipped: number } {
+/** One full analysis of a config text; returns its findings per code and the skipped count (also bench/profile.ts). */
+export function analyse(text: string): { findings: Record<string, number>; skipped: number } {
   const model = buildModel(parseJsonc(text).root!);
   const findings: Record<string, number> = {};
   const context = (code: string): CheckContext => ({

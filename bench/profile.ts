@@ -5,6 +5,8 @@
  *   node --import tsx bench/profile.ts decisions 10     # CompiledRuleList.decide, 10 rules, the bench inputs
  *   node --import tsx bench/profile.ts decisions 100
  *   node --import tsx bench/profile.ts check 1000       # checkConfigText on the 1,000-rule config
+ *   node --import tsx bench/profile.ts analysis 200     # the exact rule analysis (bench/analysis.ts) after an edit
+ *   node --import tsx bench/profile.ts analysis-cold 200  # … with nothing compiled yet
  *   … --no-inline                                        # V8 inlines nothing: slower, but every function keeps its own samples
  *
  * The .cpuprofile is kept (its path is printed) for Chrome DevTools › Performance › Load profile.
@@ -20,6 +22,9 @@ import { deepagentsJs } from "../server/src/engine/runtime";
 import { SCHEMA_URI } from "./check";
 import { generateConfigText, generateInputs, generateRules } from "./generate";
 import { consume, sink } from "./measure";
+import { analyse } from "./analysis";
+import { clearAnalysisCaches } from "../server/src/engine/automata/languages";
+import { clearAnalysisResults } from "../server/src/engine/automata/modelAnalysis";
 
 const NO_INLINE = process.argv.includes("--no-inline");
 const [what = "decisions", sizeText = "10", secondsText = "4"] = process.argv.slice(2).filter((a) => a !== "--no-inline");
@@ -48,8 +53,17 @@ function workload(): void {
       consume(checkConfigText(text).findings.length);
       units++;
     }
+  } else if (what === "analysis" || what === "analysis-cold") {
+    // The configs of bench/analysis.ts; results are forgotten each time (an edit), compiled patterns only when cold.
+    const text = generateConfigText(size, 3, SCHEMA_URI);
+    while (performance.now() < until) {
+      clearAnalysisResults();
+      if (what === "analysis-cold") clearAnalysisCaches();
+      consume(analyse(text).skipped);
+      units++;
+    }
   } else {
-    throw new Error(`unknown workload ${what} (decisions | check)`);
+    throw new Error(`unknown workload ${what} (decisions | check | analysis | analysis-cold)`);
   }
   console.log(`${what} at ${size} rules: ${((units / seconds) | 0).toLocaleString("en")} per second under the profiler (checksum ${sink})`);
 }

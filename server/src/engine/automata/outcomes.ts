@@ -23,6 +23,8 @@ export interface ListTracks {
 
 /** One realised combination, with the path that shows it. */
 export interface RealisedOutcome {
+  /** Position in the list `realiseOutcomes` returned (readings index their per-outcome answers by it). */
+  readonly id: number;
   readonly matched: ReadonlySet<number>;
   readonly path: string;
   /** Lower is better: a sample-workspace path first, then by cost (length, plainness). */
@@ -52,18 +54,9 @@ export function realiseOutcomes(
     return { list, tables, track: ids };
   });
   const found = exploreProduct(trackTables, required, space.alphabet, budget);
-  const byKey = new Map<string, RealisedOutcome>();
-  for (const o of found) {
-    // The path is spelled only when a finding asks for it.
-    let path: string | undefined;
-    byKey.set(o.matched.join(","), {
-      matched: new Set(o.matched),
-      get path() {
-        return (path ??= space.text(o.word));
-      },
-      rank: 1_000_000 + o.cost,
-    });
-  }
+  // Every combination is found once (product.ts); its best witness so far is the walk's cheapest path.
+  const byKey = new Map<string, { matched: readonly number[]; word?: number[]; path?: string; rank: number }>();
+  for (const o of found) byKey.set(o.matched.join(","), { matched: o.matched, word: o.word, rank: 1_000_000 + o.cost });
   // Sample-workspace paths beat generated ones for the combination they realise.
   space.candidates.forEach((candidate, order) => {
     const alphabet = lists[0]?.tables.alphabet ?? "utf16";
@@ -77,21 +70,46 @@ export function realiseOutcomes(
     const known = byKey.get(key);
     if (known && known.rank > order) byKey.set(key, { matched: known.matched, path: candidate, rank: order });
   });
-  return { tracks, outcomes: [...byKey.values()] };
+  const outcomes = [...byKey.values()].map((o, id): RealisedOutcome => {
+    // The path is spelled only when a finding asks for it.
+    let path = o.path;
+    return {
+      id,
+      matched: new Set(o.matched),
+      get path() {
+        return (path ??= space.text(o.word!));
+      },
+      rank: o.rank,
+    };
+  });
+  return { tracks, outcomes };
 }
 
 /** Reading outcomes for one list under its runtime, operation by operation. */
 export class ListReading {
   private readonly unknownFrom = new Map<Operation, number>();
-  private readonly ruleOfTrack = new Map<number, number>();
-  private readonly covers = new Map<Operation, Set<number>>();
-  private readonly matchingCache = new WeakMap<RealisedOutcome, Partial<Record<Operation, number[]>>>();
+  /** Rule index of each track id (-1: another list's track). */
+  private readonly ruleOfTrack: Int32Array;
+  /** Per operation, per rule index: 1 when the rule's `operations` cover it. */
+  private readonly covers = new Map<Operation, Uint8Array>();
+  /** Per operation, by outcome id: the rules covering it that match there, ascending. */
+  private readonly matchingCache = new Map<Operation, (number[] | undefined)[]>();
+  /** Per operation, per rule: the outcomes where it matches (see `outcomesMatching`). */
+  private readonly byRule = new Map<Operation, number[][]>();
 
   constructor(readonly tracks: ListTracks) {
+    let maxTrack = -1;
+    for (const id of tracks.track) maxTrack = Math.max(maxTrack, id);
+    this.ruleOfTrack = new Int32Array(maxTrack + 1).fill(-1);
     tracks.track.forEach((id, index) => {
-      if (id >= 0) this.ruleOfTrack.set(id, index);
+      if (id >= 0) this.ruleOfTrack[id] = index;
     });
-    for (const op of OPERATIONS) this.covers.set(op, new Set(tracks.tables.forOperation(op).map((r) => r.index)));
+    for (const op of OPERATIONS) {
+      const covers = new Uint8Array(tracks.tables.inputs.length);
+      for (const r of tracks.tables.forOperation(op)) covers[r.index] = 1;
+      this.covers.set(op, covers);
+      this.matchingCache.set(op, []);
+    }
     // A rule with a pattern we could not read (or that the runtime itself cannot evaluate) may or may not decide a
     // path: nothing is claimed from it on.
     for (const op of OPERATIONS) {
@@ -106,18 +124,33 @@ export class ListReading {
 
   /** Rules covering `op` that match in this outcome, ascending. */
   matching(outcome: RealisedOutcome, op: Operation): number[] {
-    let byOp = this.matchingCache.get(outcome);
-    if (!byOp) this.matchingCache.set(outcome, (byOp = {}));
-    const known = byOp[op];
+    const cache = this.matchingCache.get(op)!;
+    const known = cache[outcome.id];
     if (known) return known;
+    const covers = this.covers.get(op)!;
+    const ruleOfTrack = this.ruleOfTrack;
     const out: number[] = [];
     for (const id of outcome.matched) {
-      const index = this.ruleOfTrack.get(id);
-      if (index !== undefined && this.covers.get(op)!.has(index)) out.push(index);
+      const index = id < ruleOfTrack.length ? ruleOfTrack[id]! : -1;
+      if (index >= 0 && covers[index]) out.push(index);
     }
     out.sort((a, b) => a - b);
-    byOp[op] = out;
+    cache[outcome.id] = out;
     return out;
+  }
+
+  /**
+   * The outcomes (of `outcomes`, the list this reading's questions are about) in which rule `index` matches for
+   * `op`: built once, so that a question about one rule looks only at the paths that rule matches.
+   */
+  outcomesMatching(outcomes: readonly RealisedOutcome[], op: Operation, index: number): readonly number[] {
+    let byRule = this.byRule.get(op);
+    if (!byRule) {
+      byRule = this.tracks.tables.inputs.map(() => []);
+      for (const outcome of outcomes) for (const i of this.matching(outcome, op)) byRule[i]!.push(outcome.id);
+      this.byRule.set(op, byRule);
+    }
+    return byRule[index] ?? [];
   }
 
   /** The first not-analysed rule covering `op` (Infinity when none): nothing from there on is known. */
@@ -278,25 +311,17 @@ function blockedBy(reading: ListReading, op: Operation, index: number): string |
 /**
  * Moving rule `from` to just before rule `to` changes no decision outside the moved rule's own paths, and makes it
  * decide every one of them: checked on every realised combination. False when a rule of the list is not analysed.
+ *
+ * Only combinations in which `from` matches need looking at: on any other path the rules that match keep their
+ * order, so the same rule decides. On a path `from` matches, it decides after the move exactly when no rule above
+ * `to` matches there; when one does, the move would not make it decide all its paths, and no fix is offered.
  */
 export function moveIsSafe(reading: ListReading, outcomes: readonly RealisedOutcome[], from: number, to: number): boolean {
   if (!(to < from)) return false;
-  const track = reading.tracks.track[from]!;
   for (const op of OPERATIONS) {
     if (reading.unknownAfter(op) !== Infinity) return false;
-    for (const outcome of outcomes) {
-      const matching = reading.matching(outcome, op);
-      if (matching.length === 0) continue;
-      // The decider after the move: the moved rule if it matches and nothing before `to` does; otherwise, as the
-      // others keep their order, the same rule as before.
-      const before = matching[0]!;
-      let after = before;
-      if (track >= 0 && outcome.matched.has(track) && matching.includes(from)) after = before < to ? before : from;
-      if (matching.includes(from)) {
-        if (after !== from) return false; // the moved rule must now decide all of its paths
-      } else if (reading.decisionOf(op, before) !== reading.decisionOf(op, after)) {
-        return false; // and nothing else may change
-      }
+    for (const id of reading.outcomesMatching(outcomes, op, from)) {
+      if (reading.matching(outcomes[id]!, op)[0]! < to) return false;
     }
   }
   return true;

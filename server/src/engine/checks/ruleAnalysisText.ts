@@ -1,13 +1,60 @@
-import type { RuleListSpec, RuleSpec } from "../config/model";
+import { allRuleLists, type RuleListSpec, type RuleSpec } from "../config/model";
 import type { Decision } from "../automata/ruleTables";
-import { toolArgumentFor } from "../automata/confirm";
+import { Confirm, toolArgumentFor } from "../automata/confirm";
+import type { Finding, Severity } from "../diagnostics";
 import type { Runtime } from "../runtime/runtime";
-import { describeList } from "../automata/modelAnalysis";
+import { analysisForCheck, describeList, type RuleAnswers } from "../automata/modelAnalysis";
+import type { RuleAnalysis, RuleVerdict } from "../automata/ruleListAnalysis";
+import type { CheckContext } from "./check";
 
 /**
- * Words shared by the exact-analysis checks (rule-shadowed, rule-redundant, rule-partially-shadowed,
- * runtime-divergence): how a rule and a decision are named in a message.
+ * What the exact-analysis checks (rule-shadowed, rule-redundant, rule-partially-shadowed, runtime-divergence) share:
+ * the walk over every rule's verdict, and how a rule and a decision are named in a message.
  */
+
+/** One rule whose verdict a check reports, with what the check needs to confirm and describe it. */
+export interface VerdictSite<K extends RuleVerdict["kind"]> {
+  readonly runtime: Runtime;
+  readonly list: RuleListSpec;
+  readonly rule: RuleSpec;
+  readonly result: RuleAnalysis;
+  readonly verdict: Extract<RuleVerdict, { kind: K }>;
+  /** The answers about the whole list (for the reorder fix). */
+  readonly rules: RuleAnswers;
+  /** The list's decisions as the engine computes them: every witness is checked against them first. */
+  readonly confirm: Confirm;
+}
+
+type ReportedFinding = Omit<Finding, "code" | "severity"> & { severity?: Severity };
+
+/**
+ * Reports, for every rule of every list whose verdict is `kind`, what `describe` makes of it. `describe` confirms
+ * the witness with `site.confirm` and returns the finding, or `{ unconfirmed: path }` when the witness does not
+ * confirm: then nothing is reported and the `skipped` list says so (a disagreement is never shown as a finding).
+ */
+export function reportVerdicts<K extends RuleVerdict["kind"]>(
+  context: CheckContext,
+  code: string,
+  kind: K,
+  describe: (site: VerdictSite<K>) => ReportedFinding | { readonly unconfirmed: string },
+): void {
+  const runtime = context.model.runtime;
+  const analysis = analysisForCheck(context);
+  for (const list of allRuleLists(context.model)) {
+    const rules = analysis.ruleList(list);
+    const confirm = new Confirm(runtime, list);
+    for (const rule of list.rules) {
+      const result = rules.rule(rule.index);
+      if (result.verdict.kind !== kind) continue;
+      const out = describe({ runtime, list, rule, result, verdict: result.verdict as Extract<RuleVerdict, { kind: K }>, rules, confirm });
+      if ("unconfirmed" in out) {
+        analysis.noteSkip(list, { ruleIndex: rule.index, reason: `the witness ${JSON.stringify(out.unconfirmed)} could not be confirmed; nothing reported`, checks: [code] });
+      } else {
+        context.report(out);
+      }
+    }
+  }
+}
 
 /** `rule 1 (deny "/workspace/.env")`, and which list when it is not the top-level one. */
 export function ruleLabel(list: RuleListSpec, index: number): string {
@@ -56,7 +103,7 @@ export function decider(list: RuleListSpec, index: number): string {
   return index >= 0 ? ruleLabel(list, index) : "the permissive default";
 }
 
-export { Confirm } from "../automata/confirm";
+export { Confirm };
 
 /** " (deepagents-py 0.7.8 matches `/a/` for the tool argument `/a\\`, §1.3)" when the path is not typed as it is matched. */
 export function argumentNote(runtime: Runtime, path: string): string {

@@ -1,57 +1,45 @@
-import { analysisForCheck } from "../automata/modelAnalysis";
 import { moveArrayElementBefore } from "../config/arrayMove";
-import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
 import type { Fix } from "../diagnostics";
 import type { Check } from "./check";
-import { argumentNote, Confirm, decided, ruleLabel, shown } from "./ruleAnalysisText";
+import { argumentNote, decided, reportVerdicts, ruleLabel, shown } from "./ruleAnalysisText";
 
 /**
  * §3.1: first match wins. A rule every one of whose paths (for every operation it names) an earlier rule decides
  * first, some of them the other way, never decides anything: its intent is lost (the `.env`-after-`/workspace/**`
- * mistake). Decided exactly on automata (automata/ruleListAnalysis.ts); the witness is confirmed with the rule
- * list's own decision function; the reorder fix is offered only when the automata prove that it changes nothing
- * outside the moved rule's own paths.
+ * mistake). Decided exactly on automata (automata/outcomes.ts); the witness is confirmed with the rule list's own
+ * decision function; the reorder fix is offered only when the automata prove that it changes nothing outside the
+ * moved rule's own paths.
  */
 export const ruleShadowed: Check = {
   code: "rule-shadowed",
   severity: "warning",
   summary: "Earlier rules decide every path this rule matches, some of them the other way: it never applies.",
   run(context) {
-    const model = context.model;
-    const runtime = model.runtime;
-    const analysis = analysisForCheck(context);
-    for (const list of allRuleLists(model)) {
-      const rules = analysis.ruleList(list);
-      const confirm = new Confirm(runtime, list);
-      for (const rule of list.rules) {
-        const result = rules.rule(rule.index);
-        if (result.verdict.kind !== "shadowed") continue;
-        const w = result.verdict.witness;
-        const actual = confirm.decide(w.operation, w.witness);
-        if (!confirm.canonical(w.witness) || !confirm.ruleMatches(rule.index, w.operation, w.witness) || actual.ruleIndex !== w.ruleIndex || actual.decision === result.decision) {
-          analysis.noteSkip(list, { ruleIndex: rule.index, reason: `the witness ${JSON.stringify(w.witness)} could not be confirmed; nothing reported`, checks: ["rule-shadowed"] });
-          continue;
-        }
-        const earlier = [...new Set(result.operations.flatMap((o) => o.takenBy.map((t) => t.ruleIndex)))].sort((a, b) => a - b);
-        const target = rules.firstOverlappingEarlier(rule.index);
-        const fixes: Fix[] = [];
-        if (target !== undefined && rules.proveMove(rule.index, target)) {
-          fixes.push({ title: `Move above rule ${target}`, edits: moveArrayElementBefore(context.text, list.node, rule.index, target), safe: false });
-        }
-        const takers = earlier.length === 1 ? ruleLabel(list, earlier[0]!) : `earlier rules (${earlier.join(", ")})`;
-        context.report({
-          message:
-            `This rule never decides anything in ${runtime.label}: ${takers} decide${earlier.length === 1 ? "s" : ""} every path it matches first (first match wins, §3.1). ` +
-            `For example \`${w.operation} ${shown(w.witness)}\` is ${decided(actual.decision)} by ${ruleLabel(list, w.ruleIndex)}, not ${decided(result.decision)} by this rule${argumentNote(runtime, w.witness)}.` +
-            (fixes.length > 0 ? ` Moving it above rule ${target} makes it decide all its paths and changes no decision outside them.` : ""),
-          span: spanOf(rule.node),
-          tags: ["unnecessary"],
-          witness: w.witness,
-          related: earlier.map((i) => ({ message: `${ruleLabel(list, i)} decides first`, span: spanOf(list.rules[i]!.node) })),
-          fixes,
-        });
+    reportVerdicts(context, "rule-shadowed", "shadowed", ({ runtime, list, rule, result, verdict, rules, confirm }) => {
+      const w = verdict.witness;
+      const actual = confirm.decide(w.operation, w.witness);
+      if (!confirm.canonical(w.witness) || !confirm.ruleMatches(rule.index, w.operation, w.witness) || actual.ruleIndex !== w.ruleIndex || actual.decision === result.decision) {
+        return { unconfirmed: w.witness };
       }
-    }
+      const earlier = [...new Set(result.operations.flatMap((o) => o.takenBy.map((t) => t.ruleIndex)))].sort((a, b) => a - b);
+      const target = rules.firstOverlappingEarlier(rule.index);
+      const fixes: Fix[] = [];
+      if (target !== undefined && rules.proveMove(rule.index, target)) {
+        fixes.push({ title: `Move above rule ${target}`, edits: moveArrayElementBefore(context.text, list.node, rule.index, target), safe: false });
+      }
+      const takers = earlier.length === 1 ? ruleLabel(list, earlier[0]!) : `earlier rules (${earlier.join(", ")})`;
+      return {
+        message:
+          `This rule never decides anything in ${runtime.label}: ${takers} decide${earlier.length === 1 ? "s" : ""} every path it matches first (first match wins, §3.1). ` +
+          `For example \`${w.operation} ${shown(w.witness)}\` is ${decided(actual.decision)} by ${ruleLabel(list, w.ruleIndex)}, not ${decided(result.decision)} by this rule${argumentNote(runtime, w.witness)}.` +
+          (fixes.length > 0 ? ` Moving it above rule ${target} makes it decide all its paths and changes no decision outside them.` : ""),
+        span: spanOf(rule.node),
+        tags: ["unnecessary"],
+        witness: w.witness,
+        related: earlier.map((i) => ({ message: `${ruleLabel(list, i)} decides first`, span: spanOf(list.rules[i]!.node) })),
+        fixes,
+      };
+    });
   },
 };
