@@ -1,18 +1,23 @@
 /**
  * Bad input for the agent sections: a subagent list with 10,000 entries, duplicate and cyclic-looking names (a
- * subagent named after the main agent, after `task`, after itself with a path in it, names referring to each other),
- * missing descriptions, `null` permissions, forks, own middleware: clear diagnostics, well under a second.
+ * subagent named after the main agent, after `task`, after itself with a path in it, names referring to each other,
+ * names that differ only in case or a trailing space), missing descriptions, `null` permissions, forks, own
+ * middleware: clear diagnostics, and nothing that grows faster than the file.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpus, loadavg } from "node:os";
 import { checkConfigText } from "../../server/src/engine/checkConfig";
 import { CHECKS } from "../../server/src/engine/checks";
 import { buildModel } from "../../server/src/engine/config/model";
 import { parseJsonc } from "../../server/src/engine/config/parse";
 import type { Finding } from "../../server/src/engine/diagnostics";
+import { agentsOf } from "../../server/src/engine/agents/agents";
 import { effectiveTools } from "../../server/src/engine/agents/effectiveTools";
 import { promptPreview } from "../../server/src/engine/agents/promptPreview";
+
+// Speed is measured by `npm run bench` (section 4, "check at scale"); a test only catches hangs and blow-ups (a
+// lookup per agent that scans every agent took minutes here), with a bound that survives a loaded CI machine.
+const HANG_GUARD_MS = 15_000;
 
 const N = 10_000;
 
@@ -59,31 +64,23 @@ const AGENT_CODES = new Set([
   "skill-tool-unknown",
 ]);
 
-/** Runs the agent checks on a model: one warm-up run, then the best of three (the machine may be busy with other work). */
-function timeAgentChecks(text: string): { ms: number; findings: Finding[] } {
+/** Runs the agent checks on a model (elapsed wall time only for the hang guard). */
+function runAgentChecks(text: string): { ms: number; findings: Finding[] } {
   const model = buildModel(parseJsonc(text).root!);
-  let best = Infinity;
-  let findings: Finding[] = [];
-  for (let round = 0; round < 4; round++) {
-    const out: Finding[] = [];
-    const started = performance.now();
-    for (const check of CHECKS) {
-      if (!AGENT_CODES.has(check.code)) continue;
-      check.run({ model, text, runtimes: [model.runtime], fileExists: () => false, readFile: () => undefined, report: (f) => out.push({ ...f, code: check.code, severity: f.severity ?? check.severity }) });
-    }
-    if (round > 0) best = Math.min(best, performance.now() - started);
-    findings = out;
+  const findings: Finding[] = [];
+  const started = performance.now();
+  for (const check of CHECKS) {
+    if (!AGENT_CODES.has(check.code)) continue;
+    check.run({ model, text, runtimes: [model.runtime], fileExists: () => false, readFile: () => undefined, report: (f) => findings.push({ ...f, code: check.code, severity: f.severity ?? check.severity }) });
   }
-  return { ms: best, findings };
+  return { ms: performance.now() - started, findings };
 }
 
-test(`a subagent list with ${N} entries: the agent checks run in well under a second, with clear diagnostics`, () => {
+test(`a subagent list with ${N} entries: the agent checks finish, with clear diagnostics`, () => {
   const text = hugeConfig();
-  const { ms, findings } = timeAgentChecks(text);
+  const { ms, findings } = runAgentChecks(text);
   const count = (code: string) => findings.filter((f) => f.code === code).length;
-  // One second on an idle machine; on a machine busy with other work, a second per share of a core it gets.
-  const busy = Math.max(1, loadavg()[0]! / cpus().length);
-  assert.ok(ms < 1000 * busy, `took ${ms.toFixed(0)} ms (load ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores)`);
+  assert.ok(ms < HANG_GUARD_MS, `took ${ms.toFixed(0)} ms`);
   // 9990 generated entries over 2500 distinct names (7490 repeats), and "worker" twice.
   assert.equal(count("subagent-duplicate-name"), 7491);
   // Every third subagent has no description.
@@ -91,19 +88,57 @@ test(`a subagent list with ${N} entries: the agent checks run in well under a se
   assert.ok(count("subagent-escalation") > 0);
   assert.ok(count("permissions-with-sandbox") > 0 && count("permission-outside-routes") > 0);
   assert.ok(count("tool-unknown") > 0 && count("tool-duplicate") > 0 && count("tool-name-collision") > 0);
+  // Clear: each finding is about one entry and names it; none is a wall of text about the whole list.
   for (const f of findings) assert.ok(f.message.length < 2000, `${f.code}: a message of ${f.message.length} characters`);
+  const duplicate = findings.find((f) => f.code === "subagent-duplicate-name" && f.message.includes('"worker"'))!;
+  assert.equal(duplicate.message, `Another subagent is already named "worker": deepagents-js 1.14.1: Error: Duplicate subagent name 'worker'; each subagent must have a unique name.`);
+  assert.equal(text.slice(duplicate.related![0]!.span.start, duplicate.related![0]!.span.end), '"worker"');
+  assert.ok(duplicate.related![0]!.span.start < duplicate.span.start, "the related span is the first declaration");
+  const missing = findings.filter((f) => f.code === "subagent-missing-description").map((f) => f.message);
+  assert.ok(missing.includes(`Subagent "main" has no \`description\`: the runtime accepts it, but the \`task\` tool offers it to the model with none (deepagents-js writes "- main: undefined").`));
   // The whole pipeline (parse, schema, every check) still answers, without an internal error from these checks.
   const all = checkConfigText(text).findings;
   assert.equal(all.filter((f) => f.code === "internal-error" && [...AGENT_CODES].some((c) => f.message.includes(`The ${c} check`))).length, 0);
 });
 
-test("effective tools and the prompt preview of one subagent among 10,000 are fast too", () => {
+test("effective tools of every agent among 10,000 and the prompt preview finish", () => {
   const { model } = checkConfigText(hugeConfig());
   const started = performance.now();
+  // What `agent-sandbox tools CONFIG` computes without --agent: every agent, one after another.
+  const agents = agentsOf(model!);
+  let visible = 0;
+  for (const a of agents) visible += effectiveTools(model!, a.name, null)!.filter((t) => t.visible).length;
   const tools = effectiveTools(model!, "a→b→a", null)!;
   const preview = promptPreview(model!, "main", null, () => undefined)!;
   const elapsed = performance.now() - started;
+  assert.ok(elapsed < HANG_GUARD_MS, `took ${elapsed.toFixed(0)} ms`);
+  assert.ok(visible > agents.length);
   assert.ok(tools.some((t) => t.visible));
+  // "general-purpose" is declared, so it replaces the built-in one: the catalogue is the N entries as written.
   assert.equal(preview.subagents.length, N);
-  assert.ok(elapsed < 500 * Math.max(1, loadavg()[0]! / cpus().length), `took ${elapsed.toFixed(0)} ms`);
+  assert.ok(!agents.some((a) => a.kind === "general-purpose"));
+  assert.equal(preview.subagents.filter((s) => s.name === "general-purpose").length, 1);
+});
+
+test("names that differ only in case or a trailing space are different subagents; a repeated name resolves to the first", () => {
+  const names = ["a", "a ", "A", "a", "ls", "task", "read_file", "web_search"];
+  const subagents: Record<string, unknown>[] = names.map((name, i) => ({ name, description: `entry ${i}`, tools: [`tool_${i}`] }));
+  for (let i = subagents.length; i < N; i++) subagents.push({ name: `agent-${i}`, description: `delegates to agent-${i + 1}` });
+  const text = JSON.stringify({ version: 1, tools: ["web_search"], subagents }, null, 1);
+  const { findings, model } = checkConfigText(text);
+  const duplicates = findings.filter((f) => f.code === "subagent-duplicate-name");
+  assert.deepEqual(
+    duplicates.map((f) => f.message),
+    [`Another subagent is already named "a": deepagents-js 1.14.1: Error: Duplicate subagent name 'a'; each subagent must have a unique name.`],
+  );
+  // A subagent named like a tool is not a tool: nothing collides (only user tools named like built-ins do).
+  assert.deepEqual(findings.filter((f) => f.code === "tool-name-collision"), []);
+  const userTools = (agent: string) => effectiveTools(model!, agent, null)!.filter((t) => t.kind === "user").map((t) => t.name);
+  assert.deepEqual(userTools("a"), ["tool_0"], "the first \"a\", as the runtime's lookup by name finds it");
+  assert.deepEqual(userTools("a "), ["tool_1"]);
+  assert.deepEqual(userTools("A"), ["tool_2"]);
+  assert.deepEqual(userTools("task"), ["tool_5"]);
+  assert.deepEqual(userTools(`agent-${N - 1}`), ["web_search"], "no own tools: the parent's user tools");
+  assert.equal(effectiveTools(model!, "a  ", null), undefined);
+  assert.equal(promptPreview(model!, "b", null, () => undefined), undefined);
 });

@@ -9,6 +9,7 @@ import { checkConfigText } from "../../server/src/engine/checkConfig";
 import { parseJsonc } from "../../server/src/engine/config/parse";
 import { MAX_FINDINGS_PER_CHECK } from "../../server/src/engine/authorization/blockNodes";
 import { rbacConstructionProblems, rbacPolicyOf } from "../../server/src/engine/authorization/rbac";
+import { effectiveTools, policyOf } from "../../server/src/engine/agents/effectiveTools";
 
 // Speed is measured by `npm run bench` (typically well under a second here); a test only catches hangs and
 // blow-ups, with a bound that survives a loaded CI machine.
@@ -71,6 +72,30 @@ test("10,000 valid roles: no findings, and the policy decides for every role qui
   assert.ok(decisions.every(Boolean));
   assert.ok(decideMs < HANG_GUARD_MS, `took ${decideMs.toFixed(0)} ms`);
   assert.deepEqual(rbacConstructionProblems(auth), []);
+});
+
+test("the effective tools of every one of 10,000 roles (what `agent-sandbox tools` prints) are computed once per file", () => {
+  // Cyclic-looking names are plain names; half the roles may read, the other half also write.
+  const text = bigConfig(
+    (i) => (i % 2 ? `{ "tools": { "allow": ["read_file", "ls", "task"], "deny": ["task"] } }` : `{ "tools": { "allow": "*", "deny": ["execute", "delete"] } }`),
+    `\n    "default_role": "role0->role1",`,
+  ).replace(`"role0":`, `"role0->role1":`).replace(`"role1":`, `"role1->role0":`);
+  const { result: model, ms } = timed(() => checkConfigText(text).model!);
+  const roles = policyOf(model)!.roles;
+  assert.equal(roles.length, ROLES);
+  assert.deepEqual(roles.slice(0, 3), ["role0->role1", "role1->role0", "role2"]);
+  const started = performance.now();
+  const visible = roles.map((role) => effectiveTools(model, "main", role)!.filter((t) => t.visible).map((t) => t.name).join(","));
+  const toolsMs = performance.now() - started;
+  assert.ok(ms + toolsMs < HANG_GUARD_MS, `check ${ms.toFixed(0)} ms, tools for every role ${toolsMs.toFixed(0)} ms (${parseMs(text)})`);
+  assert.equal(visible[0], "ls,read_file,write_file,edit_file,glob,grep,task");
+  assert.equal(visible[1], "ls,read_file", "deny wins over allow: no task");
+  assert.equal(visible[ROLES - 1], "ls,read_file");
+  const hidden = effectiveTools(model, "main", "role9999")!.find((t) => t.name === "task")!;
+  assert.equal(hidden.hiddenBy, "authorization");
+  assert.equal(hidden.reason, `role "role9999" may not call it: role 'role9999' is denied 'task' on resource 'tool'`);
+  assert.equal(policyOf(model), policyOf(model), "compiled once per parsed file, not once per question");
+  assert.deepEqual(checkConfigText(text).findings.filter((f) => f.code.startsWith("authz-")), []);
 });
 
 test("unknown role against 10,000 declared roles: the fail_closed outcome, message computed once", () => {

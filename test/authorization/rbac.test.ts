@@ -596,6 +596,17 @@ describe("Python reprs", () => {
   });
   test("sorted() by code point", () => {
     assert.deepEqual(pySorted(["b", "B", "a", "😀", "\uffff", ""]), ["", "B", "a", "b", "\uffff", "😀"]);
+    // Without surrogates (the built-in comparison is used then), and with one far down a long list.
+    assert.deepEqual(pySorted(["\uffff", "~", "\ue000", "Z", "a b", "a", "é"]), ["Z", "a", "a b", "~", "é", "\ue000", "\uffff"]);
+    const many = Array.from({ length: 2000 }, (_, i) => `r${(i * 7919) % 2000}`);
+    assert.deepEqual(pySorted([...many, "\ue000", "😀"]).slice(-2), ["\ue000", "😀"]);
+    assert.deepEqual(pySorted(many), [...many].sort());
+  });
+  test("repr of plain names and of names that need escapes", () => {
+    assert.equal(pyStrRepr("team-7-ops_9 x"), "'team-7-ops_9 x'");
+    assert.equal(pyStrRepr(""), "''");
+    assert.equal(pyStrRepr("a\\b"), "'a\\\\b'");
+    assert.equal(pyStrRepr("~\u007f"), "'~\\x7f'");
   });
   test("Pydantic lax bool", () => {
     assert.deepEqual(["yes", "On", "1", 1, true, "t", "y"].map(pydanticBool), [true, true, true, true, true, true, true]);

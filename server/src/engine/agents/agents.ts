@@ -16,8 +16,23 @@ export function agentsOf(model: ConfigModel): AgentRef[] {
   return agents;
 }
 
+/**
+ * The first agent of each name, per model: the CLI's `tools` and the editor ask for one agent after another, and a
+ * scan of a 10,000-entry subagent list per question made that quadratic. A model is not changed after
+ * `buildModel`; the index is still rebuilt if its subagent list was replaced or grew.
+ */
+const agentIndexes = new WeakMap<ConfigModel, { subagents: readonly SubagentSpec[]; count: number; byName: Map<string, AgentRef> }>();
+
+/** The agent of that name (the first one when a name is repeated, as a scan in file order finds it). */
 export function findAgent(model: ConfigModel, name: string): AgentRef | undefined {
-  return agentsOf(model).find((a) => a.name === name);
+  let index = agentIndexes.get(model);
+  if (!index || index.subagents !== model.subagents || index.count !== model.subagents.length) {
+    const byName = new Map<string, AgentRef>();
+    for (const a of agentsOf(model)) if (!byName.has(a.name)) byName.set(a.name, a);
+    index = { subagents: model.subagents, count: model.subagents.length, byName };
+    agentIndexes.set(model, index);
+  }
+  return index.byName.get(name);
 }
 
 /** Where an agent's rules come from, in the CLI's words (`explain`'s `source`). */

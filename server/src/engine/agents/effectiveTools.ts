@@ -1,8 +1,8 @@
-import { getNodeValue } from "jsonc-parser";
 import { rbacPolicyOf, type RbacPolicy } from "../authorization/rbac";
 import type { ConfigModel, Located } from "../config/model";
+import type { JsonNode } from "../config/parse";
 import { FILESYSTEM_TOOLS } from "../runtime/runtime";
-import { agentsOf, isForked, middlewareLabel, type AgentRef } from "./agents";
+import { findAgent, isForked, middlewareLabel, type AgentRef } from "./agents";
 import { agentFilesystem, capabilityReason, describeAgentBackend, type AgentFilesystem } from "./backends";
 import { SKILL_FRAMEWORK_TOOLS } from "./skills";
 
@@ -38,7 +38,7 @@ export interface EffectiveToolsOptions {
  *   ∩ active skill `allowed-tools` (+ DeerFlow's framework tools)
  */
 export function effectiveTools(model: ConfigModel, agentName: string, role: string | null = null, options: EffectiveToolsOptions = {}): EffectiveTool[] | undefined {
-  const agent = agentsOf(model).find((a) => a.name === agentName);
+  const agent = findAgent(model, agentName);
   return agent ? effectiveToolsOf(model, agent, role, options) : undefined;
 }
 
@@ -93,9 +93,24 @@ export function effectiveToolsOf(model: ConfigModel, agent: AgentRef, role: stri
   return tools;
 }
 
+/**
+ * The compiled policy of each parsed `authorization` node (`null`: absent or disabled). Compiling walks every
+ * role; `agent-sandbox tools` asks once per agent and role, which with 10,000 roles was 10,000 compilations.
+ */
+const policies = new WeakMap<JsonNode, RbacPolicy | null>();
+
 /** The RBAC policy of the config's `authorization` block (`undefined` when absent or disabled). */
 export function policyOf(model: ConfigModel): RbacPolicy | undefined {
-  return rbacPolicyOf(model.authorization && getNodeValue(model.authorization));
+  const node = model.authorization;
+  if (!node) return undefined;
+  let policy = policies.get(node);
+  if (policy === undefined) {
+    // The node itself, not a copy of it as a JavaScript object: no copy of a large role map, and a role named
+    // `__proto__` stays a role (a plain object would take it as its prototype).
+    policy = rbacPolicyOf(node) ?? null;
+    policies.set(node, policy);
+  }
+  return policy ?? undefined;
 }
 
 function hide(tool: EffectiveTool, by: HiddenBy, reason: string): void {

@@ -1,6 +1,6 @@
 import type { BackendSpec, ConfigModel, Located } from "../config/model";
 import { property, type JsonNode } from "../config/parse";
-import { agentsOf, GENERAL_PURPOSE, isForked, type AgentRef } from "./agents";
+import { agentsOf, findAgent, GENERAL_PURPOSE, isForked, type AgentRef } from "./agents";
 import { agentFilesystem, describeBackendShape } from "./backends";
 import { effectiveToolsOf, type EffectiveToolsOptions } from "./effectiveTools";
 import { loadSkills, type SkillFileAccess } from "./skills";
@@ -51,8 +51,7 @@ export function promptPreview(
   readFile: (relativePath: string) => string | undefined,
   options: PromptPreviewOptions = {},
 ): PromptPreview | undefined {
-  const agents = agentsOf(model);
-  const agent = agents.find((a) => a.name === agentName);
+  const agent = findAgent(model, agentName);
   if (!agent) return undefined;
   const runtime = model.runtime;
   const notes: string[] = [];
@@ -88,7 +87,7 @@ export function promptPreview(
 
   const subagents: { name: string; description: string }[] = [];
   if (visible.has("task")) {
-    for (const a of agents) {
+    for (const a of agentsOf(model)) {
       if (a.kind === "general-purpose") subagents.push({ name: GENERAL_PURPOSE, description: GENERAL_PURPOSE_DESCRIPTION });
       else if (a.kind === "subagent") {
         const text = a.spec.description?.value ?? "(no description)";

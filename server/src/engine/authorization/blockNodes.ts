@@ -20,7 +20,8 @@ export function entriesOf(node: JsonNode | undefined): Entry[] {
   const out: Entry[] = [];
   const byKey = children.length > 8 ? new Map<string, Entry>() : undefined;
   for (const prop of children) {
-    const [keyNode, valueNode] = prop.children ?? [];
+    const keyNode = prop.children?.[0];
+    const valueNode = prop.children?.[1];
     if (!keyNode || !valueNode || typeof keyNode.value !== "string") continue;
     const existing = byKey ? byKey.get(keyNode.value) : out.find((e) => e.key === keyNode.value);
     if (existing) {

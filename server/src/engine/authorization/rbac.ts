@@ -154,6 +154,11 @@ export interface RbacIssue extends RbacProblem {
   /** `reserved-alias`: the plural key DeerFlow asks for. `policy-keys`: the unknown keys, in file order. */
   pluralKey?: string;
   unknownKeys?: string[];
+  /**
+   * `default-role`: the declared roles sorted, and their repr as it appears in `message`, so that a check can
+   * shorten a list of 10,000 names without sorting and printing them again.
+   */
+  knownRoles?: { sorted: readonly string[]; repr: string };
 }
 
 /** What the walk over `roles` produced: the compiled policies of every part that is valid. */
@@ -211,8 +216,11 @@ function entriesV(v: Val): readonly Entry[] {
 }
 
 function hasRepeatedKey(props: readonly JsonNode[]): boolean {
+  if (props.length <= 1) return false;
   if (props.length <= 8) {
-    for (let i = 1; i < props.length; i++) for (let j = 0; j < i; j++) if (entryKey(props[i]!) === entryKey(props[j]!)) return true;
+    // Small objects (a role body, a policy): pairwise, each key read once.
+    const keys = props.map(entryKey);
+    for (let i = 1; i < keys.length; i++) for (let j = 0; j < i; j++) if (keys[i] === keys[j]) return true;
     return false;
   }
   const seen = new Set<string>();
@@ -258,7 +266,8 @@ function reprV(v: Val): string {
 export class RbacProvider {
   readonly name = "rbac";
   private readonly known: ReadonlySet<string>;
-  private sortedKnown: string | undefined;
+  private sortedKnown: string[] | undefined;
+  private sortedKnownRepr: string | undefined;
 
   private constructor(private readonly compiled: Compiled) {
     this.known = new Set(compiled.knownRoles);
@@ -286,9 +295,14 @@ export class RbacProvider {
     return this.compiled.knownRoles;
   }
 
-  /** `repr(sorted(self._known_roles))`, computed once (a role map can be large). */
+  /** `sorted(self._known_roles)`, computed once (a role map can be large). */
+  sortedKnownRoles(): readonly string[] {
+    return (this.sortedKnown ??= pySorted(this.known));
+  }
+
+  /** `repr(sorted(self._known_roles))`, computed once. */
   knownRolesRepr(): string {
-    return (this.sortedKnown ??= pyStrListRepr(pySorted(this.known)));
+    return (this.sortedKnownRepr ??= pyStrListRepr(this.sortedKnownRoles()));
   }
 
   /** `validate_role` (rbac.py L124–130). */
@@ -579,6 +593,7 @@ export function rbacConstructionIssues(authorization: unknown): RbacIssue[] {
         message: `Invalid authorization default_role for provider '${RBAC_PROVIDER_PATH}': ${(error as Error).message}`,
         jsonPath: block.defaultRoleGiven ? ["default_role"] : ["roles"],
         on: block.defaultRoleGiven ? "value" : "key",
+        knownRoles: { sorted: provider.sortedKnownRoles(), repr: provider.knownRolesRepr() },
       });
     }
   }

@@ -26,11 +26,11 @@ export const authzDefaultRoleUndefined: Check = {
       const defaultRoleNode = property(block.node, "default_role");
       const declared = block.roles.map((r) => r.role);
       let message = issue.message;
-      const known = entriesOf(block.rolesNode).map((e) => e.key);
-      if (known.length > MAX_LISTED_ROLES) {
-        const sorted = pySorted(known);
+      // The provider's sorted list and its repr, as they are in the message (not sorted and printed again).
+      const sorted = issue.knownRoles?.sorted ?? pySorted(entriesOf(block.rolesNode).map((e) => e.key));
+      if (sorted.length > MAX_LISTED_ROLES) {
         const shortList = `[${sorted.slice(0, MAX_LISTED_ROLES).map(pyStrRepr).join(", ")}, …]`;
-        message = message.replace(pyStrListRepr(sorted), `${shortList} (${known.length} roles; list shortened)`);
+        message = message.replace(issue.knownRoles?.repr ?? pyStrListRepr(sorted), () => `${shortList} (${sorted.length} roles; list shortened)`); // a function: a role named `$&` is text
       }
       const implicit = defaultRoleNode ? "" : ' `default_role` is not set, so it is "user".';
       const fixes: Fix[] = [];

@@ -21,16 +21,19 @@ export const authzDenyAll: Check = {
       if (!node || !ENFORCED_RESOURCE_KEYS.includes(policy.resourceKey)) continue;
       const denyAll = (node.type === "boolean" && node.value === false) || (node.type === "array" && (node.children?.length ?? 0) === 0);
       if (!denyAll) continue;
-      const written = node.type === "boolean" ? "false" : "[]";
-      const who = roleLabel(policy.role);
-      const effect: Record<string, string> = {
-        tools: `${who} may call no tool: DeerFlow removes every tool before the agent is built (Layer 1), framework tools such as task included, and denies any call that gets through (Layer 2).`,
-        models: `${who} may use no model: DeerFlow filters every model out, and with fail_closed it refuses the run ("No models are authorized for the current role").`,
-        routes: `${who} gets none of the six Gateway route permissions: it cannot read or write threads, nor create, read or cancel runs.`,
-      };
-      out.report({
-        message: `"allow": ${written} denies everything (an empty list is never "unset"): ${effect[policy.resourceKey]}`,
-        span: spanOf(node),
+      // Built only for the findings that are shown (past the cap, a count is all that is said).
+      out.report(() => {
+        const written = node.type === "boolean" ? "false" : "[]";
+        const who = roleLabel(policy.role);
+        const effect: Record<string, string> = {
+          tools: `${who} may call no tool: DeerFlow removes every tool before the agent is built (Layer 1), framework tools such as task included, and denies any call that gets through (Layer 2).`,
+          models: `${who} may use no model: DeerFlow filters every model out, and with fail_closed it refuses the run ("No models are authorized for the current role").`,
+          routes: `${who} gets none of the six Gateway route permissions: it cannot read or write threads, nor create, read or cancel runs.`,
+        };
+        return {
+          message: `"allow": ${written} denies everything (an empty list is never "unset"): ${effect[policy.resourceKey]}`,
+          span: spanOf(node),
+        };
       });
     }
     out.finish();

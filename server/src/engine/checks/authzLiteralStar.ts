@@ -28,7 +28,8 @@ export const authzLiteralStar: Check = {
         const stars = items.filter((i) => i.value === "*");
         if (stars.length === 0) continue;
         const others = new Set(items.filter((i) => i.value !== "*").map((i) => i.value));
-        for (const star of stars) {
+        // Each finding is built only when it is shown (a role map can repeat this mistake thousands of times).
+        const starFinding = (star: (typeof stars)[number]) => {
           let message: string;
           const fixes: Fix[] = [];
           if (side === "allow") {
@@ -43,8 +44,9 @@ export const authzLiteralStar: Check = {
           if (items.length > 1 || side === "deny") {
             fixes.push({ title: 'Remove the "*" entry', edits: [removeArrayElement(context.text, listNode!, star.index)], safe: false });
           }
-          out.report({ message, span: spanOf(star.node), fixes });
-        }
+          return { message, span: spanOf(star.node), fixes };
+        };
+        for (const star of stars) out.report(() => starFinding(star));
       }
     }
     out.finish();

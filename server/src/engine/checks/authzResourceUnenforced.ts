@@ -20,10 +20,10 @@ export const authzResourceUnenforced: Check = {
       for (const resource of role.resources) {
         if (!UNENFORCED_RESOURCE_KEYS.includes(resource.key)) continue;
         const mcpHint = resource.key === "mcp_servers" ? " To restrict an MCP server's tools, list them under \"tools\" by their bound names (`<server>_<tool>`)." : "";
-        out.report({
+        out.report(() => ({
           message: `DeerFlow accepts "${resource.key}" policies but does not enforce them anywhere yet (only tools, models and routes are checked), so this does not restrict ${roleLabel(role.role)}.${mcpHint}`,
           span: spanOf(resource.keyNode),
-        });
+        }));
       }
     }
     out.finish();
