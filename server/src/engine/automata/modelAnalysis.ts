@@ -88,6 +88,8 @@ interface Core {
   primary: { readings: ListReading[]; outcomes: RealisedOutcome[] } | "too-big" | undefined;
   readonly answers: Map<number, RuleAnswers>;
   readonly divergences: Map<string, { found: Divergence[]; notes: { list: number; note: SkipNote }[]; tooBig?: string }>;
+  /** escalationsOf's answers by (parent list, child list, operations): they read every outcome of the walk. */
+  readonly escalations: Map<string, ReturnType<typeof escalationsOf>>;
 }
 
 const cores = new Map<string, Core>();
@@ -144,7 +146,7 @@ export class ModelAnalysis {
     }
     if (runtimes.length > 1) dfas.add(sharedCharacters());
     const space = new PathSpace(dfas, options.candidates ?? [], readablePaths(runtimes[0] ?? model.runtime));
-    this.core = { space, languages, tables: new Map(), primary: undefined, answers: new Map(), divergences: new Map() };
+    this.core = { space, languages, tables: new Map(), primary: undefined, answers: new Map(), divergences: new Map(), escalations: new Map() };
     if (cores.size >= CORE_CACHE_SIZE) cores.delete(cores.keys().next().value!);
     cores.set(key, this.core);
   }
@@ -247,8 +249,14 @@ export class ModelAnalysis {
   escalations(parent: RuleListSpec, child: RuleListSpec | undefined, operations: readonly Operation[]): ReturnType<typeof escalationsOf> | undefined {
     const primary = this.primaryOutcomes();
     if (!primary) return undefined;
-    const childReading = child ? primary.readings[this.indexOf(child)] : undefined;
-    return escalationsOf(primary.readings[this.indexOf(parent)]!, childReading, primary.outcomes, operations);
+    const key = `${this.indexOf(parent)}:${child ? this.indexOf(child) : -1}:${operations.join(",")}`;
+    let found = this.core.escalations.get(key);
+    if (!found) {
+      const childReading = child ? primary.readings[this.indexOf(child)] : undefined;
+      found = escalationsOf(primary.readings[this.indexOf(parent)]!, childReading, primary.outcomes, operations);
+      this.core.escalations.set(key, found);
+    }
+    return found;
   }
 
   /** Record what a check could not decide, once per (place, reason). */
