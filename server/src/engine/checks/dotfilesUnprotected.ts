@@ -2,10 +2,10 @@ import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
 import type { Fix } from "../diagnostics";
 import { CompiledRuleList, type PermissionRuleInput, type RuleDecision } from "../permissions/ruleList";
-import { OPERATIONS, RUNTIME_IDS, runtimeById, type Operation, type Runtime } from "../runtime";
+import { OPERATIONS, RUNTIME_IDS, runtimeById, type CompiledPattern, type Operation, type Runtime } from "../runtime";
 import { budget, type Check } from "./check";
 import { patternTable, probeMatcher } from "./patternTable";
-import { analysable, type ExampleFill, examplePaths, isCanonical, isLiteralText, scanGlob } from "../runtime/globText";
+import { analysable, type ExampleFill, examplePaths, isCanonical, isLiteralText, leadingFolders, scanGlob } from "../runtime/globText";
 
 /**
  * §2.2 item 1 (G4, G9, G21, G25, G31, G42–G43, G109–G110, T13, T17–T18): deepagents-js matches with
@@ -41,12 +41,30 @@ export const dotfilesUnprotected: Check = {
       if (!isPlainText(pattern) && !table.pathProblem(runtime, pattern) && !table.pathProblem(reference, pattern)) {
         const here = table.compile(runtime, pattern);
         found = examplePaths(pattern, DOTFILE_FILL).filter((p) =>
-          hasOneDotfileSegment(p) && isCanonical(runtime, p) && isCanonical(reference, p) && !here.matches(p));
+          hasOneDotfileSegment(p) && !here.matches(p) && isCanonical(runtime, p) && isCanonical(reference, p));
       }
       gaps.set(pattern, found);
       return found;
     };
 
+    // The rule lists below are only asked about paths from `examplePaths` (never a `//`, canonical here), so a
+    // pattern's leading folder names are text such a path must start with, even in Python, whose matcher reads a
+    // `/` as `[/]+` and so offers no literal prefix of its own: without one, every decision tries every pattern.
+    const prefixed = new Map<string, CompiledPattern>();
+    const indexed: Runtime = {
+      ...table.through(runtime),
+      compilePattern(pattern: string): CompiledPattern {
+        let c = prefixed.get(pattern);
+        if (!c) {
+          const compiledHere = table.compile(runtime, pattern);
+          const folders = leadingFolders(pattern);
+          // An unusable pattern fails every call that reaches it: it must stay a candidate for every path.
+          c = compiledHere.unusable || folders === "" ? compiledHere : { pattern, matches: (path) => compiledHere.matches(path), literalPrefix: folders };
+          prefixed.set(pattern, c);
+        }
+        return c;
+      },
+    };
     for (const list of allRuleLists(context.model)) {
       // Decisions are only asked about paths with a dot name in them (the gaps above), so the list is compiled
       // without the patterns that cannot match such a path here (below): same decision, same deciding rule.
@@ -56,7 +74,7 @@ export const dotfilesUnprotected: Check = {
         const key = `${op}\u0000${path}`;
         let d = decisions.get(key);
         if (!d) {
-          compiled ??= new CompiledRuleList(table.through(runtime), list.rules.map((r) => dotPathRule(r.input, (p) => table.compile(runtime, p).unusable)));
+          compiled ??= new CompiledRuleList(indexed, list.rules.map((r) => dotPathRule(r.input, (p) => table.compile(runtime, p).unusable)));
           decisions.set(key, (d = compiled.decide(op, path)));
         }
         return d;
@@ -139,7 +157,17 @@ function skipsDotfiles(runtime: Runtime): boolean {
  * reporting every added pattern again.
  */
 function hasOneDotfileSegment(path: string): boolean {
-  return path.split("/").filter((s) => s.startsWith(".") && s !== "." && s !== "..").length === 1;
+  // Every candidate path is tested, so without splitting: a segment starts at 0 or after a `/`.
+  let count = 0;
+  for (let at = path.indexOf("."); at >= 0; at = path.indexOf(".", at + 1)) {
+    if (at > 0 && path.charCodeAt(at - 1) !== 47 /* / */) continue;
+    const end = path.indexOf("/", at);
+    const length = (end < 0 ? path.length : end) - at;
+    // `.` and `..` are not names.
+    if (length === 1 || (length === 2 && path.charCodeAt(at + 1) === 46)) continue;
+    if (++count > 1) return false;
+  }
+  return count === 1;
 }
 
 /**

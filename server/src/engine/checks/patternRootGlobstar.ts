@@ -3,7 +3,7 @@ import { spanOf } from "../config/parse";
 import { RUNTIME_IDS, runtimeById, type Runtime } from "../runtime";
 import type { Check } from "./check";
 import { patternTable, probeMatcher } from "./patternTable";
-import { analysable, type ExampleFill, examplePaths, isCanonical, isStructural, scanGlob } from "../runtime/globText";
+import { analysable, type ExampleFill, examplePaths, isCanonical, isStructural, leadingFolders, scanGlob } from "../runtime/globText";
 
 /**
  * §2.2 item 3 (G28, G34, G37, G100, T27): picomatch compiles a leading `/**\/` to "a slash, one or more segments,
@@ -61,16 +61,6 @@ export const patternRootGlobstar: Check = {
     }
   },
 };
-
-/**
- * The text every path the pattern matches starts with, read off plain leading folder names: up to the last `/`
- * before anything else (`/a/b/**` matches `/a/b` itself, so not `/a/b/`). Letters, digits, `_` and `-` are text
- * in every glob dialect; anything else ends the reading, so this is never longer than the truth.
- */
-function leadingFolders(pattern: string): string {
-  const head = /^(?:\/[A-Za-z0-9_-]+)*\//.exec(pattern)?.[0] ?? "";
-  return head.slice(0, -1);
-}
 
 const ROOT_FILL: ExampleFill = { globstar: ["a", ""], star: ["a", ".env", ""], qmark: ["a"], classChars: ["a", "b", "x", "0", "."] };
 

@@ -266,3 +266,14 @@ export function isCanonical(runtime: Runtime, path: string): boolean {
   const canonical = runtime.canonicalToolPath(path, true);
   return canonical.ok && canonical.path === path;
 }
+
+/**
+ * The text every path with single slashes that the pattern matches starts with, read off plain leading folder
+ * names: up to the last `/` before anything else (`/a/b/**` matches `/a/b` itself, so not `/a/b/`). Letters,
+ * digits, `_` and `-` are text in both matchers (picomatch; wcmatch, whose `/` is `[/]+`, hence "single slashes");
+ * anything else ends the reading, so this is never longer than the truth. `""` when nothing can be read.
+ */
+export function leadingFolders(pattern: string): string {
+  const head = /^(?:\/[A-Za-z0-9_-]+)*\//.exec(pattern)?.[0] ?? "";
+  return head.slice(0, -1);
+}
