@@ -108,14 +108,22 @@ export function blockNodesOf(authorization: JsonNode | undefined): BlockNodes | 
     roles.push({ role: role.key, keyNode: role.keyNode, bodyNode: role.valueNode, resources });
     for (const resource of resources) {
       if (resource.valueNode.type !== "object") continue;
+      // `property(…, "allow")` and `property(…, "deny")` in one pass (last one wins): this runs once per policy.
+      let allowNode: JsonNode | undefined;
+      let denyNode: JsonNode | undefined;
+      for (const prop of resource.valueNode.children ?? []) {
+        const key = prop.children?.[0]?.value;
+        if (key === "allow") allowNode = prop.children![1];
+        else if (key === "deny") denyNode = prop.children![1];
+      }
       policies.push({
         role: role.key,
         roleKeyNode: role.keyNode,
         resourceKey: resource.key,
         resourceKeyNode: resource.keyNode,
         policyNode: resource.valueNode,
-        allowNode: property(resource.valueNode, "allow"),
-        denyNode: property(resource.valueNode, "deny"),
+        allowNode,
+        denyNode,
       });
     }
   }

@@ -98,9 +98,17 @@ export const KNOWN_RESOURCE_KEYS: readonly string[] = [...ENFORCED_RESOURCE_KEYS
 
 /** What one target of a config key is called in messages: "tool", "model", "route permission", … */
 export function targetNoun(resourceKey: string): string {
-  const nouns: Record<string, string> = { tools: "tool", models: "model", routes: "route permission", skills: "skill", sandbox: "sandbox", mcp_servers: "MCP server" };
-  return Object.hasOwn(nouns, resourceKey) ? nouns[resourceKey]! : `"${resourceKey}" target`;
+  return TARGET_NOUNS.get(resourceKey) ?? `"${resourceKey}" target`;
 }
+
+const TARGET_NOUNS: ReadonlyMap<string, string> = new Map([
+  ["tools", "tool"],
+  ["models", "model"],
+  ["routes", "route permission"],
+  ["skills", "skill"],
+  ["sandbox", "sandbox"],
+  ["mcp_servers", "MCP server"],
+]);
 
 // ---------------------------------------------------------------------------------------------------------
 // The provider

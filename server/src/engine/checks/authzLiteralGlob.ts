@@ -24,7 +24,6 @@ export const authzLiteralGlob: Check = {
     const out = new CappedReporter(context, block, "glob-like entries");
     for (const policy of block.policies) {
       if (!KNOWN_RESOURCE_KEYS.includes(policy.resourceKey)) continue; // authz-resource-unknown covers the rest
-      const noun = targetNoun(policy.resourceKey);
       for (const side of ["allow", "deny"] as const) {
         const listNode = side === "allow" ? policy.allowNode : policy.denyNode;
         if (!someString(listNode, (v) => v !== "*" && GLOB_CHARS.test(v))) continue;
@@ -32,6 +31,7 @@ export const authzLiteralGlob: Check = {
         for (const item of items) {
           if (item.value === "*" || !GLOB_CHARS.test(item.value)) continue;
           out.report(() => {
+            const noun = targetNoun(policy.resourceKey);
             let matching: string[] = [];
             if (policy.resourceKey === "tools") {
               tools ??= [...agentToolNames(context.model)].sort();

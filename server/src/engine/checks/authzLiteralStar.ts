@@ -19,8 +19,6 @@ export const authzLiteralStar: Check = {
     const out = new CappedReporter(context, block, '"*" list entries');
     for (const policy of block.policies) {
       if (!KNOWN_RESOURCE_KEYS.includes(policy.resourceKey)) continue; // authz-resource-unknown covers the rest
-      const noun = targetNoun(policy.resourceKey);
-      const who = roleLabel(policy.role);
       for (const side of ["allow", "deny"] as const) {
         const listNode = side === "allow" ? policy.allowNode : policy.denyNode;
         if (!someString(listNode, (v) => v === "*")) continue;
@@ -30,6 +28,8 @@ export const authzLiteralStar: Check = {
         const others = new Set(items.filter((i) => i.value !== "*").map((i) => i.value));
         // Each finding is built only when it is shown (a role map can repeat this mistake thousands of times).
         const starFinding = (star: (typeof stars)[number]) => {
+          const noun = targetNoun(policy.resourceKey);
+          const who = roleLabel(policy.role);
           let message: string;
           const fixes: Fix[] = [];
           if (side === "allow") {
