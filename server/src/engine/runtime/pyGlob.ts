@@ -1499,15 +1499,23 @@ class ProgramBuilder {
   }
 }
 
-/** Per-run state of `runProgram` (kept out of closures: they cost an allocation per match). */
+/**
+ * Per-run state of `runProgram` (kept out of closures: they cost an allocation per match). There is one, reused by
+ * every run: `runProgram` never re-enters itself (lookaheads run on native regexes), and a rule list calls it
+ * hundreds of times per decision.
+ */
 interface Run {
-  readonly prog: Program;
-  readonly s: string;
-  readonly epoch: number;
+  prog: Program;
+  s: string;
+  epoch: number;
   readonly stack: number[];
   lookCache: Map<number, boolean> | undefined;
   matched: boolean;
 }
+
+const RUN: Run = { prog: undefined as unknown as Program, s: "", epoch: 0, stack: [], lookCache: undefined, matched: false };
+const STATES_A: number[] = [];
+const STATES_B: number[] = [];
 
 function lookHolds(run: Run, ref: number, pos: number): boolean {
   const index = ref >= 0 ? ref : ~ref;
@@ -1566,10 +1574,17 @@ function runProgram(prog: Program, s: string): boolean {
     mark.fill(-1);
     prog.epoch = 0;
   }
-  const run: Run = { prog, s, epoch: prog.epoch, stack: [], lookCache: undefined, matched: false };
+  const run = RUN;
+  run.prog = prog;
+  run.s = s;
+  run.epoch = prog.epoch;
+  run.stack.length = 0;
+  run.lookCache?.clear();
+  run.matched = false;
   prog.epoch += length + 2;
-  let current: number[] = [];
-  let following: number[] = [];
+  let current = STATES_A;
+  let following = STATES_B;
+  current.length = 0;
   let pos = 0;
   addClosure(run, prog.start, 0, current);
   while (!run.matched && current.length && pos < length) {
