@@ -6,12 +6,7 @@
 import { NotificationType, RequestType } from "vscode-languageserver-protocol";
 import type { Location, Range } from "vscode-languageserver-protocol";
 
-/** Client command ids: the server names them in code lenses and hover links; the client registers them. */
-export const Commands = {
-  previewPrompt: "agentSandbox.previewPrompt",
-  explainDecision: "agentSandbox.explainDecision",
-  showEffectiveTools: "agentSandbox.showEffectiveTools",
-} as const;
+export { Commands } from "./commands";
 
 /** Arguments the server puts in a code lens or hover link; every command also works without them (pickers). */
 export interface AgentCommandArgs {
@@ -99,5 +94,11 @@ export interface DidCheckParams {
   counts: { errors: number; warnings: number; information: number; hints: number };
   /** What the exact rule analysis did not decide within its budget (its checks stay silent there), said once. */
   skipped?: { what: string; why: string; checks: readonly string[] }[];
+  /**
+   * With the exact rule analysis on (`agentSandbox.ruleAnalysis`), diagnostics come in two phases: `pending` while
+   * only the other checks' findings are in (the analysis runs in the background), `done` once its findings are in
+   * too (pull clients are then asked to pull again). Absent when the analysis is off, and for dry-run files.
+   */
+  analysis?: "pending" | "done";
 }
 export const DidCheckNotification = new NotificationType<DidCheckParams>("agentSandbox/didCheck");

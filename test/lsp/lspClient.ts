@@ -54,6 +54,7 @@ export class LspTestClient {
   readonly registrations: unknown[] = [];
   refreshes = 0;
   private readonly docs = new Map<string, TextDocument>();
+  private readonly checkWaiters: { resolve: (p: DidCheckParams) => void; predicate: (p: DidCheckParams) => boolean }[] = [];
   private readonly publishWaiters: { uri: string; resolve: (p: PublishDiagnosticsParams) => void; predicate: (p: PublishDiagnosticsParams) => boolean }[] = [];
   stderr = "";
 
@@ -79,6 +80,12 @@ export class LspTestClient {
     });
     connection.onNotification(DidCheckNotification.method, (p: DidCheckParams) => {
       client.checks.push(p);
+      for (const w of [...client.checkWaiters]) {
+        if (w.predicate(p)) {
+          client.checkWaiters.splice(client.checkWaiters.indexOf(w), 1);
+          w.resolve(p);
+        }
+      }
     });
     connection.onNotification("window/logMessage", () => {});
     connection.onRequest("workspace/configuration", (params: { items: { scopeUri?: string; section?: string }[] }) =>
@@ -165,6 +172,35 @@ export class LspTestClient {
   async pullDiagnostics(uri: string): Promise<Diagnostic[]> {
     const report = await this.request<{ kind: string; items: Diagnostic[] }>(DocumentDiagnosticRequest.method, { textDocument: { uri } });
     return report?.items ?? [];
+  }
+
+  /**
+   * The diagnostics with the exact rule analysis's findings in: pulls, and when the server said the analysis of
+   * this version is still running (`analysis: "pending"`), waits for it to say `done` and pulls again.
+   */
+  async pullCompleteDiagnostics(uri: string, timeoutMs = 120_000): Promise<Diagnostic[]> {
+    const version = this.document(uri).version;
+    const items = await this.pullDiagnostics(uri);
+    const last = this.checks.filter((c) => c.uri === uri && c.version === version).at(-1);
+    if (last?.analysis !== "pending") return items;
+    await this.waitForCheck((c) => c.uri === uri && c.version === version && c.analysis === "done", timeoutMs);
+    return this.pullDiagnostics(uri);
+  }
+
+  /** The first didCheck notification, already received or to come, that satisfies `predicate`. */
+  waitForCheck(predicate: (p: DidCheckParams) => boolean, timeoutMs = 120_000): Promise<DidCheckParams> {
+    const already = this.checks.find(predicate);
+    if (already) return Promise.resolve(already);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no matching agentSandbox/didCheck within ${timeoutMs} ms`)), timeoutMs);
+      this.checkWaiters.push({
+        predicate,
+        resolve: (p) => {
+          clearTimeout(timer);
+          resolve(p);
+        },
+      });
+    });
   }
 
   waitForPublish(uri: string, predicate: (p: PublishDiagnosticsParams) => boolean = () => true, timeoutMs = 10_000): Promise<PublishDiagnosticsParams> {

@@ -1,8 +1,9 @@
 /** The extension manifest, grammar and language configuration: what VS Code reads before any code runs. */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import picomatch from "picomatch";
 import { Commands } from "../../server/src/protocol";
 import { ROOT } from "./lspClient";
 
@@ -59,9 +60,19 @@ describe("extension manifest", () => {
     assert.deepEqual(Object.keys(pkg.contributes.configuration.properties).sort(), ["agentSandbox.defaultRuntime", "agentSandbox.ruleAnalysis", "agentSandbox.severities", "agentSandbox.trace.server"]);
   });
 
-  it("ships what .vscodeignore lets through: the bundles, schemas, grammar and language configuration", () => {
-    const ignore = readFileSync(join(ROOT, ".vscodeignore"), "utf8");
-    for (const path of ["dist/client.js", "dist/server.js", "syntaxes/**", "schemas/**", "language-configuration.json"]) assert.ok(ignore.includes(`!${path}`), path);
+  it("ships what .vscodeignore lets through: every bundle, the schemas, grammar and language configuration; no sources", () => {
+    const lines = readFileSync(join(ROOT, ".vscodeignore"), "utf8").split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+    assert.equal(lines[0], "**", "everything is left out unless let through");
+    const through = lines.filter((l) => l.startsWith("!")).map((l) => picomatch(l.slice(1), { dot: true }));
+    const ships = (path: string) => through.some((matches) => matches(path));
+    const bundles = readdirSync(join(ROOT, "dist")).filter((n) => n.endsWith(".js"));
+    assert.ok(bundles.includes("client.js") && bundles.includes("server.js") && bundles.includes("engine.js"), bundles.join(", "));
+    for (const path of [...bundles.map((n) => `dist/${n}`), "package.json", "schemas/agent-sandbox.schema.json", "syntaxes/agent-sandbox.tmLanguage.json", "language-configuration.json"]) {
+      assert.ok(ships(path), path);
+    }
+    for (const path of ["server/src/lsp/server.ts", "client/src/extension.ts", "node_modules/refa/index.js", "test/lsp/fixtures.ts", "bench/run.ts", "e2e/suite/index.ts", "build.mjs"]) {
+      assert.ok(!ships(path), path);
+    }
   });
 
   it("the language configuration declares comments, brackets and auto-closing pairs", () => {

@@ -64,7 +64,8 @@ for (const analysis of [true, false]) {
         assert.ok(expected, `the CLI reported ${path}`);
         const uri = pathToFileURL(path).href;
         await client.open(uri, readFileSync(path, "utf8"), /\.dryrun\.jsonc?$/.test(path) ? "agent-sandbox-dryrun" : "agent-sandbox");
-        const actual = await client.pullDiagnostics(uri);
+        // With the analysis on, the server answers with the other checks first and the analysis's findings after.
+        const actual = analysis ? await client.pullCompleteDiagnostics(uri) : await client.pullDiagnostics(uri);
         await client.close(uri);
         assert.deepEqual(
           actual.map((d) => ({

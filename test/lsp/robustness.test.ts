@@ -121,7 +121,7 @@ describe("robustness", () => {
     const finalText = client.document(given.uri).getText();
     // The editor runs the exact rule analysis by default (`agentSandbox.ruleAnalysis`).
     const fresh = checkConfigText(finalText, { ...relativeAccess(given.path), analysis: true });
-    const actual = await client.pullDiagnostics(given.uri);
+    const actual = await client.pullCompleteDiagnostics(given.uri);
     assert.deepEqual(
       actual.map((d) => ({ code: d.code, severity: SEVERITY[d.severity!], message: d.message, range: d.range })),
       fresh.findings.map((f) => toDiagnosticJson(f, fresh.lines)).map((d) => ({ code: d.code, severity: d.severity, message: d.message, range: d.range })),

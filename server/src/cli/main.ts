@@ -1,19 +1,27 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { checkConfigText, type CheckOptions } from "../engine/checkConfig";
-import { checkDryRunText } from "../engine/checkDryRun";
 import { SEVERITIES, type Finding, type Severity } from "../engine/diagnostics";
-import { explainDecision } from "../engine/explain";
 import { agentsOf } from "../engine/agents/agents";
-import { effectiveTools, policyOf } from "../engine/agents/effectiveTools";
-import { promptPreview, renderPromptPreview } from "../engine/agents/promptPreview";
-import { applySafeFixes } from "../engine/fixes";
 import { toDiagnosticJson, type DiagnosticJson } from "../engine/output";
 import type { Operation } from "../engine/runtime/runtime";
 import { flag, oneOf, parseArgs, UsageError, type ParsedArgs } from "./args";
 import { displayPath, findFiles, isConfigFileName, isDirectory, isDryRunFileName, relativeAccess } from "./files";
-import { toSarif } from "./sarif";
+import { isTerminal, writeAll } from "./stdio";
 import { paint, textReport } from "./text";
+
+/**
+ * What only some commands or options need, loaded when one does: start-up is most of a CLI run on a small file
+ * (bench/cli.ts), and each module costs its load and initialisation.
+ */
+const later = {
+  dryRun: () => require("../engine/checkDryRun") as typeof import("../engine/checkDryRun"),
+  explain: () => require("../engine/explain") as typeof import("../engine/explain"),
+  effectiveTools: () => require("../engine/agents/effectiveTools") as typeof import("../engine/agents/effectiveTools"),
+  promptPreview: () => require("../engine/agents/promptPreview") as typeof import("../engine/agents/promptPreview"),
+  fixes: () => require("../engine/fixes") as typeof import("../engine/fixes"),
+  sarif: () => require("./sarif") as typeof import("./sarif"),
+};
 
 declare const AGENT_SANDBOX_VERSION: string;
 const VERSION = typeof AGENT_SANDBOX_VERSION === "string" ? AGENT_SANDBOX_VERSION : "dev";
@@ -114,13 +122,13 @@ function check(args: ParsedArgs, io: Io): number {
     }
     const dryRun = isDryRunFileName(basename(file));
     const options: CheckOptions = { ...relativeAccess(file), severities, analysis: !!flag(args, "analysis") };
-    const run = (t: string) => (dryRun ? { ...checkDryRunText(t), model: undefined } : checkConfigText(t, options));
+    const run = (t: string) => (dryRun ? { ...later.dryRun().checkDryRunText(t), model: undefined } : checkConfigText(t, options));
     let result = run(text);
     if (fix && !dryRun) {
       let fixed = text;
       // Fixes can touch the same lines; apply what does not overlap, re-check, repeat.
       for (let round = 0; round < 10; round++) {
-        const next = applySafeFixes(fixed, result.findings);
+        const next = later.fixes().applySafeFixes(fixed, result.findings);
         if (next.applied === 0) break;
         fixed = next.text;
         result = run(fixed);
@@ -143,7 +151,7 @@ function check(args: ParsedArgs, io: Io): number {
     }
   }
   if (format === "json") io.out(`${JSON.stringify({ files: reports, summary }, null, 2)}\n`);
-  else if (format === "sarif") io.out(`${JSON.stringify(toSarif(reports, VERSION, DOCS), null, 2)}\n`);
+  else if (format === "sarif") io.out(`${JSON.stringify(later.sarif().toSarif(reports, VERSION, DOCS), null, 2)}\n`);
   else io.out(textReport(reports, summary, io.color));
   if (unreadable > 0) return 2;
   return summary.errors > 0 ? 1 : 0;
@@ -171,7 +179,7 @@ function explain(args: ParsedArgs, io: Io): number {
     io.err(`agent-sandbox: ${displayPath(configPath)}${where}: ${first?.message ?? "not a configuration"}\n`);
     return 2;
   }
-  const answer = explainDecision(result.model, flag(args, "agent") ?? "main", op, path);
+  const answer = later.explain().explainDecision(result.model, flag(args, "agent") ?? "main", op, path);
   if (!answer.ok) throw new UsageError(answer.error);
   const e = answer.explanation;
   if (format === "json") {
@@ -207,7 +215,7 @@ function loadModel(args: ParsedArgs, io: Io, command: string) {
     throw new UsageError(`No agent named ${JSON.stringify(agent)}. Agents: ${agentsOf(model).map((a) => a.name).join(", ")}.`);
   }
   const role = flag(args, "role") ?? null;
-  const policy = policyOf(model);
+  const policy = later.effectiveTools().policyOf(model);
   if (role !== null && !policy?.roles.includes(role)) {
     throw new UsageError(policy ? `No role named ${JSON.stringify(role)}. Roles: ${policy.roles.join(", ")}.` : "--role needs an enabled `authorization` block in the config");
   }
@@ -222,7 +230,7 @@ function tools(args: ParsedArgs, io: Io): number {
   const agentNames = agent !== undefined ? [agent] : agentsOf(model).map((a) => a.name);
   // Without --role: no role, and one entry per role as well when the config has authorization (cli.md).
   const rolesToShow: (string | null)[] = role !== null ? [role] : [null, ...roles];
-  const agents = agentNames.flatMap((name) => rolesToShow.map((r) => ({ agent: name, role: r, tools: effectiveTools(model, name, r) ?? [] })));
+  const agents = agentNames.flatMap((name) => rolesToShow.map((r) => ({ agent: name, role: r, tools: later.effectiveTools().effectiveTools(model, name, r) ?? [] })));
   if (format === "json") {
     io.out(`${JSON.stringify({ agents }, null, 2)}\n`);
     return 0;
@@ -239,6 +247,7 @@ function prompt(args: ParsedArgs, io: Io): number {
   const format = oneOf(flag(args, "format"), ["text", "json"] as const, "format", "text");
   const loaded = loadModel(args, io, "prompt");
   if (!loaded) return 2;
+  const { promptPreview, renderPromptPreview } = later.promptPreview();
   const preview = promptPreview(loaded.model, loaded.agent ?? "main", loaded.role, loaded.readFile);
   if (!preview) throw new UsageError(`No agent named ${JSON.stringify(loaded.agent)}`);
   io.out(format === "json" ? `${JSON.stringify(preview, null, 2)}\n` : renderPromptPreview(preview));
@@ -247,9 +256,9 @@ function prompt(args: ParsedArgs, io: Io): number {
 
 if (require.main === module) {
   const code = main(process.argv.slice(2), {
-    out: (t) => process.stdout.write(t),
-    err: (t) => process.stderr.write(t),
-    color: !!process.stdout.isTTY && !process.env.NO_COLOR,
+    out: (t) => writeAll(1, t),
+    err: (t) => writeAll(2, t),
+    color: isTerminal(1) && !process.env.NO_COLOR,
   });
   process.exitCode = code;
 }

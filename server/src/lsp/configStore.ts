@@ -10,7 +10,20 @@ import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { ConfigModel } from "../engine/config/model";
 import { SEVERITIES, type Severity } from "../engine/diagnostics";
 import { RUNTIME_IDS, type RuntimeId } from "../engine/runtime";
-import { analyze, fileKindOf, fileKindOfLanguage, toVirtualPath, type Analysis, type AnalysisSettings, type FileKind, type SampleWorkspace } from "./engineFacade";
+import {
+  analyze,
+  analyzeFirstPhase,
+  completeWith,
+  failedSecondPhase,
+  fileKindOf,
+  fileKindOfLanguage,
+  toVirtualPath,
+  type Analysis,
+  type AnalysisSettings,
+  type FileKind,
+  type SampleWorkspace,
+} from "./engineFacade";
+import type { ExactPhase } from "./exactPhase";
 import { URI } from "./uri";
 
 /** The `agentSandbox` settings section (package.json `contributes.configuration`). */
@@ -35,7 +48,16 @@ export function toAnalysisSettings(raw: ServerSettings | null | undefined): Anal
 interface CacheEntry {
   version: number;
   settingsKey: string;
+  /** The first phase's analysis, replaced by the complete one when the second phase is done. */
   analysis: Analysis;
+  /** The second phase: the complete analysis, or `undefined` when it was dropped (a newer text or setting). */
+  complete?: Promise<Analysis | undefined>;
+}
+
+/** The editor's two phases (server.ts): where the second runs, and who hears that it is done. */
+export interface SecondPhase {
+  runner: ExactPhase;
+  completed(uri: string, analysis: Analysis): void;
 }
 
 /** Where an unsaved document's relative inputs would be: a folder that does not exist, so none are found. */
@@ -55,6 +77,8 @@ export class ConfigStore {
     private readonly connection: Connection,
     private readonly documents: TextDocuments<TextDocument>,
     private readonly canPullConfiguration: () => boolean,
+    /** Without it, every analysis is complete at once (`analyze`). */
+    private readonly secondPhase?: SecondPhase,
   ) {}
 
   private initialSettings: ServerSettings | undefined;
@@ -131,8 +155,38 @@ export class ConfigStore {
     const settingsKey = JSON.stringify(settings);
     const cached = this.cache.get(uri);
     if (cached && cached.version === version && cached.settingsKey === settingsKey && cached.analysis.text === text) return cached.analysis;
-    const analysis = analyze(fsPath, text, settings, kind);
-    this.cache.set(uri, { version, settingsKey, analysis });
+    const analysis = this.secondPhase ? analyzeFirstPhase(fsPath, text, settings, kind) : analyze(fsPath, text, settings, kind);
+    const entry: CacheEntry = { version, settingsKey, analysis };
+    this.cache.set(uri, entry);
+    if (analysis.exact === "pending") entry.complete = this.startSecondPhase(uri, entry, fsPath, settings, kind);
+    else this.secondPhase?.runner.cancel(uri);
+    return analysis;
+  }
+
+  private async startSecondPhase(uri: string, entry: CacheEntry, fsPath: string, settings: AnalysisSettings, kind: FileKind): Promise<Analysis | undefined> {
+    const first = entry.analysis;
+    const result = await this.secondPhase!.runner.run(uri, { fsPath, text: first.text, settings, kind });
+    // Dropped, or finished for a text or settings that are no longer current.
+    if (!result || this.cache.get(uri) !== entry) return undefined;
+    entry.analysis = result.ok ? completeWith(first, result) : failedSecondPhase(first, result.error);
+    this.secondPhase!.completed(uri, entry.analysis);
+    return entry.analysis;
+  }
+
+  /**
+   * The current analysis with the second phase's findings in, waiting for them (pull clients that cannot be asked
+   * to pull again). When the text changes meanwhile, it follows the newest text.
+   */
+  async completeAnalysisOf(uri: string): Promise<Analysis | undefined> {
+    let analysis: Analysis | undefined;
+    // Each round waits for one second phase; a text that keeps changing is followed a bounded number of times.
+    for (let round = 0; round < 20; round++) {
+      analysis = await this.analysisOf(uri);
+      if (analysis?.exact !== "pending") return analysis;
+      const entry = this.cache.get(uri);
+      const complete = entry?.analysis === analysis ? await entry.complete : undefined;
+      if (complete) return complete;
+    }
     return analysis;
   }
 
@@ -154,11 +208,15 @@ export class ConfigStore {
   diskChanged(uri: string): void {
     this.diskVersions.set(uri, (this.diskVersions.get(uri) ?? 0) + 1);
     this.diskText.delete(uri);
-    if (!this.isOpen(uri)) this.cache.delete(uri);
+    if (!this.isOpen(uri)) {
+      this.cache.delete(uri);
+      this.secondPhase?.runner.cancel(uri);
+    }
   }
 
   forget(uri: string): void {
     this.cache.delete(uri);
+    this.secondPhase?.runner.cancel(uri);
     this.diskText.delete(uri);
     this.settings.delete(uri);
   }
@@ -180,6 +238,7 @@ export class ConfigStore {
   /** Drop a cached analysis so that the next request re-checks (its inputs changed, not its text). */
   invalidate(uri: string): void {
     this.cache.delete(uri);
+    this.secondPhase?.runner.cancel(uri);
   }
 
   /** Every absolute path some cached analysis depends on, plus sample workspace roots: what the watchers follow. */

@@ -15,7 +15,8 @@ import { effectiveTools, policyOf, userToolsOf, type EffectiveTool } from "../en
 import { promptPreview, renderPromptPreview } from "../engine/agents/promptPreview";
 import { checkConfigText, type CheckOptions, type CheckResult } from "../engine/checkConfig";
 import { checkDryRunText } from "../engine/checkDryRun";
-import { skippedAnalyses, type SkippedAnalysis } from "../engine/automata/modelAnalysis";
+import type { SkippedAnalysis } from "../engine/analysis";
+import { exactAnalysis } from "../engine/analysisLoader";
 import { allRuleLists, type ConfigModel, type RuleListSpec, type RuleSpec } from "../engine/config/model";
 import type { Finding, Severity } from "../engine/diagnostics";
 import { explainDecision, type Explanation } from "../engine/explain";
@@ -54,6 +55,12 @@ export interface Analysis {
   runtimeFromSetting?: RuntimeId;
   /** What the exact rule analysis left undecided (budget), for the language status. */
   skipped: readonly SkippedAnalysis[];
+  /**
+   * The editor's two phases (server.ts): `pending` when these findings are every check's but the exact rule
+   * analysis's, which runs in the background (exactPhase.ts); `done` once they are complete. Absent when the
+   * analysis was not asked for, or there is nothing for it to analyse (no model).
+   */
+  exact?: "pending" | "done";
 }
 
 /**
@@ -98,10 +105,58 @@ export function analyze(fsPath: string, text: string, settings: AnalysisSettings
     }
   }
   const lines = result.lines.text === text ? result.lines : new LineIndex(text);
-  const skipped = result.model ? skippedAnalyses(result.model) : [];
+  // Only an analysed model has anything skipped; asking would load the analysis for nothing otherwise.
+  const skipped = settings.analysis && result.model ? exactAnalysis().skippedAnalyses(result.model) : [];
   const analysis: Analysis = { kind, text, lines, findings: result.findings, model: result.model, dependencies, durationMs: performance.now() - started, skipped };
   if (runtimeFromSetting) analysis.runtimeFromSetting = runtimeFromSetting;
   return analysis;
+}
+
+/**
+ * The editor's first phase: every check but the exact rule analysis, which `settings` may ask for; then the result
+ * says `exact: "pending"` and the server completes it in the background (`completeWith`). Without the analysis,
+ * or without a model to analyse, this is `analyze` itself.
+ */
+export function analyzeFirstPhase(fsPath: string, text: string, settings: AnalysisSettings, kind: FileKind = fileKindOf(fsPath) ?? "config"): Analysis {
+  if (!settings.analysis || kind !== "config") return analyze(fsPath, text, settings, kind);
+  const first = analyze(fsPath, text, { ...settings, analysis: false }, kind);
+  return first.model ? { ...first, exact: "pending" } : first;
+}
+
+/** What the second phase sends back: the full check's findings (analysis included) of the same text. */
+export interface SecondPhaseResult {
+  findings: Finding[];
+  skipped: SkippedAnalysis[];
+  dependencies: string[];
+  durationMs: number;
+}
+
+/**
+ * The first phase's analysis with the full check's findings. The model, lines and text are the first phase's
+ * (the same text, so every span agrees); the findings are exactly what `analyze` with the analysis gives, which is
+ * what `check --analysis` prints.
+ */
+export function completeWith(first: Analysis, result: SecondPhaseResult): Analysis {
+  return {
+    ...first,
+    findings: result.findings,
+    skipped: result.skipped,
+    dependencies: new Set([...first.dependencies, ...result.dependencies]),
+    durationMs: result.durationMs,
+    exact: "done",
+  };
+}
+
+/** The second phase could not run (the worker ran out of memory, or crashed): said as the engine says a failed check. */
+export function failedSecondPhase(first: Analysis, error: string): Analysis {
+  const reason = error.split("\n")[0]!.replace(/^Error: /, "");
+  const finding: Finding = {
+    code: "internal-error",
+    severity: "error",
+    message: `The exact rule analysis failed on this file (${reason}). Please report it.`,
+    span: { start: 0, end: 0 },
+  };
+  return { ...first, findings: [finding, ...first.findings], exact: "done" };
 }
 
 /** Dry-run checks take no options; severity overrides still apply in every host. */

@@ -32,6 +32,7 @@ import { agentsOfConfig, effectiveToolsOfConfig, explainInConfig, promptPreviewO
 import { countBySeverity, diagnosticsOf, fullReport } from "./diagnostics";
 import { documentSymbols } from "./documentSymbols";
 import { fileKindOf, scenarioConfigModel, type Analysis } from "./engineFacade";
+import { ExactPhase } from "./exactPhase";
 import { foldingRanges } from "./folding";
 import { formatEdits } from "./formatting";
 import { hover } from "./hover";
@@ -61,7 +62,10 @@ let capabilities: ClientCapabilities = {};
 let options: InitializationOptions = {};
 let pull = false;
 let workspaceFolders: WorkspaceFolder[] = [];
-const store = new ConfigStore(connection, documents, () => !!capabilities.workspace?.configuration);
+// Diagnostics come in two phases when the exact rule analysis is on: every other check at once, on this thread,
+// then the complete set from a worker thread (exactPhase.ts), pushed again or announced by a diagnostic refresh.
+const exact = new ExactPhase(join(__dirname, "analysis-worker.js"), (message) => connection.console.error(message));
+const store = new ConfigStore(connection, documents, () => !!capabilities.workspace?.configuration, { runner: exact, completed: secondPhaseDone });
 /** Config files found in the workspace folders (on disk), by URI. */
 const workspaceFiles = new Set<string>();
 /** URIs this server has pushed a non-empty list for (so it can clear them). */
@@ -153,6 +157,7 @@ function notifyChecked(uri: string, analysis: Analysis, version: number): void {
     durationMs: Math.round(analysis.durationMs * 10) / 10,
     counts: countBySeverity(analysis),
     ...(analysis.skipped.length ? { skipped: analysis.skipped.map((s) => ({ what: s.what, why: s.why, checks: s.checks })) } : {}),
+    ...(analysis.exact ? { analysis: analysis.exact } : {}),
   });
 }
 
@@ -167,9 +172,39 @@ async function publish(uri: string): Promise<void> {
     clearPushed(uri);
     return;
   }
+  await push(uri, analysis, document?.version);
+}
+
+/** The second phase of a file is done: push the complete set, or ask pull clients to pull again. */
+function secondPhaseDone(uri: string, analysis: Analysis): void {
+  const document = documents.get(uri);
+  if (document && analysis.text !== document.getText()) return; // a newer first phase is out already
+  scheduleWatchers(); // the analysis may have read more inputs
+  if (document) notifyChecked(uri, analysis, document.version);
+  if (document && pull) {
+    requestDiagnosticRefresh();
+    return;
+  }
+  // Closed files are pushed only while they belong to the workspace (publish() pushed their first phase).
+  if (!document && !workspaceFiles.has(uri)) return;
+  push(uri, analysis, document?.version).catch((e) => connection.console.error(`publishing ${uri} failed: ${(e as Error).stack ?? e}`));
+}
+
+let refreshQueued = false;
+/** One refresh for every second phase that ends in the same turn (the client pulls every open file again). */
+function requestDiagnosticRefresh(): void {
+  if (refreshQueued || !capabilities.workspace?.diagnostics?.refreshSupport) return;
+  refreshQueued = true;
+  setImmediate(() => {
+    refreshQueued = false;
+    void connection.languages.diagnostics.refresh();
+  });
+}
+
+async function push(uri: string, analysis: Analysis | undefined, version: number | undefined): Promise<void> {
   const diagnostics = analysis ? diagnosticsOf(analysis, uri) : [];
   if (diagnostics.length === 0 && !pushed.has(uri)) return;
-  await connection.sendDiagnostics({ uri, ...(document ? { version: document.version } : {}), diagnostics });
+  await connection.sendDiagnostics({ uri, ...(version !== undefined ? { version } : {}), diagnostics });
   if (diagnostics.length) pushed.add(uri);
   else pushed.delete(uri);
   scheduleWatchers();
@@ -194,9 +229,10 @@ function schedulePublish(uri: string, delay = options.debounceMs ?? 100): void {
 connection.languages.diagnostics.on(
   safe("textDocument/diagnostic", fullReport(undefined, ""), async (params) => {
     const uri = params.textDocument.uri;
-    const analysis = await store.analysisOf(uri);
+    // The first phase at once when the client can be asked to pull again for the second; else both, awaited.
+    const analysis = capabilities.workspace?.diagnostics?.refreshSupport ? await store.analysisOf(uri) : await store.completeAnalysisOf(uri);
     const document = documents.get(uri);
-    if (analysis && document) notifyChecked(uri, analysis, document.version);
+    if (analysis && document && analysis.text === document.getText()) notifyChecked(uri, analysis, document.version);
     scheduleWatchers();
     return fullReport(analysis, uri);
   }),
@@ -454,6 +490,8 @@ connection.onRequest(
   }),
 );
 connection.onRequest(ExplainRequest, safe("explain", { available: false }, async (params) => explainInConfig(await store.analysisOf(params.uri), params.uri, params)));
+
+connection.onShutdown(() => exact.dispose());
 
 documents.listen(connection);
 connection.listen();

@@ -6,7 +6,7 @@ import type { Edit } from "../diagnostics";
 import { FILESYSTEM_TOOLS, type FilesystemToolName } from "../runtime/runtime";
 import type { Check } from "./check";
 import { addSubagentFilesystemMiddleware } from "./subagentFilesystemFix";
-import { pathEscalationFindings } from "../automata/escalation";
+import { exactAnalysis } from "../analysisLoader";
 
 /**
  * §6.4 (the corridor-security comment on PR #4325), tool half: a filesystem-tool restriction on the main agent
@@ -21,7 +21,7 @@ export const subagentEscalation: Check = {
   summary: "A subagent can use a filesystem tool the main agent's allowlist hides.",
   run(context) {
     // Path half (automata/escalation.ts): an (operation, path) the main agent's rules deny and a subagent's do not.
-    if (context.analysis) for (const finding of pathEscalationFindings(context)) context.report(finding);
+    if (context.analysis) for (const finding of exactAnalysis().pathEscalationFindings(context)) context.report(finding);
     const model = context.model;
     const runtime = model.runtime;
     const agents = agentsOf(model);

@@ -1,0 +1,247 @@
+/**
+ * The VS Code client's session, loaded by extension.ts after activation: starts the language server (dist/server.js
+ * over IPC) and adds what only an editor can do: read-only preview documents, pickers, jumping to the deciding
+ * rule, the language status item. It holds no semantics: every answer comes from the server, through the requests
+ * declared in ../../server/src/protocol.ts. Bundled apart (dist/client-session.js) because vscode-languageclient is
+ * most of the client's code, and activation should not wait for it to load.
+ */
+import * as vscode from "vscode";
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
+import {
+  AgentsRequest,
+  Commands,
+  DidCheckNotification,
+  EffectiveToolsRequest,
+  ExplainRequest,
+  PromptPreviewRequest,
+  type AgentCommandArgs,
+  type DidCheckParams,
+  type EffectiveToolsResult,
+  type ExplainResult,
+} from "../../server/src/protocol";
+import { LANGUAGES, PREVIEW_SCHEME } from "./constants";
+
+export type ExplainArgs = AgentCommandArgs & { operation?: "read" | "write"; path?: string };
+
+export class Session implements vscode.Disposable {
+  readonly client: LanguageClient;
+  readonly previews: PreviewDocuments;
+  /** Settles when the server has answered `initialize`. */
+  readonly ready: Promise<void>;
+  private readonly checks = new Map<string, DidCheckParams>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(context: vscode.ExtensionContext, previewChanged: vscode.EventEmitter<vscode.Uri>) {
+    const serverModule = context.asAbsolutePath("dist/server.js");
+    const serverOptions: ServerOptions = {
+      run: { module: serverModule, transport: TransportKind.ipc },
+      debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6019"] } },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: LANGUAGES.map((language) => ({ language })),
+      diagnosticPullOptions: { onChange: true, onSave: true },
+      // Hovers link to the prompt preview and the explain command; only our own commands are trusted.
+      markdown: { isTrusted: { enabledCommands: Object.values(Commands) }, supportHtml: false },
+    };
+    const languageClient = new LanguageClient("agentSandbox", "Agent Sandbox", serverOptions, clientOptions);
+    this.client = languageClient;
+    this.previews = new PreviewDocuments(languageClient, previewChanged);
+
+    const status = vscode.languages.createLanguageStatusItem("agentSandbox.status", LANGUAGES.map((language) => ({ language })));
+    status.name = "Agent Sandbox";
+    status.text = "Agent Sandbox";
+    status.detail = "starting…";
+    status.command = { title: "Effective tools", command: Commands.showEffectiveTools };
+    const showStatus = (editor: vscode.TextEditor | undefined) => {
+      const check = editor && this.checks.get(editor.document.uri.toString());
+      if (!check) return;
+      status.text = check.runtime ?? (check.kind === "dry-run" ? "Dry-run scenario" : "Agent Sandbox");
+      const problems = check.counts.errors + check.counts.warnings + check.counts.information + check.counts.hints;
+      const skipped = check.skipped?.length ? ` · ${check.skipped.length} not analysed exactly (${check.skipped[0]!.what}: ${check.skipped[0]!.why})` : "";
+      const pending = check.analysis === "pending" ? " · rule analysis running…" : "";
+      status.detail = `checked in ${check.durationMs} ms · ${problems} finding${problems === 1 ? "" : "s"}${skipped}${pending}`;
+      status.severity = check.counts.errors > 0 ? vscode.LanguageStatusSeverity.Error : skipped ? vscode.LanguageStatusSeverity.Warning : vscode.LanguageStatusSeverity.Information;
+      status.busy = check.analysis === "pending";
+    };
+    languageClient.onNotification(DidCheckNotification, (params) => {
+      this.checks.set(params.uri, params);
+      if (vscode.window.activeTextEditor?.document.uri.toString() === params.uri) showStatus(vscode.window.activeTextEditor);
+      // A preview follows the complete analysis, not each phase (the first phase changes nothing it shows).
+      if (params.analysis !== "pending") this.previews.configChanged(params.uri);
+    });
+    this.disposables.push(status, vscode.window.onDidChangeActiveTextEditor(showStatus));
+    this.ready = languageClient.start();
+  }
+
+  /** The last check of each file, as the server reported it (the language status item shows it). */
+  lastCheck(uri: string): DidCheckParams | undefined {
+    return this.checks.get(uri);
+  }
+
+  previewPrompt(args?: AgentCommandArgs): Promise<vscode.Uri | undefined> {
+    return previewPrompt(this.client, this.previews, args);
+  }
+
+  showEffectiveTools(args?: AgentCommandArgs): Promise<EffectiveToolsResult | undefined> {
+    return showEffectiveTools(this.client, this.previews, args);
+  }
+
+  explainDecision(args?: ExplainArgs): Promise<ExplainResult | undefined> {
+    return explainDecision(this.client, args);
+  }
+
+  stop(): Promise<void> {
+    return this.client.stop();
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+    void this.client.stop();
+  }
+}
+
+// -----------------------------------------------------------------------------------------------------------------
+// Read-only preview documents (prompt preview, effective tools) that follow the config as it changes
+// -----------------------------------------------------------------------------------------------------------------
+
+interface PreviewQuery {
+  view: "prompt" | "tools";
+  uri: string;
+  agent?: string;
+  role?: string | null;
+}
+
+/** The content of the preview scheme (extension.ts registers the provider and owns `changed`). */
+export class PreviewDocuments implements vscode.TextDocumentContentProvider {
+  readonly onDidChange: vscode.Event<vscode.Uri>;
+  private readonly open = new Map<string, vscode.Uri>();
+
+  constructor(
+    private readonly languageClient: LanguageClient,
+    private readonly changed: vscode.EventEmitter<vscode.Uri>,
+  ) {
+    this.onDidChange = changed.event;
+  }
+
+  uriFor(query: PreviewQuery): vscode.Uri {
+    const config = vscode.Uri.parse(query.uri);
+    const name = config.path.split("/").at(-1) ?? "config";
+    const who = `${query.agent ?? "all agents"}${query.role ? ` as ${query.role}` : ""}`;
+    const title = query.view === "prompt" ? `Prompt preview - ${who} - ${name}.md` : `Effective tools - ${who} - ${name}.md`;
+    return vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${title}`, query: JSON.stringify(query) });
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const query = JSON.parse(uri.query) as PreviewQuery;
+    this.open.set(uri.toString(), uri);
+    await this.languageClient.start();
+    if (query.view === "prompt") {
+      const result = await this.languageClient.sendRequest(PromptPreviewRequest, { uri: query.uri, agent: query.agent ?? "main", role: query.role ?? null });
+      return result.markdown;
+    }
+    const result = await this.languageClient.sendRequest(EffectiveToolsRequest, { uri: query.uri, ...(query.agent ? { agent: query.agent } : {}), ...(query.role !== undefined ? { role: query.role } : {}) });
+    return result.markdown;
+  }
+
+  /** A check of the config finished: every open preview of it is re-rendered. */
+  configChanged(configUri: string): void {
+    for (const [key, uri] of this.open) {
+      if (!vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) {
+        this.open.delete(key);
+        continue;
+      }
+      if ((JSON.parse(uri.query) as PreviewQuery).uri === configUri) this.changed.fire(uri);
+    }
+  }
+}
+
+// -----------------------------------------------------------------------------------------------------------------
+// Commands
+// -----------------------------------------------------------------------------------------------------------------
+
+function configUriOf(args: AgentCommandArgs | undefined): string | undefined {
+  if (args?.uri) return args.uri;
+  const document = vscode.window.activeTextEditor?.document;
+  if (document && document.languageId === "agent-sandbox") return document.uri.toString();
+  void vscode.window.showInformationMessage("Agent Sandbox: open an agent-sandbox.jsonc file first.");
+  return undefined;
+}
+
+async function pickAgent(languageClient: LanguageClient, uri: string, agent: string | undefined, withRole: boolean, role: string | null | undefined) {
+  await languageClient.start();
+  const info = await languageClient.sendRequest(AgentsRequest, { uri });
+  if (!info.available) {
+    void vscode.window.showWarningMessage(`Agent Sandbox: ${info.reason}`);
+    return undefined;
+  }
+  const chosenAgent = agent ?? (info.agents.length === 1 ? info.agents[0] : await vscode.window.showQuickPick(info.agents, { title: "Agent", placeHolder: "Which agent?" }));
+  if (!chosenAgent) return undefined;
+  let chosenRole: string | null | undefined = role;
+  if (withRole && chosenRole === undefined) {
+    if (info.roles.length === 0) chosenRole = null;
+    else {
+      const NONE = "(no role: authorization not applied)";
+      const picked = await vscode.window.showQuickPick([NONE, ...info.roles], { title: "Role", placeHolder: "As which role?" });
+      if (picked === undefined) return undefined;
+      chosenRole = picked === NONE ? null : picked;
+    }
+  }
+  return { agent: chosenAgent, role: chosenRole ?? null, info };
+}
+
+async function previewPrompt(languageClient: LanguageClient, previews: PreviewDocuments, args?: AgentCommandArgs): Promise<vscode.Uri | undefined> {
+  const uri = configUriOf(args);
+  if (!uri) return undefined;
+  const picked = await pickAgent(languageClient, uri, args?.agent, true, args?.role);
+  if (!picked) return undefined;
+  return openPreview(previews.uriFor({ view: "prompt", uri, agent: picked.agent, role: picked.role }));
+}
+
+async function showEffectiveTools(languageClient: LanguageClient, previews: PreviewDocuments, args?: AgentCommandArgs): Promise<EffectiveToolsResult | undefined> {
+  const uri = configUriOf(args);
+  if (!uri) return undefined;
+  await languageClient.start();
+  const query: PreviewQuery = { view: "tools", uri, ...(args?.agent ? { agent: args.agent } : {}), ...(args?.role !== undefined ? { role: args.role } : {}) };
+  const result = await languageClient.sendRequest(EffectiveToolsRequest, { uri, ...(query.agent ? { agent: query.agent } : {}), ...(query.role !== undefined ? { role: query.role } : {}) });
+  if (!result.available) {
+    void vscode.window.showWarningMessage(`Agent Sandbox: ${result.reason}`);
+    return result;
+  }
+  await openPreview(previews.uriFor(query));
+  return result;
+}
+
+async function openPreview(uri: vscode.Uri): Promise<vscode.Uri> {
+  const document = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+  return uri;
+}
+
+async function explainDecision(languageClient: LanguageClient, args?: ExplainArgs): Promise<ExplainResult | undefined> {
+  const uri = configUriOf(args);
+  if (!uri) return undefined;
+  const picked = await pickAgent(languageClient, uri, args?.agent, false, null);
+  if (!picked) return undefined;
+  const operation = args?.operation ?? ((await vscode.window.showQuickPick(["read", "write"], { title: `Explain a decision for ${picked.agent}`, placeHolder: "Operation" })) as "read" | "write" | undefined);
+  if (!operation) return undefined;
+  const mount = picked.info.mountAt ? `${picked.info.mountAt.replace(/\/$/, "")}/` : "/";
+  const path =
+    args?.path ??
+    (await vscode.window.showInputBox({ title: `Explain: ${operation} by ${picked.agent}`, prompt: "The path the tool is called with", value: mount, valueSelection: [mount.length, mount.length] }));
+  if (path === undefined) return undefined;
+  const result = await languageClient.sendRequest(ExplainRequest, { uri, agent: picked.agent, operation, path });
+  if (!result.available) {
+    void vscode.window.showWarningMessage(`Agent Sandbox: ${result.reason}`);
+    return result;
+  }
+  if (result.rule) {
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(result.rule.location.uri));
+    const target = languageClient.protocol2CodeConverter.asRange(result.rule.patternRange ?? result.rule.location.range);
+    const editor = await vscode.window.showTextDocument(document, { preserveFocus: false });
+    editor.selection = new vscode.Selection(target.start, target.end);
+    editor.revealRange(target, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+  const show = result.decision === "deny" || result.decision === "error" ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  void show(`${result.decision?.toUpperCase()}: ${result.summary}`);
+  return result;
+}
