@@ -16,6 +16,7 @@ import { benchCheck, type CheckResultRow } from "./check";
 import { benchCli } from "./cli";
 import { benchDecisions, type DecisionResult } from "./decisions";
 import { generateInputs, generateRules } from "./generate";
+import { benchScale, type ScaleRow } from "./scale";
 import { clock, sink, useClock, type Measured, type RoundOptions } from "./measure";
 
 const args = new Set(process.argv.slice(2));
@@ -32,6 +33,8 @@ useClock(WALL ? "wall" : "cpu");
 const DECISION_SIZES = [10, 100];
 const CHECK_SIZES = [10, 100, 1000];
 const CLI_RULES = 1000;
+/** Section 4: roles in one `authorization.roles` map, and entries in one `subagents` list (issue 3, "Bad input"). */
+const SCALE_COUNT = 10_000;
 const INPUT_COUNT = 1000;
 const INPUT_SEED = 7;
 // The same seed for both sizes (no seed was picked for its figures): about 7% of the inputs are decided by one of the
@@ -48,7 +51,7 @@ const checkOptions: RoundOptions = QUICK
   : { rounds: 7, minRoundMs: 100, warmupMs: 500, minWarmupPasses: 5, budgetMs: 8000 };
 const CLI_RUNS = QUICK ? 4 : 11;
 
-const TARGETS = { oursOverRuntime: 100, oursOverCompileOnce: 5, checkOverVscode: 1.5, cliAboveNodeMs: 100 };
+const TARGETS = { oursOverRuntime: 100, oursOverCompileOnce: 5, checkOverVscode: 1.5, cliAboveNodeMs: 100, scaleOverVscode: 3 };
 
 interface Target {
   what: string;
@@ -195,6 +198,37 @@ async function main(): Promise<void> {
     console.log(`  (exit code ${cli.exitCode}, ${cli.diagnostics} diagnostics)\n`);
   }
 
+  // 4. check at scale.
+  const scale: ScaleRow[] = [];
+  for (const kind of ["roles", "subagents"] as const) {
+    progress(`measuring check with ${SCALE_COUNT} ${kind}…`);
+    scale.push(await benchScale(kind, SCALE_COUNT, checkOptions));
+  }
+  endProgress();
+  console.log(`4. check at scale: ${SCALE_COUNT.toLocaleString("en")} roles in one role map, ${SCALE_COUNT.toLocaleString("en")} entries in one subagent list, full of mistakes;`);
+  console.log("   ms per call (median round) against vscode-json on the same text, then what `tools` and `prompt` compute on the result.\n");
+  console.log(
+    table(
+      ["config", "size", "ours ms", "vscode-json ms", "ours/vscode-json", "findings ours / vscode-json", "tools: agent × role pairs, ms (µs each)", "prompt ms", "noise"],
+      scale.map((r) => [
+        `${r.count} ${r.kind}`,
+        `${(r.bytes / 1024).toFixed(0)} KB`,
+        fmtMs(r.ours.msPerUnit),
+        fmtMs(r.vscode.msPerUnit),
+        fmtRatio(r.ours.msPerUnit / r.vscode.msPerUnit),
+        `${r.ourFindings} / ${r.theirDiagnostics}`,
+        `${r.tools.pairs}, ${fmtMs(r.tools.measured.msPerUnit * r.tools.pairs)} (${fmtMs(r.tools.measured.msPerUnit * 1000)})`,
+        fmtMs(r.prompt.msPerUnit),
+        noise(r.ours.spread, r.vscode.spread) + rounds(r.ours, r.vscode),
+      ]),
+    ),
+  );
+  for (const r of scale) {
+    const top = Object.entries(r.byCode).sort((a, b) => b[1] - a[1]).slice(0, 6).map(([code, n]) => `${code} ${n}`).join(", ");
+    console.log(`  ${r.kind}: ${top}`);
+  }
+  console.log();
+
   // Targets.
   const targets: Target[] = [];
   for (const d of decisions) {
@@ -207,6 +241,10 @@ async function main(): Promise<void> {
     const r = checkRatio(c);
     const prefix = c.ours ? "" : c.oursSkipped!.kind === "once" ? "~" : "≥ ";
     targets.push({ what: `check at ${c.ruleCount} rules: ours ≤ ${TARGETS.checkOverVscode}× vscode-json`, measured: `${prefix}${fmtRatio(r)}`, pass: r <= TARGETS.checkOverVscode });
+  }
+  for (const r of scale) {
+    const ratio = r.ours.msPerUnit / r.vscode.msPerUnit;
+    targets.push({ what: `check with ${r.count} ${r.kind}: ours ≤ ${TARGETS.scaleOverVscode}× vscode-json`, measured: `${fmtRatio(ratio)} (${fmtMs(r.ours.msPerUnit)} ms)`, pass: ratio <= TARGETS.scaleOverVscode });
   }
   const cliTarget = `CLI at ${CLI_RULES} rules: < ${TARGETS.cliAboveNodeMs} ms above node -e 0`;
   targets.push(
@@ -254,6 +292,17 @@ async function main(): Promise<void> {
       ratio: checkRatio(c),
     })),
     cli,
+    scale: scale.map((r) => ({
+      config: r.kind,
+      count: r.count,
+      bytes: r.bytes,
+      lines: r.lines,
+      findings: { ours: r.ourFindings, vscodeJson: r.theirDiagnostics, oursByCode: r.byCode },
+      ms: { ours: r.ours.msPerUnit, vscodeJson: r.vscode.msPerUnit, tools: r.tools.measured.msPerUnit * r.tools.pairs, prompt: r.prompt.msPerUnit },
+      toolsPairs: r.tools.pairs,
+      roundsPerSecond: { ours: r.ours.rates, vscodeJson: r.vscode.rates },
+      ratio: r.ours.msPerUnit / r.vscode.msPerUnit,
+    })),
     targets: targets.map((t) => ({ target: t.what, measured: t.measured, result: t.pass === undefined ? "skip" : t.pass ? "pass" : "fail" })),
   };
   const dir = join(__dirname, "results");
