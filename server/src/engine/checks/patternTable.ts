@@ -42,18 +42,26 @@ export class PatternTable {
  * Compiled patterns outlive the run that compiled them. A compiled pattern is a pure function of the runtime and
  * the pattern text, and the language server checks the same file again on every edit, where nearly every pattern
  * is unchanged: recompiling them all (tens of microseconds each, hundreds per file) was most of a re-check. The
- * cache is bounded, and simply emptied when full (a file with more distinct patterns than this recompiles).
+ * cache is bounded in entries and in pattern text (a compiled pattern's size follows its text), and simply
+ * emptied when full; patterns longer than any real rule are compiled for their run only.
  */
-const SHARED_LIMIT = 8192;
-const shared = new WeakMap<Runtime, Map<string, CompiledPattern>>();
+const SHARED_ENTRIES = 8192;
+const SHARED_CHARS = 1 << 20;
+const SHARED_PATTERN_MAX = 2048;
+const shared = new WeakMap<Runtime, { patterns: Map<string, CompiledPattern>; chars: number }>();
 
 function compileShared(runtime: Runtime, pattern: string): CompiledPattern {
+  if (pattern.length > SHARED_PATTERN_MAX) return runtime.compilePattern(pattern);
   let cache = shared.get(runtime);
-  if (!cache) shared.set(runtime, (cache = new Map()));
-  let c = cache.get(pattern);
+  if (!cache) shared.set(runtime, (cache = { patterns: new Map(), chars: 0 }));
+  let c = cache.patterns.get(pattern);
   if (!c) {
-    if (cache.size >= SHARED_LIMIT) cache.clear();
-    cache.set(pattern, (c = runtime.compilePattern(pattern)));
+    if (cache.patterns.size >= SHARED_ENTRIES || cache.chars + pattern.length > SHARED_CHARS) {
+      cache.patterns.clear();
+      cache.chars = 0;
+    }
+    cache.patterns.set(pattern, (c = runtime.compilePattern(pattern)));
+    cache.chars += pattern.length;
   }
   return c;
 }
