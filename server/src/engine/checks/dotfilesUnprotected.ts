@@ -134,8 +134,13 @@ function isPlainText(pattern: string): boolean {
  */
 function dotPathRule(input: PermissionRuleInput, unusable: (pattern: string) => string | undefined): PermissionRuleInput {
   if (!Array.isArray(input.paths)) return input;
-  const paths = input.paths.filter((p) => typeof p !== "string" || /[?[\\]|(?:^|[/*{},])\./.test(p) || (p.includes("{") && unusable(p) !== undefined));
+  const paths = input.paths.filter((p) => typeof p !== "string" || mayMatchDotName(p) || (p.includes("{") && unusable(p) !== undefined));
   return paths.length === input.paths.length ? input : { ...input, paths };
+}
+
+/** `dotPathRule`'s test, exported for the property test that backs it (test/engine/checkSpeedups.test.ts). */
+export function mayMatchDotName(pattern: string): boolean {
+  return /[?[\\]|(?:^|[/*{},])\./.test(pattern);
 }
 
 /** Wildcards stand for dot names first, so the first confirmed candidate reads as the obvious example. */
