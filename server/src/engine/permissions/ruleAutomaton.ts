@@ -2,14 +2,25 @@ import type { PlainPathRegex } from "../runtime/runtime";
 
 /**
  * One automaton for many patterns: which of them (by position in the rule list) is the first to match a plain path
- * (runtime.ts `PlainPathRegex`), in one left-to-right pass over the path.
+ * (runtime.ts `PlainPathRegex`), reading the path once, left to right or right to left (`readsBackwards`).
  *
  * The patterns become one nondeterministic automaton (Thompson's construction); its deterministic states are built
- * lazily, one transition at a time, the first time a path needs it, and kept. The same pass also tells whether the
- * path is plain at all: a small tracker of the current segment (empty, `.`, `..`, other) runs in the product, and
- * a path that is not plain ends in the state `NOT_PLAIN` (the caller then asks the exact matchers). Characters are
- * read through 129 columns: one per ASCII code unit and one for everything else (the regexes never name a
- * non-ASCII code unit, and the line terminators U+2028/U+2029 share the `\n` column, which marks a path not plain).
+ * lazily, one transition at a time, the first time a path needs it, and kept. Characters are read through 129
+ * columns: one per ASCII code unit and one for everything else (the restatements never name a non-ASCII code
+ * unit; the line terminators U+2028/U+2029 share the `\n` column, which only ever makes a path not plain).
+ *
+ * Exactness for every string, plain or not, rests on one property of the restatements: each accepts a superset of
+ * what its pattern's real matcher accepts, on every string (they only drop assertions and widen the globstar
+ * body), and exactly the same set on plain paths. Hence:
+ * - when no pattern is alive any more, none can match, whatever the path: the walk stops at once (state 0), which
+ *   is what keeps most walks short;
+ * - a walk that reaches the end also knows whether the path is plain (a small tracker of the current segment,
+ *   empty, `.`, `..` or other, runs in the product); if it is not and some pattern accepted, the answer is
+ *   `NOT_PLAIN` and the caller asks the exact matchers.
+ *
+ * Two more savings, both exact: a run of states that each let one character through (`/workspace/`) is compared
+ * without the table, and the character just after the run is looked at first (when it lets every pattern die, the
+ * run need not be read at all).
  *
  * Construction is cheap (linear in the patterns' size); the deterministic states cost what the paths decided so
  * far needed, capped at `MAX_STATES` (past that the automaton reports `GIVE_UP` and the caller uses its exact
@@ -17,11 +28,22 @@ import type { PlainPathRegex } from "../runtime/runtime";
  */
 
 const COLUMNS = 129;
-/** Result of a walk: the path is not plain; decide it with the exact matchers. */
+/** A state's row: its 129 transitions, then its result (what `walk` answers when the path ends there). */
+const ROW = COLUMNS + 1;
+/** Result of a walk: the path is not plain and some pattern may match it; decide it with the exact matchers. */
 export const NOT_PLAIN = -2;
 /** Result of a walk: the state budget is spent; decide it with the exact matchers. */
 export const GIVE_UP = -3;
-const MAX_STATES = 20_000;
+const MAX_STATES = 10_000;
+/** A run of states that each let one character through: its first state (offset) and the characters, in reading order. */
+interface Run {
+  start: number;
+  codes: Uint8Array;
+}
+/** Transitions at or below this value refer to `chains[CHAIN - value]`. */
+const CHAIN = -16;
+/** Shorter runs go through the table (setting a run up costs about as much as a few table steps). */
+const MIN_CHAIN = 4;
 
 // Segment tracker: where the path stands in its current `/`-separated segment.
 const T_START = 0; // nothing read yet (a plain path must start with `/`)
@@ -121,10 +143,19 @@ export class RuleAutomaton {
   private transitions = new Int32Array(0);
   private readonly sets: Int32Array[] = [];
   private readonly trackers: number[] = [];
-  /** Per state: the first pattern id matching when the input ends here, -1 for none, `NOT_PLAIN`. */
-  private results = new Int32Array(0);
   private readonly index = new Map<string, number>();
   private startState = -1;
+  /** Per state: the only column that keeps some pattern alive, or -1 (none, or several). */
+  private readonly single: number[] = [];
+  /**
+   * Runs of states that each let exactly one character through (`/workspace/` in a list that names it first):
+   * the walk compares the whole run with one `startsWith` instead of character by character. A transition into
+   * the first state of a run is stored as `CHAIN - index`.
+   */
+  private readonly chains: Run[] = [];
+  private startChain: Run | undefined;
+  /** Per state that starts a run: the state (offset) where the run ends. */
+  private readonly chainEnds: number[] = [];
 
   /** `add` every pattern (ids increasing: the rule-list order), then walk. */
   add(id: number, re: PlainPathRegex): void {
@@ -151,36 +182,115 @@ export class RuleAutomaton {
     grown.set(this.acceptAtEnd);
     for (let s = first; s < this.eps.length; s++) grown[s] = acc[s - first] ? id : -1;
     this.acceptAtEnd = grown;
+    if (this.firstId === Infinity) this.firstId = id;
   }
 
   get size(): number {
     return this.starts.length;
   }
 
+  /** The smallest pattern id added (ids come in increasing order); `Infinity` when there is none. */
+  firstId = Infinity;
+
+  /**
+   * Whether the first character read already leaves no pattern alive (then `walk` answers -1): small enough to be
+   * inlined where `walk` is not, which saves a call on most paths for a backwards automaton (the last character
+   * rules out `*.pem` and `.env` at once).
+   */
+  diesAtOnce(path: string): boolean {
+    const start = this.startState;
+    if (start <= 0 || path.length === 0) return start === 0;
+    const c = path.charCodeAt(this.backwards ? path.length - 1 : 0);
+    return this.transitions[start + (c < 128 ? c : c === 0x2028 || c === 0x2029 ? 10 : 128)] === 0;
+  }
+
   /** The first pattern id matching `path`, -1 for none, `NOT_PLAIN`, or `GIVE_UP`. */
   walk(path: string): number {
     if (this.startState < 0) this.init();
-    // `at` is a state's row offset in `transitions` (state × COLUMNS); 0 is the state where no pattern is alive.
+    // `at` is a state's row offset in `transitions` (state × ROW); 0 is the state where no pattern is alive.
     let at = this.startState;
     const table = this.transitions;
     const n = path.length;
     // Two loops rather than one with a direction test per character: this is the hot loop of every decision.
     if (this.backwards) {
-      for (let k = n - 1; k >= 0; k--) {
-        const c = path.charCodeAt(k);
-        const next = table[at + (c < 128 ? c : c === 0x2028 || c === 0x2029 ? 10 : 128)]!;
-        if (next <= 0) return next === 0 ? -1 : this.resume(path, at, k);
-        at = next;
+      let k = n - 1;
+      let run = this.startChain;
+      if (run) {
+        at = run.start;
+        k++; // as if the run were entered by a character just past the end
+      }
+      for (; k >= 0; k--) {
+        if (run === undefined) {
+          const c = path.charCodeAt(k);
+          const next = table[at + (c < 128 ? c : c === 0x2028 || c === 0x2029 ? 10 : 128)]!;
+          if (next > 0) {
+            at = next;
+            continue;
+          }
+          if (next === 0) return -1;
+          if (next > CHAIN) return this.resume(path, at, k);
+          run = this.chains[CHAIN - next]!;
+          at = run.start;
+        }
+        // A run of single-character states, right to left from k - 1: compared without the table (each
+        // comparison is independent of the last, where each table step waits for the previous one).
+        const codes = run.codes;
+        run = undefined;
+        if (k - codes.length < 0) continue; // too short: character by character from the run's first state
+        const end = this.chainEnd(at);
+        // The character after the run first: when the run's last state lets it die, the walk ends there whether
+        // or not the run matched (a mismatch inside the run ends it too). Most paths end here, unread.
+        if (k - codes.length > 0) {
+          const c = path.charCodeAt(k - codes.length - 1);
+          if (table[end + (c < 128 ? c : c === 0x2028 || c === 0x2029 ? 10 : 128)] === 0) return -1;
+        }
+        let j = 0;
+        while (j < codes.length && path.charCodeAt(k - 1 - j) === codes[j]) j++;
+        // A mismatch inside the run: nothing else was alive there.
+        if (j < codes.length) return -1;
+        k -= codes.length;
+        at = end;
       }
     } else {
-      for (let k = 0; k < n; k++) {
-        const c = path.charCodeAt(k);
-        const next = table[at + (c < 128 ? c : c === 0x2028 || c === 0x2029 ? 10 : 128)]!;
-        if (next <= 0) return next === 0 ? -1 : this.resume(path, at, k);
-        at = next;
+      let k = -1;
+      let run = this.startChain;
+      if (run) at = run.start;
+      else k = 0;
+      for (; k < n; k++) {
+        if (run === undefined) {
+          const c = path.charCodeAt(k);
+          const next = table[at + (c < 128 ? c : c === 0x2028 || c === 0x2029 ? 10 : 128)]!;
+          if (next > 0) {
+            at = next;
+            continue;
+          }
+          if (next === 0) return -1;
+          if (next > CHAIN) return this.resume(path, at, k);
+          run = this.chains[CHAIN - next]!;
+          at = run.start;
+        }
+        const codes = run.codes;
+        run = undefined;
+        const after = k + 1 + codes.length;
+        if (after > n) continue;
+        const end = this.chainEnd(at);
+        if (after < n) {
+          const c = path.charCodeAt(after);
+          if (table[end + (c < 128 ? c : c === 0x2028 || c === 0x2029 ? 10 : 128)] === 0) return -1;
+        }
+        let j = 0;
+        while (j < codes.length && path.charCodeAt(k + 1 + j) === codes[j]) j++;
+        if (j < codes.length) return -1;
+        k += codes.length;
+        at = end;
       }
     }
-    return this.results[at / COLUMNS]!;
+    return table[at + COLUMNS]!;
+  }
+
+  /** The state at the end of the run that starts at `at`. */
+  private chainEnd(at: number): number {
+    return this.chainEnds[at / ROW]!;
   }
 
   /** The walk from character `k` on, building the transitions it lacks (kept out of the hot loop). */
@@ -190,15 +300,34 @@ export class RuleAutomaton {
       const c = path.charCodeAt(k);
       const column = c < 128 ? c : c === 0x2028 || c === 0x2029 ? 10 : 128;
       let next = this.transitions[at + column]!;
-      if (next < 0) {
-        // No pattern can match any more once none is alive: the restatements accept a superset on every string.
-        next = this.step(at / COLUMNS, column);
+      if (next === -1) {
+        next = this.step(at / ROW, column, true);
         if (next === GIVE_UP) return GIVE_UP;
       }
+      if (next <= CHAIN) next = this.chains[CHAIN - next]!.start;
+      // No pattern can match any more once none is alive: the restatements accept a superset on every string.
       if (next === 0) return -1;
       at = next;
     }
-    return this.results[at / COLUMNS]!;
+    return this.transitions[at + COLUMNS]!;
+  }
+
+  /** The run of single-character states from `state` (an offset), if it is long enough to be worth a compare. */
+  private chainFrom(state: number): Run | undefined | typeof GIVE_UP {
+    const codes: number[] = [];
+    let at = state;
+    while (at > 0 && codes.length < 256) {
+      const c = this.single[at / ROW]!;
+      if (c < 0) break;
+      const next = this.transitions[at + c]!;
+      const to = next === -1 ? this.step(at / ROW, c, false) : next <= CHAIN ? this.chains[CHAIN - next]!.start : next;
+      if (to === GIVE_UP) return GIVE_UP;
+      codes.push(c);
+      at = to;
+    }
+    if (codes.length < MIN_CHAIN) return undefined;
+    this.chainEnds[state / ROW] = at;
+    return { start: state, codes: Uint8Array.from(codes) };
   }
 
   private newState(): number {
@@ -266,12 +395,14 @@ export class RuleAutomaton {
   }
 
   private init(): void {
-    this.transitions = new Int32Array(64 * COLUMNS).fill(-1);
-    this.results = new Int32Array(64);
+    this.transitions = new Int32Array(64 * ROW).fill(-1);
     // State 0: no pattern alive. Every transition stays there; `walk` stops as soon as it gets there.
     this.addState(new Int32Array(0), T_BAD);
     this.transitions.fill(0, 0, COLUMNS);
+    this.transitions[COLUMNS] = -1;
     this.startState = this.addState(this.closure(this.starts, true), this.backwards ? R_START : T_START);
+    const chain = this.startState > 0 ? this.chainFrom(this.startState) : undefined;
+    if (chain !== GIVE_UP) this.startChain = chain;
   }
 
   /** The state for an ε-closed set and a tracker position, made on first sight; its row offset is returned. */
@@ -279,19 +410,17 @@ export class RuleAutomaton {
     if (set.length === 0 && this.sets.length > 0) return 0;
     const key = `${tracker}:${set.join(",")}`;
     const known = this.index.get(key);
-    if (known !== undefined) return known * COLUMNS;
+    if (known !== undefined) return known * ROW;
     if (this.sets.length >= MAX_STATES) return GIVE_UP;
     const id = this.sets.length;
-    if ((id + 1) * COLUMNS > this.transitions.length) {
+    if ((id + 1) * ROW > this.transitions.length) {
       const grown = new Int32Array(this.transitions.length * 2).fill(-1);
       grown.set(this.transitions);
       this.transitions = grown;
-      const results = new Int32Array(this.results.length * 2);
-      results.set(this.results);
-      this.results = results;
     }
     this.sets.push(set);
     this.trackers.push(tracker);
+    this.single.push(this.onlyColumn(set));
     this.index.set(key, id);
     let first = -1;
     for (const s of set) {
@@ -299,17 +428,43 @@ export class RuleAutomaton {
       if (a >= 0 && (first < 0 || a < first)) first = a;
     }
     // Exact only for a plain path; for any other string, a match here is only possible, not certain.
-    this.results[id] = tracker === (this.backwards ? R_EMPTY : T_NAME) || first < 0 ? first : NOT_PLAIN;
-    return id * COLUMNS;
+    this.transitions[id * ROW + COLUMNS] = tracker === (this.backwards ? R_EMPTY : T_NAME) || first < 0 ? first : NOT_PLAIN;
+    return id * ROW;
   }
 
-  private step(state: number, column: number): number {
+  /** `chains`: a transition into the first state of a long enough run is stored as a reference to the run. */
+  private step(state: number, column: number, chains: boolean): number {
     const tracker = this.backwards ? trackReverse(this.trackers[state]!, column) : track(this.trackers[state]!, column);
     const targets: number[] = [];
     for (const s of this.sets[state]!) for (const edge of this.charEdges[s]!) if (edge.set[column] === 1) targets.push(edge.to);
     const next = this.addState(this.closure(targets), tracker);
     if (next === GIVE_UP) return GIVE_UP;
-    this.transitions[state * COLUMNS + column] = next;
+    this.transitions[state * ROW + column] = next;
+    if (chains && next > 0 && this.single[next / ROW]! >= 0) {
+      const chain = this.chainFrom(next);
+      if (chain === GIVE_UP) return GIVE_UP;
+      if (chain) {
+        this.chains.push(chain);
+        this.transitions[state * ROW + column] = CHAIN - (this.chains.length - 1);
+      }
+    }
     return next;
   }
+
+  /** The one column with which some state of `set` goes on, or -1 when there are none or several. */
+  private onlyColumn(set: Int32Array): number {
+    let only = -1;
+    for (const s of set) {
+      for (const { set: chars } of this.charEdges[s]!) {
+        for (let c = 0; c < COLUMNS; c++) {
+          if (chars[c] !== 1 || c === only) continue;
+          // Column 128 stands for many code units and column 10 also for U+2028/U+2029: no run through them.
+          if (only >= 0 || c === 128 || c === 10) return -1;
+          only = c;
+        }
+      }
+    }
+    return only;
+  }
+
 }

@@ -143,34 +143,32 @@ export class CompiledRuleList {
 
   decide(op: Operation, canonicalPath: string): RuleDecision {
     const table = op === "read" ? this.read : op === "write" ? this.write : undefined;
-    if (!table || table.entries.length === 0) return DEFAULT_ALLOW;
-    if (table.decisions >= this.automatonAfter) {
-      if (table.automaton === undefined) buildAutomaton(table);
-      const automaton = table.automaton;
-      if (automaton) {
-        // Each walk gives up as soon as none of its patterns can match; a match it reports implies it read the
-        // whole path and found it plain, so the smaller of two matches is the list's first automaton match.
-        const ahead = automaton.forwards.walk(canonicalPath);
-        const behind = ahead >= -1 ? automaton.backwards.walk(canonicalPath) : ahead;
-        const first = ahead < 0 ? behind : behind < 0 ? (behind === -1 ? ahead : behind) : Math.min(ahead, behind);
-        if (first >= -1) {
-          // The automaton's answer stands unless a pattern it does not cover, earlier in the list, matches.
-          const { entries, others } = table;
-          const bound = first < 0 ? entries.length : first;
-          for (let k = 0; k < others.length; k++) {
-            const entry = others[k]!;
-            if (entry.id >= bound) break;
-            if (canonicalPath.startsWith(entry.pattern.literalPrefix) && (entry.pattern.unusable || entry.pattern.matches(canonicalPath))) return entry.result;
-          }
-          return first < 0 ? DEFAULT_ALLOW : entries[first]!.result;
+    if (table === undefined || table.entries.length === 0) return DEFAULT_ALLOW;
+    const automaton = table.automaton;
+    if (automaton) {
+      // Each walk gives up as soon as none of its patterns can match; a match it reports implies it read the
+      // whole path and found it plain. The backwards walk is skipped when none of its patterns comes before
+      // the forwards match.
+      const ahead = automaton.forwards.walk(canonicalPath);
+      if (ahead >= -1) {
+        const { backwards } = automaton;
+        const behind = backwards.firstId < (ahead < 0 ? Infinity : ahead) && !backwards.diesAtOnce(canonicalPath) ? backwards.walk(canonicalPath) : -1;
+        if (behind >= -1) {
+          const first = ahead < 0 ? behind : behind < 0 ? ahead : Math.min(ahead, behind);
+          return table.others.length === 0 ? (first < 0 ? DEFAULT_ALLOW : table.entries[first]!.result) : withOthers(table, canonicalPath, first);
         }
-        if (first === GIVE_UP) {
-          // Out of states (a hostile list): start afresh a few times, then stay on the trie.
-          table.automaton = ++table.rebuilds < MAX_REBUILDS ? undefined : null;
-        }
-      }
-    } else table.decisions++;
+        if (behind === GIVE_UP) this.giveUp(table);
+      } else if (ahead === GIVE_UP) this.giveUp(table);
+      // Not a plain path (`/a/./b`, `//a`, `/a/`), or out of states: the trie and the runtime's own matchers.
+      return this.decideByTrie(table, canonicalPath);
+    }
+    if (automaton === undefined && ++table.decisions > this.automatonAfter) buildAutomaton(table);
     return this.decideByTrie(table, canonicalPath);
+  }
+
+  /** Out of states (a hostile list): start afresh a few times, then stay on the trie. */
+  private giveUp(table: OperationTable): void {
+    table.automaton = ++table.rebuilds < MAX_REBUILDS ? undefined : null;
   }
 
   private decideByTrie(table: OperationTable, canonicalPath: string): RuleDecision {
@@ -222,6 +220,18 @@ function buildTrie(entries: readonly Entry[]): TrieNode {
     node.entries.push(id);
   });
   return root;
+}
+
+/** The automata's first match (-1: none), unless a pattern they do not cover, earlier in the list, matches. */
+function withOthers(table: OperationTable, path: string, first: number): RuleDecision {
+  const { entries, others } = table;
+  const bound = first < 0 ? entries.length : first;
+  for (let k = 0; k < others.length; k++) {
+    const entry = others[k]!;
+    if (entry.id >= bound) break;
+    if (path.startsWith(entry.pattern.literalPrefix) && (entry.pattern.unusable || entry.pattern.matches(path))) return entry.result;
+  }
+  return first < 0 ? DEFAULT_ALLOW : entries[first]!.result;
 }
 
 function buildAutomaton(table: OperationTable): void {

@@ -79,7 +79,9 @@ export const deepagentsJs: Runtime = {
       unusable: glob.error,
       // picomatch also matches the pattern text itself by string equality, so the prefix must hold for both.
       literalPrefix: glob.regex ? commonPrefix(literalPrefixOfRegex(glob.regex.source), pattern) : "",
-      plainPathRegex: glob.plain,
+      get plainPathRegex() {
+        return glob.plain;
+      },
     };
   },
   ruleCallFailure(rule, op) {

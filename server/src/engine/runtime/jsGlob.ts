@@ -32,11 +32,16 @@ export function compileJsGlob(pattern: string): CompiledJsGlob {
     error = (e as Error).message;
   }
   const compiled = regex;
+  let plain: PlainPathRegex | undefined | null = null;
   return {
     pattern,
     regex,
     error,
-    plain: regex ? plainPathRegexOf(regex.source, pattern) : undefined,
+    // Computed on first use: only rule lists asked many questions need it (ruleList.ts).
+    get plain() {
+      if (plain === null) plain = compiled ? plainPathRegexOf(compiled.source, pattern) : undefined;
+      return plain;
+    },
     matches: compiled
       ? (path: string) => path === pattern || compiled.test(path)
       : () => false,
