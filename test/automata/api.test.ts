@@ -54,3 +54,32 @@ test("skippedAnalyses: what was not analysed and why, for check --format json; n
   // A config with nothing unusual skips nothing.
   assert.deepEqual(skippedAnalyses(checkConfigText(config(`"permissions": [{ "operations": ["read"], "paths": ["/a/**"], "mode": "deny" }]`), { analysis: true }).model!), []);
 });
+
+test("a walk that only asks who decides drops rules that cannot, and finds the same deciders as the full walk", async () => {
+  const { realiseOutcomes, ListReading } = await import("../../server/src/engine/automata/outcomes");
+  const { ModelAnalysis } = await import("../../server/src/engine/automata/modelAnalysis");
+  const { Budget, DEFAULT_PRODUCT_BUDGET } = await import("../../server/src/engine/automata/budget");
+  const { asTypedPaths } = await import("../../server/src/engine/automata/languages");
+  const { deepagentsJs, deepagentsPy } = await import("../../server/src/engine/runtime");
+  const { OPERATIONS } = await import("../../server/src/engine/runtime/runtime");
+  // Inside /w/a/ the three `**` rules accept the same continuations: only the first can decide there.
+  const text = config(`"compatibleWith": ["deepagents-py"], "permissions": [
+    { "operations": ["read"], "paths": ["/w/**"], "mode": "allow" },
+    { "operations": ["read", "write"], "paths": ["/w/a/**", "/**/*.pem"], "mode": "deny" },
+    { "operations": ["write"], "paths": ["/w/*/**"], "mode": "deny" },
+    { "operations": ["read", "write"], "paths": ["/w/a/b/**", "/w/.env"], "mode": "allow" }
+  ]`);
+  const model = checkConfigText(text).model!;
+  const analysis = new ModelAnalysis(model, [deepagentsJs, deepagentsPy]);
+  const list = model.permissions!;
+  const lists = [{ list, tables: analysis.tablesOf(list, deepagentsJs) }, { list, tables: analysis.tablesOf(list, deepagentsPy) }];
+  const required = [analysis.space.table(asTypedPaths(deepagentsJs)), analysis.space.table(asTypedPaths(deepagentsPy))];
+  const full = realiseOutcomes(analysis.space, lists, required, new Budget(DEFAULT_PRODUCT_BUDGET));
+  const reduced = realiseOutcomes(analysis.space, lists, required, new Budget(DEFAULT_PRODUCT_BUDGET), true);
+  const deciders = (r: typeof full) => {
+    const readings = r.tracks.map((t) => new ListReading(t));
+    return new Set(r.outcomes.flatMap((o) => OPERATIONS.map((op) => readings.map((reading) => reading.decider(op, reading.matching(o, op))?.index).join("/") + ` ${op}`)));
+  };
+  assert.ok(reduced.outcomes.length < full.outcomes.length, `${reduced.outcomes.length} outcomes, full walk ${full.outcomes.length}`);
+  assert.deepEqual([...deciders(reduced)].sort(), [...deciders(full)].sort());
+});

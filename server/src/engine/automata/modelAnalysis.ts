@@ -225,6 +225,8 @@ export class ModelAnalysis {
           // The same tool argument, taken as it is by both runtimes (§1.3), in characters both read alike.
           [this.space.table(asTypedPaths(primary)), this.space.table(asTypedPaths(other)), this.space.table(sharedCharacters())],
           new Budget(this.productBudget),
+          // divergencesOf reads only who decides, in each runtime.
+          true,
         );
         result.found = divergencesOf(new ListReading(tracks[0]!), new ListReading(tracks[1]!), outcomes);
         for (const op of ["read", "write"] as const) {

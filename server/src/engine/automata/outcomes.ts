@@ -36,27 +36,57 @@ interface Decider {
   readonly decision: Decision;
 }
 
-/** Explore the product of `lists` (plus `required` tables) and attach the best witness to every outcome. */
+/**
+ * Explore the product of `lists` (plus `required` tables) and attach the best witness to every outcome.
+ *
+ * With `decidersOnly`, the caller reads nothing from an outcome but the first matching rule of each list per
+ * operation (`ListReading.decider`): the walk then leaves out rules that cannot decide (product.ts), and outcomes
+ * with the same deciders are one, with the best witness among them.
+ */
 export function realiseOutcomes(
   space: PathSpace,
   lists: readonly { tables: RuleTables; list: RuleListSpec }[],
   required: readonly Table[],
   budget: Budget,
+  decidersOnly = false,
 ): { tracks: ListTracks[]; outcomes: RealisedOutcome[] } {
   const trackTables: Table[][] = [];
-  const tracks: ListTracks[] = lists.map(({ tables, list }) => {
+  const trackList: number[] = [];
+  const trackRule: number[] = [];
+  const trackOps: number[] = [];
+  const tracks: ListTracks[] = lists.map(({ tables, list }, listIndex) => {
     const ids = tables.inputs.map((_, index) => {
       const rule = OPERATIONS.map((op) => tables.rule(op, index)).find((r) => r !== undefined);
       if (!rule || rule.unknown) return -1;
       trackTables.push([...rule.tables]);
+      trackList.push(listIndex);
+      trackRule.push(index);
+      trackOps.push(OPERATIONS.reduce((mask, op, bit) => (tables.rule(op, index) ? mask | (1 << bit) : mask), 0));
       return trackTables.length - 1;
     });
     return { list, tables, track: ids };
   });
-  const found = exploreProduct(trackTables, required, space.alphabet, budget);
-  // Every combination is found once (product.ts); its best witness so far is the walk's cheapest path.
+  const found = exploreProduct(trackTables, required, space.alphabet, budget, decidersOnly ? { list: trackList, rule: trackRule, ops: trackOps } : undefined);
+  // The key of a combination: the combination itself, or, with `decidersOnly`, the first rule per list and operation
+  // (the same for a full combination and for what the walk kept of it).
+  const keyOf = (matched: readonly number[]): string => {
+    if (!decidersOnly) return matched.join(",");
+    const first: number[] = new Array(lists.length * OPERATIONS.length).fill(-1);
+    for (const id of matched) {
+      for (let bit = 0; bit < OPERATIONS.length; bit++) {
+        const at = trackList[id]! * OPERATIONS.length + bit;
+        if (trackOps[id]! & (1 << bit) && (first[at] === -1 || trackRule[id]! < first[at]!)) first[at] = trackRule[id]!;
+      }
+    }
+    return first.join(",");
+  };
   const byKey = new Map<string, { matched: readonly number[]; word?: number[]; path?: string; rank: number }>();
-  for (const o of found) byKey.set(o.matched.join(","), { matched: o.matched, word: o.word, rank: 1_000_000 + o.cost });
+  for (const o of found) {
+    const key = keyOf(o.matched);
+    const rank = 1_000_000 + o.cost;
+    const known = byKey.get(key);
+    if (!known || rank < known.rank) byKey.set(key, { matched: o.matched, word: o.word, rank });
+  }
   // Sample-workspace paths beat generated ones for the combination they realise.
   space.candidates.forEach((candidate, order) => {
     const alphabet = lists[0]?.tables.alphabet ?? "utf16";
@@ -66,7 +96,7 @@ export function realiseOutcomes(
     trackTables.forEach((tables, id) => {
       if (tables.some((t) => t.accepts(classes))) matched.push(id);
     });
-    const key = matched.join(",");
+    const key = keyOf(matched);
     const known = byKey.get(key);
     if (known && known.rank > order) byKey.set(key, { matched: known.matched, path: candidate, rank: order });
   });

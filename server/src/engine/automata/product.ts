@@ -76,11 +76,30 @@ function plainCharacter(c: number): boolean {
 }
 
 /**
+ * Tracks as rules of first-match lists, for walks whose only question is which rule decides (`exploreProduct`'s
+ * `deciders`): per track, the list it belongs to, its index in that list, and a bit mask of the operations it covers
+ * (bit i: `OPERATIONS[i]`).
+ */
+export interface DeciderTracks {
+  readonly list: readonly number[];
+  readonly rule: readonly number[];
+  readonly ops: readonly number[];
+}
+
+/**
  * Every combination of accepting tracks over the paths all `required` tables accept. `tracks[i]` is the set of
  * tables of track i (any accepting means the track accepts). Throws `BudgetExceeded` when the product outgrows
  * the budget.
+ *
+ * With `deciders`, only the first matching rule of each list, per operation, is wanted (runtime-divergence). Then a
+ * table whose state accepts exactly the same continuations as another table's (`Residuals`), owned by the same or an
+ * earlier rule of the same list covering the same operations, is dropped from the tuple: wherever it would accept,
+ * the other accepts too, so its rules never decide there. Inside `/workspace/packages/web/src/`, say,
+ * `/workspace/**`, `/workspace/packages/web/**` and `/workspace/packages/*\/src/**` are all "anything below here"
+ * and only the first of them can decide. The combinations returned then omit dropped tables' rules, but the first
+ * matching rule of each list and operation is exactly that of the full combination.
  */
-export function exploreProduct(tracks: readonly (readonly Table[])[], required: readonly Table[], alphabet: Alphabet, budget: Budget): Outcome[] {
+export function exploreProduct(tracks: readonly (readonly Table[])[], required: readonly Table[], alphabet: Alphabet, budget: Budget, deciders?: DeciderTracks): Outcome[] {
   const width = alphabet.classes.length;
   // Entries: one per distinct table; a table shared by several tracks is walked once.
   const entryOf = new Map<Table, number>();
@@ -212,6 +231,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   };
 
   const scratch = new Int32Array(1 + tables.length * 2);
+  const reduce = deciders ? sameFuture(tables, requiredCount, owners, deciders, classes, width) : undefined;
   let length = 0;
   for (let e = 0; e < tables.length; e++) {
     const s = tables[e]!.initial;
@@ -224,6 +244,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     length++;
   }
   scratch[0] = length;
+  reduce?.(scratch);
   reach(scratch, -1, -1, 0, 0);
 
   // Outcomes by the set of matching tracks, found again by a hash of the set.
@@ -320,6 +341,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
         }
         if (dead) continue;
         scratch[0] = n;
+        reduce?.(scratch);
         // Readability of the step.
         const ch = representative[k]!;
         const state = segment[head]!;
@@ -365,4 +387,269 @@ export function distinctClasses(tables: readonly Table[], width: number): number
     out.push(k);
   }
   return out;
+}
+
+/**
+ * The states of every table of a walk, numbered by residual language: (table, state) pairs with the same id accept
+ * exactly the same continuations. Every table is a minimal DFA's (regexAutomaton.ts), so the part reachable from a
+ * state is minimal too, and two such parts accept the same language exactly when they are isomorphic: the id is
+ * that of the part's canonical form (breadth-first numbering over the walk's classes). A table that were not
+ * minimal would only get more ids than necessary, never a wrong one. States that cannot reach acceptance are -1.
+ */
+class Residuals {
+  /** Per table, per state: its id, or -2 while not computed yet (`of` computes it). */
+  readonly ids: Int32Array[];
+  private readonly byHash = new Map<number, number[]>();
+  /** Scratch: breadth-first numbers of a table's states during `of`. */
+  private readonly number: Int32Array[];
+  /** Per id: a (table, state) that has it. */
+  private readonly representative: [number, number][] = [];
+  readonly final: number[] = [];
+  /** `next[id * width + k]`: the id after class k (-1 dead, -2 not computed yet). */
+  private next = new Int32Array(0);
+  /** Per id: the classes (of the walk's) whose successor differs from the most common one; filled on demand. */
+  private readonly exceptions: (number[] | undefined)[] = [];
+  private readonly mark: Int32Array[];
+  private stamp = 0;
+
+  constructor(private readonly tables: readonly Table[], private readonly classes: readonly number[], private readonly width: number) {
+    this.ids = tables.map((t) => new Int32Array(t.size).fill(-2));
+    this.mark = tables.map((t) => new Int32Array(t.size));
+    this.number = tables.map((t) => new Int32Array(t.size));
+  }
+
+  get size(): number {
+    return this.final.length;
+  }
+
+  of(e: number, s: number): number {
+    const table = this.tables[e]!;
+    if (s < 0 || !table.live[s]) return -1;
+    const known = this.ids[e]![s]!;
+    if (known !== -2) return known;
+    // A hash of the canonical form of the part reachable from s (states in breadth-first order, each as final and
+    // successors); ids with the same hash are compared state by state (`isomorphic`).
+    const { width, classes } = this;
+    const mark = this.mark[e]!;
+    const stamp = ++this.stamp;
+    const order = [s];
+    const number = this.number;
+    mark[s] = stamp;
+    number[e]![s] = 0;
+    let h1 = 0x811c9dc5;
+    let h2 = 0x01000193;
+    for (let i = 0; i < order.length; i++) {
+      const state = order[i]!;
+      const f = table.final[state]! ? -3 : -4;
+      h1 = Math.imul(h1 ^ f, 0x01000193);
+      h2 = Math.imul(h2 ^ f, 0x5bd1e995);
+      for (const k of classes) {
+        const t = table.next[state * width + k]!;
+        let v = -1;
+        if (t >= 0 && table.live[t]) {
+          if (mark[t] !== stamp) {
+            mark[t] = stamp;
+            number[e]![t] = order.length;
+            order.push(t);
+          }
+          v = number[e]![t]!;
+        }
+        h1 = Math.imul(h1 ^ v, 0x01000193);
+        h2 = Math.imul(h2 ^ (v + 7), 0x5bd1e995);
+      }
+    }
+    const key = (h1 >>> 0) * 0x200000 + ((h2 >>> 0) & 0x1fffff);
+    const candidates = this.byHash.get(key);
+    let id = -1;
+    if (candidates) {
+      for (const c of candidates) {
+        const [e2, s2] = this.representative[c]!;
+        if (this.isomorphic(e, s, e2, s2)) {
+          id = c;
+          break;
+        }
+      }
+    }
+    if (id < 0) {
+      id = this.final.length;
+      if (candidates) candidates.push(id);
+      else this.byHash.set(key, [id]);
+      this.representative.push([e, s]);
+      this.final.push(table.final[s]!);
+      if (this.next.length < (id + 1) * width) {
+        const bigger = new Int32Array(Math.max(this.next.length * 2, (id + 1) * width)).fill(-2);
+        bigger.set(this.next);
+        this.next = bigger;
+      }
+    }
+    this.ids[e]![s] = id;
+    return id;
+  }
+
+  /** Whether the parts of two tables reachable from `a` and from `b` are the same automaton (same language). */
+  private isomorphic(ea: number, a: number, eb: number, b: number): boolean {
+    const ta = this.tables[ea]!;
+    const tb = this.tables[eb]!;
+    const { width, classes } = this;
+    const toB = new Map<number, number>([[a, b]]);
+    const toA = new Map<number, number>([[b, a]]);
+    const queue = [a];
+    for (let i = 0; i < queue.length; i++) {
+      const x = queue[i]!;
+      const y = toB.get(x)!;
+      if (ta.final[x] !== tb.final[y]) return false;
+      for (const k of classes) {
+        let nx = ta.next[x * width + k]!;
+        let ny = tb.next[y * width + k]!;
+        if (nx >= 0 && !ta.live[nx]) nx = -1;
+        if (ny >= 0 && !tb.live[ny]) ny = -1;
+        if ((nx < 0) !== (ny < 0)) return false;
+        if (nx < 0) continue;
+        const mapped = toB.get(nx);
+        if (mapped === undefined) {
+          if (toA.has(ny)) return false;
+          toB.set(nx, ny);
+          toA.set(ny, nx);
+          queue.push(nx);
+        } else if (mapped !== ny) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  step(id: number, k: number): number {
+    const at = id * this.width + k;
+    let n = this.next[at]!;
+    if (n === -2) {
+      const [e, s] = this.representative[id]!;
+      n = this.of(e, this.tables[e]!.next[s * this.width + k]!);
+      this.next[at] = n;
+    }
+    return n;
+  }
+
+  /** The classes after which `id` goes somewhere else than after most classes (all others behave alike). */
+  exceptionsOf(id: number): readonly number[] {
+    let list = this.exceptions[id];
+    if (list) return list;
+    const counts = new Map<number, number>();
+    let best = -1;
+    let bestCount = -1;
+    for (const k of this.classes) {
+      const t = this.step(id, k);
+      const c = (counts.get(t) ?? 0) + 1;
+      counts.set(t, c);
+      if (c > bestCount) {
+        best = t;
+        bestCount = c;
+      }
+    }
+    list = this.classes.filter((k) => this.step(id, k) !== best);
+    this.exceptions[id] = list;
+    return list;
+  }
+}
+
+/**
+ * For `exploreProduct`'s `deciders`: removes from a tuple every table that another table of it makes redundant (see
+ * there). Per residual language present, per list and operation, the table kept is the first one (lowest entry) of
+ * the lowest rule covering that operation; a table is kept when it is that for some owner and operation it covers.
+ */
+function sameFuture(
+  tables: readonly Table[],
+  requiredCount: number,
+  owners: readonly (readonly number[])[],
+  deciders: DeciderTracks,
+  classes: readonly number[],
+  width: number,
+): (tuple: Int32Array) => void {
+  const residuals = new Residuals(tables, classes, width);
+  const ids = residuals.ids;
+  const OPS = 2; // read, write (runtime.ts OPERATIONS)
+  const lists = Math.max(0, ...deciders.list) + 1;
+  const slots = lists * OPS;
+  // Per residual id: the stamp of the last tuple it was seen in, and its group there. Per group, per (list, op):
+  // the best rule and its entry.
+  let seenIn = new Int32Array(1024);
+  let groupAt = new Int32Array(1024);
+  let stamp = 0;
+  let bestRule = new Int32Array(64 * slots);
+  let bestEntry = new Int32Array(64 * slots);
+  let residualAt = new Int32Array(64);
+  let groupOfEntry = new Int32Array(64);
+  return (tuple) => {
+    const length = tuple[0]!;
+    if (residualAt.length < length) {
+      residualAt = new Int32Array(length * 2);
+      groupOfEntry = new Int32Array(length * 2);
+    }
+    stamp++;
+    let groups = 0;
+    let shared = false;
+    for (let i = requiredCount; i < length; i++) {
+      const e = tuple[1 + i * 2]!;
+      let id = ids[e]![tuple[2 + i * 2]!]!;
+      if (id === -2) id = residuals.of(e, tuple[2 + i * 2]!);
+      residualAt[i] = id;
+      if (id >= seenIn.length) {
+        const size = Math.max(seenIn.length * 2, id + 1);
+        const a = new Int32Array(size);
+        a.set(seenIn);
+        seenIn = a;
+        const b = new Int32Array(size);
+        b.set(groupAt);
+        groupAt = b;
+      }
+      if (seenIn[id] === stamp) {
+        shared = true;
+        groupOfEntry[i] = groupAt[id]!;
+      } else {
+        seenIn[id] = stamp;
+        groupAt[id] = groups;
+        groupOfEntry[i] = groups++;
+      }
+    }
+    // Every table has a future of its own: nothing to drop.
+    if (!shared) return;
+    if (groups * slots > bestRule.length) {
+      bestRule = new Int32Array(groups * slots * 2);
+      bestEntry = new Int32Array(groups * slots * 2);
+    }
+    bestRule.fill(0x7fffffff, 0, groups * slots);
+    for (let i = requiredCount; i < length; i++) {
+      const e = tuple[1 + i * 2]!;
+      const g = groupOfEntry[i]!;
+      for (const track of owners[e]!) {
+        const rule = deciders.rule[track]!;
+        const ops = deciders.ops[track]!;
+        const base = g * slots + deciders.list[track]! * OPS;
+        for (let o = 0; o < OPS; o++) {
+          // Entries come in ascending order: the first entry of the lowest rule wins ties.
+          if (ops & (1 << o) && rule < bestRule[base + o]!) {
+            bestRule[base + o] = rule;
+            bestEntry[base + o] = e;
+          }
+        }
+      }
+    }
+    let w = requiredCount;
+    for (let i = requiredCount; i < length; i++) {
+      const e = tuple[1 + i * 2]!;
+      const g = groupOfEntry[i]!;
+      let keep = false;
+      for (const track of owners[e]!) {
+        const ops = deciders.ops[track]!;
+        const base = g * slots + deciders.list[track]! * OPS;
+        for (let o = 0; o < OPS && !keep; o++) if (ops & (1 << o) && bestEntry[base + o] === e) keep = true;
+        if (keep) break;
+      }
+      if (!keep) continue;
+      tuple[1 + w * 2] = e;
+      tuple[2 + w * 2] = tuple[2 + i * 2]!;
+      w++;
+    }
+    tuple[0] = w;
+  };
 }
