@@ -47,9 +47,10 @@ export const dotfilesUnprotected: Check = {
       return found;
     };
 
-    // The rule lists below are only asked about paths from `examplePaths` (never a `//`, canonical here), so a
-    // pattern's leading folder names are text such a path must start with, even in Python, whose matcher reads a
-    // `/` as `[/]+` and so offers no literal prefix of its own: without one, every decision tries every pattern.
+    // The rule lists below are only asked about paths from `examplePaths` (never a `//`, canonical here, so no
+    // trailing `/` either), so a pattern's leading folder names are text such a path must start with, even in
+    // Python, whose matcher reads a `/` as `[/]+` and so offers no literal prefix of its own: without one, every
+    // decision tries every pattern.
     const prefixed = new Map<string, CompiledPattern>();
     const indexed: Runtime = {
       ...table.through(runtime),
@@ -57,7 +58,8 @@ export const dotfilesUnprotected: Check = {
         let c = prefixed.get(pattern);
         if (!c) {
           const compiledHere = table.compile(runtime, pattern);
-          const folders = leadingFolders(pattern);
+          // Plain text matches exactly itself among such paths, so all of it is the prefix.
+          const folders = isPlainText(pattern) ? pattern : leadingFolders(pattern);
           // An unusable pattern fails every call that reaches it: it must stay a candidate for every path.
           c = compiledHere.unusable || folders === "" ? compiledHere : { pattern, matches: (path) => compiledHere.matches(path), literalPrefix: folders };
           prefixed.set(pattern, c);
