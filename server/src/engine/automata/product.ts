@@ -391,10 +391,10 @@ export function distinctClasses(tables: readonly Table[], width: number): number
 
 /**
  * The states of every table of a walk, numbered by residual language: (table, state) pairs with the same id accept
- * exactly the same continuations. Every table is a minimal DFA's (regexAutomaton.ts), so the part reachable from a
- * state is minimal too, and two such parts accept the same language exactly when they are isomorphic: the id is
- * that of the part's canonical form (breadth-first numbering over the walk's classes). A table that were not
- * minimal would only get more ids than necessary, never a wrong one. States that cannot reach acceptance are -1.
+ * exactly the same continuations. Two pairs get one id only when the parts of their tables reachable from them are
+ * the same automaton (`isomorphic`, over the walk's classes, which every table of the walk reads alike), so an id
+ * never joins different languages. Tables are minimal DFAs (regexAutomaton.ts), so equal languages do get one id in
+ * practice; a pair left apart would only cost a tuple more. States that cannot reach acceptance are -1.
  */
 class Residuals {
   /** Per table, per state: its id, or -2 while not computed yet (`of` computes it). */
@@ -405,10 +405,6 @@ class Residuals {
   /** Per id: a (table, state) that has it. */
   private readonly representative: [number, number][] = [];
   readonly final: number[] = [];
-  /** `next[id * width + k]`: the id after class k (-1 dead, -2 not computed yet). */
-  private next = new Int32Array(0);
-  /** Per id: the classes (of the walk's) whose successor differs from the most common one; filled on demand. */
-  private readonly exceptions: (number[] | undefined)[] = [];
   private readonly mark: Int32Array[];
   private stamp = 0;
 
@@ -476,11 +472,6 @@ class Residuals {
       else this.byHash.set(key, [id]);
       this.representative.push([e, s]);
       this.final.push(table.final[s]!);
-      if (this.next.length < (id + 1) * width) {
-        const bigger = new Int32Array(Math.max(this.next.length * 2, (id + 1) * width)).fill(-2);
-        bigger.set(this.next);
-        this.next = bigger;
-      }
     }
     this.ids[e]![s] = id;
     return id;
@@ -518,38 +509,6 @@ class Residuals {
     }
     return true;
   }
-
-  step(id: number, k: number): number {
-    const at = id * this.width + k;
-    let n = this.next[at]!;
-    if (n === -2) {
-      const [e, s] = this.representative[id]!;
-      n = this.of(e, this.tables[e]!.next[s * this.width + k]!);
-      this.next[at] = n;
-    }
-    return n;
-  }
-
-  /** The classes after which `id` goes somewhere else than after most classes (all others behave alike). */
-  exceptionsOf(id: number): readonly number[] {
-    let list = this.exceptions[id];
-    if (list) return list;
-    const counts = new Map<number, number>();
-    let best = -1;
-    let bestCount = -1;
-    for (const k of this.classes) {
-      const t = this.step(id, k);
-      const c = (counts.get(t) ?? 0) + 1;
-      counts.set(t, c);
-      if (c > bestCount) {
-        best = t;
-        bestCount = c;
-      }
-    }
-    list = this.classes.filter((k) => this.step(id, k) !== best);
-    this.exceptions[id] = list;
-    return list;
-  }
 }
 
 /**
@@ -577,12 +536,10 @@ function sameFuture(
   let stamp = 0;
   let bestRule = new Int32Array(64 * slots);
   let bestEntry = new Int32Array(64 * slots);
-  let residualAt = new Int32Array(64);
   let groupOfEntry = new Int32Array(64);
   return (tuple) => {
     const length = tuple[0]!;
-    if (residualAt.length < length) {
-      residualAt = new Int32Array(length * 2);
+    if (groupOfEntry.length < length) {
       groupOfEntry = new Int32Array(length * 2);
     }
     stamp++;
@@ -592,7 +549,6 @@ function sameFuture(
       const e = tuple[1 + i * 2]!;
       let id = ids[e]![tuple[2 + i * 2]!]!;
       if (id === -2) id = residuals.of(e, tuple[2 + i * 2]!);
-      residualAt[i] = id;
       if (id >= seenIn.length) {
         const size = Math.max(seenIn.length * 2, id + 1);
         const a = new Int32Array(size);
