@@ -244,10 +244,11 @@ export class RuleAutomaton {
           const c = path.charCodeAt(k - codes.length - 1);
           if (table[end + (c < 128 ? c : c === 0x2028 || c === 0x2029 ? 10 : 128)] === 0) return -1;
         }
-        let j = 0;
-        while (j < codes.length && path.charCodeAt(k - 1 - j) === codes[j]) j++;
+        // Far end first: a run that fails usually fails late (`packages/notify/.env` against `packages/web/…`).
+        let j = codes.length - 1;
+        while (j >= 0 && path.charCodeAt(k - 1 - j) === codes[j]) j--;
         // A mismatch inside the run: nothing else was alive there.
-        if (j < codes.length) return -1;
+        if (j >= 0) return -1;
         k -= codes.length;
         at = end;
       }
@@ -278,9 +279,9 @@ export class RuleAutomaton {
           const c = path.charCodeAt(after);
           if (table[end + (c < 128 ? c : c === 0x2028 || c === 0x2029 ? 10 : 128)] === 0) return -1;
         }
-        let j = 0;
-        while (j < codes.length && path.charCodeAt(k + 1 + j) === codes[j]) j++;
-        if (j < codes.length) return -1;
+        let j = codes.length - 1;
+        while (j >= 0 && path.charCodeAt(k + 1 + j) === codes[j]) j--;
+        if (j >= 0) return -1;
         k += codes.length;
         at = end;
       }
