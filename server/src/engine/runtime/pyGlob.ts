@@ -1508,55 +1508,115 @@ interface Run {
   prog: Program;
   s: string;
   epoch: number;
-  readonly stack: number[];
+  /** Work stack of `addClosure`: each state it marks pushes at most two, so twice the states (+1) suffices. */
+  stack: Int32Array;
+  /** The consuming states reached at the current position and at the next one, with their counts. */
+  current: Int32Array;
+  following: Int32Array;
+  followingCount: number;
   lookCache: Map<number, boolean> | undefined;
   matched: boolean;
 }
 
-const RUN: Run = { prog: undefined as unknown as Program, s: "", epoch: 0, stack: [], lookCache: undefined, matched: false };
-const STATES_A: number[] = [];
-const STATES_B: number[] = [];
+const RUN: Run = {
+  prog: undefined as unknown as Program,
+  s: "",
+  epoch: 0,
+  stack: new Int32Array(64),
+  current: new Int32Array(64),
+  following: new Int32Array(64),
+  followingCount: 0,
+  lookCache: undefined,
+  matched: false,
+};
+
+/**
+ * Lookahead answers of the current run, by `look × (length + 1) + position`: an entry is valid when its stamp is
+ * the run's (`lookRun`), so nothing is cleared between runs. Runs whose key space is larger than this (very long
+ * paths) use `run.lookCache` instead.
+ */
+const LOOK_TABLE_LIMIT = 1 << 16;
+let lookStamps = new Int32Array(256);
+let lookAnswers = new Uint8Array(256);
+let lookRun = 0;
 
 function lookHolds(run: Run, ref: number, pos: number): boolean {
   const index = ref >= 0 ? ref : ~ref;
   const key = index * (run.s.length + 1) + pos;
-  let hit = (run.lookCache ??= new Map()).get(key);
-  if (hit === undefined) {
-    const re = run.prog.looks[index]!;
-    re.lastIndex = pos;
-    hit = re.test(run.s);
-    run.lookCache.set(key, hit);
+  let hit: boolean | undefined;
+  if (run.lookCache === undefined) {
+    if (lookStamps[key] === lookRun) {
+      hit = lookAnswers[key] === 1;
+    } else {
+      const re = run.prog.looks[index]!;
+      re.lastIndex = pos;
+      hit = re.test(run.s);
+      lookStamps[key] = lookRun;
+      lookAnswers[key] = hit ? 1 : 0;
+    }
+  } else {
+    hit = run.lookCache.get(key);
+    if (hit === undefined) {
+      const re = run.prog.looks[index]!;
+      re.lastIndex = pos;
+      hit = re.test(run.s);
+      run.lookCache.set(key, hit);
+    }
   }
   return ref >= 0 ? hit : !hit;
 }
 
-/** Follow epsilon moves from `entry` at `pos`, collecting the consuming states reached into `into`. */
-function addClosure(run: Run, entry: number, pos: number, into: number[]): void {
+/** Makes the lookahead table ready for a run over `length` code units with `looks` lookaheads. */
+function startLookRun(run: Run, looks: number, length: number): void {
+  const keys = looks * (length + 1);
+  if (keys > LOOK_TABLE_LIMIT) {
+    run.lookCache = new Map();
+    return;
+  }
+  run.lookCache = undefined;
+  if (keys > lookStamps.length) {
+    let size = lookStamps.length;
+    while (size < keys) size *= 2;
+    lookStamps = new Int32Array(size);
+    lookAnswers = new Uint8Array(size);
+    lookRun = 0;
+  }
+  // Stamps start at 0 in a fresh table, so runs are numbered from 1; wrap-around clears the table.
+  if (++lookRun === 0x7fffffff) {
+    lookStamps.fill(0);
+    lookRun = 1;
+  }
+}
+
+/** Follow epsilon moves from `entry` at `pos`, adding the consuming states reached to `run.following`. */
+function addClosure(run: Run, entry: number, pos: number): void {
   const { op, next, arg, mark } = run.prog;
-  const { s, stack } = run;
+  const { s, stack, following } = run;
   const gen = run.epoch + pos;
-  stack.push(entry);
-  while (stack.length) {
-    const st = stack.pop()!;
+  let top = 0;
+  stack[top++] = entry;
+  while (top > 0) {
+    const st = stack[--top]!;
     if (mark[st] === gen) continue;
     mark[st] = gen;
     switch (op[st]) {
       case OP_CHAR:
       case OP_SET:
       case OP_ANY:
-        into.push(st);
+        following[run.followingCount++] = st;
         break;
       case OP_SPLIT:
-        stack.push(arg[st]!, next[st]!);
+        stack[top++] = arg[st]!;
+        stack[top++] = next[st]!;
         break;
       case OP_BOL:
-        if (pos === 0) stack.push(next[st]!);
+        if (pos === 0) stack[top++] = next[st]!;
         break;
       case OP_EOL:
-        if (pos === s.length || (pos === s.length - 1 && s.charCodeAt(pos) === 10)) stack.push(next[st]!);
+        if (pos === s.length || (pos === s.length - 1 && s.charCodeAt(pos) === 10)) stack[top++] = next[st]!;
         break;
       case OP_LOOK:
-        if (lookHolds(run, arg[st]!, pos)) stack.push(next[st]!);
+        if (lookHolds(run, arg[st]!, pos)) stack[top++] = next[st]!;
         break;
       case OP_MATCH:
         if (pos === s.length) run.matched = true;
@@ -1575,31 +1635,37 @@ function runProgram(prog: Program, s: string): boolean {
     prog.epoch = 0;
   }
   const run = RUN;
+  const states = op.length;
+  if (run.current.length < states) {
+    run.current = new Int32Array(states);
+    run.following = new Int32Array(states);
+  }
+  if (run.stack.length < 2 * states + 1) run.stack = new Int32Array(2 * states + 1);
   run.prog = prog;
   run.s = s;
   run.epoch = prog.epoch;
-  run.stack.length = 0;
-  run.lookCache?.clear();
+  startLookRun(run, prog.looks.length, length);
   run.matched = false;
   prog.epoch += length + 2;
-  let current = STATES_A;
-  let following = STATES_B;
-  current.length = 0;
+  // The closure at position 0 is collected into `following`, then becomes `current`.
+  run.followingCount = 0;
+  addClosure(run, prog.start, 0);
   let pos = 0;
-  addClosure(run, prog.start, 0, current);
-  while (!run.matched && current.length && pos < length) {
+  while (!run.matched && run.followingCount > 0 && pos < length) {
+    const current = run.following;
+    const count = run.followingCount;
+    run.following = run.current;
+    run.current = current;
+    run.followingCount = 0;
     const cp = s.codePointAt(pos)!;
     const after = pos + (cp > 0xffff ? 2 : 1);
-    following.length = 0;
-    for (const st of current) {
+    for (let k = 0; k < count; k++) {
+      const st = current[k]!;
       const o = op[st];
       if (o === OP_ANY || (o === OP_CHAR ? arg[st] === cp : setHas(sets[arg[st]!]!, cp))) {
-        addClosure(run, next[st]!, after, following);
+        addClosure(run, next[st]!, after);
       }
     }
-    const swap = current;
-    current = following;
-    following = swap;
     pos = after;
   }
   return run.matched;
