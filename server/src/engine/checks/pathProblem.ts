@@ -1,7 +1,7 @@
-import type { RuleSpec } from "../config/model";
+import type { ConfigModel, RuleSpec } from "../config/model";
 import { allRuleLists } from "../config/model";
 import type { JsonNode } from "../config/parse";
-import type { PathProblemKind, Runtime } from "../runtime/runtime";
+import type { PathProblem, PathProblemKind, Runtime } from "../runtime/runtime";
 import type { CheckContext } from "./check";
 import { patternTable } from "./patternTable";
 
@@ -15,23 +15,53 @@ export function forEachPathProblem(
   kinds: readonly PathProblemKind[],
   visit: (entry: { rule: RuleSpec; node: JsonNode; value: unknown; runtime: Runtime; message: string; primary: boolean }) => void,
 ): void {
+  for (const { rule, node, value, problems } of entriesWithProblems(context)) {
+    let seen = false;
+    problems.forEach(({ runtime, problem }, r) => {
+      if (!problem || !kinds.includes(problem.kind)) return;
+      // The same wording twice helps nobody; name the other runtime only when it differs.
+      if (r > 0 && seen) return;
+      seen = true;
+      visit({ rule, node, value, runtime, message: problem.message, primary: r === 0 });
+    });
+  }
+}
+
+interface ProblemEntry {
+  rule: RuleSpec;
+  node: JsonNode;
+  value: unknown;
+  /** One per runtime of the context, in its order (`problem` undefined where that runtime accepts the entry). */
+  problems: { runtime: Runtime; problem: PathProblem | undefined }[];
+}
+
+/**
+ * The path entries some runtime refuses, found once per run for the four checks (nearly every entry is fine, so
+ * the list is short and each check only filters it by kind).
+ */
+const problemEntries = new WeakMap<ConfigModel, { runtimes: readonly Runtime[]; entries: ProblemEntry[] }>();
+
+function entriesWithProblems(context: CheckContext): ProblemEntry[] {
+  const cached = problemEntries.get(context.model);
+  if (cached && cached.runtimes.length === context.runtimes.length && cached.runtimes.every((r, k) => r === context.runtimes[k])) return cached.entries;
   const table = patternTable(context);
+  const entries: ProblemEntry[] = [];
   for (const list of allRuleLists(context.model)) {
     for (const rule of list.rules) {
       rule.pathNodes.forEach((node, i) => {
         const value = Array.isArray(rule.input.paths) ? rule.input.paths[i] : undefined;
-        const seen = new Set<string>();
-        context.runtimes.forEach((runtime, r) => {
+        let any = false;
+        const problems = context.runtimes.map((runtime) => {
           const problem = table.pathProblem(runtime, value);
-          if (!problem || !kinds.includes(problem.kind)) return;
-          // The same wording twice helps nobody; name the other runtime only when it differs.
-          if (r > 0 && seen.size > 0) return;
-          seen.add(problem.kind);
-          visit({ rule, node, value, runtime, message: problem.message, primary: r === 0 });
+          if (problem) any = true;
+          return { runtime, problem };
         });
+        if (any) entries.push({ rule, node, value, problems });
       });
     }
   }
+  problemEntries.set(context.model, { runtimes: context.runtimes, entries });
+  return entries;
 }
 
 export function refusal(runtime: Runtime, primary: boolean, message: string): string {
