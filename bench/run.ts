@@ -17,6 +17,7 @@ import { benchCli } from "./cli";
 import { benchDecisions, type DecisionResult } from "./decisions";
 import { generateInputs, generateRules } from "./generate";
 import { benchScale, type ScaleRow } from "./scale";
+import { formatLspBench, runLspBench, type LspBenchResult } from "./lsp";
 import { clock, sink, useClock, type Measured, type RoundOptions } from "./measure";
 
 const args = new Set(process.argv.slice(2));
@@ -229,6 +230,18 @@ async function main(): Promise<void> {
   }
   console.log();
 
+  // 5. The editor (bench/lsp.ts): the language server over LSP, activation, bundle sizes.
+  progress("measuring the language server, activation and bundles…");
+  let lsp: LspBenchResult | { failed: string };
+  try {
+    lsp = await runLspBench({ quick: QUICK });
+  } catch (error) {
+    lsp = { failed: (error as Error).message };
+  }
+  endProgress();
+  console.log("5. The editor: the language server (dist/server.js over LSP), extension activation, bundles.\n");
+  console.log("failed" in lsp ? `  FAILED: ${lsp.failed}\n` : `${formatLspBench(lsp)}\n`);
+
   // Targets.
   const targets: Target[] = [];
   for (const d of decisions) {
@@ -254,6 +267,8 @@ async function main(): Promise<void> {
         ? { what: cliTarget, measured: `> ${cli.timedOut / 1000} s`, pass: false }
         : { what: cliTarget, measured: `${fmtMs(cli.aboveNodeMs)} ms`, pass: cli.aboveNodeMs < TARGETS.cliAboveNodeMs },
   );
+  if ("failed" in lsp) targets.push({ what: "the editor's figures (bench/lsp.ts)", measured: "not measured", pass: false });
+  else for (const t of lsp.targets) targets.push({ what: t.what, measured: t.measured, pass: t.pass });
   console.log("Targets");
   const w = Math.max(...targets.map((t) => t.what.length));
   for (const t of targets) console.log(`  ${t.pass === undefined ? "SKIP" : t.pass ? "PASS" : "FAIL"}  ${t.what.padEnd(w)}   ${t.measured}`);
@@ -292,6 +307,7 @@ async function main(): Promise<void> {
       ratio: checkRatio(c),
     })),
     cli,
+    lsp,
     scale: scale.map((r) => ({
       config: r.kind,
       count: r.count,

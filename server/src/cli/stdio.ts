@@ -2,7 +2,7 @@
  * Output for the CLI without `process.stdout`: creating that stream loads Node's stream, net and tty machinery,
  * several milliseconds of a run that otherwise takes little more than Node's own start-up (bench/cli.ts).
  */
-import { fstatSync, writeSync } from "node:fs";
+import { fstatSync, statSync, writeSync } from "node:fs";
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
@@ -24,10 +24,15 @@ export function writeAll(fd: number, text: string): void {
   }
 }
 
-/** Whether `fd` is a terminal (for colours). Only a character device can be one; only then is `tty` loaded. */
+/**
+ * Whether `fd` is a terminal (for colours). Only a character device other than /dev/null can be one, and only then
+ * is `tty` loaded (it loads the stream machinery too).
+ */
 export function isTerminal(fd: number): boolean {
   try {
-    return fstatSync(fd).isCharacterDevice() && (require("node:tty") as typeof import("node:tty")).isatty(fd);
+    const stat = fstatSync(fd);
+    if (!stat.isCharacterDevice() || (process.platform !== "win32" && stat.rdev === statSync("/dev/null").rdev)) return false;
+    return (require("node:tty") as typeof import("node:tty")).isatty(fd);
   } catch {
     return false;
   }
