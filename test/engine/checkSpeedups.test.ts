@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { mayMatchDotName } from "../../server/src/engine/checks/dotfilesUnprotected";
+import { firstTooDeepOffset, firstTooDeepOffsetByScanner, MAX_NESTING } from "../../server/src/engine/config/parse";
 import { deepagentsJs, deepagentsPy } from "../../server/src/engine/runtime";
 import { leadingFolders } from "../../server/src/engine/runtime/globText";
 import { commonPrefix, literalPrefixOfRegex } from "../../server/src/engine/runtime/literalPrefix";
@@ -122,5 +123,20 @@ describe("check speed-ups agree with the full computation", () => {
     assert.ok(checked > 200, `only ${checked} matches checked`);
     assert.equal(leadingFolders("/a/b/**"), "/a/b");
     assert.equal(leadingFolders("/**/x"), "");
+  });
+
+  test("the nesting pre-check reads brackets exactly as jsonc-parser's scanner does", () => {
+    const r = makeRng(13);
+    const pieces = ["{", "}", "[", "]", "[", "{", "\"", "\\", "/", "*", "//", "/*", "*/", "\n", "\r", "a", "1", "-", ",", ":", " ", "\\\"", "\\u00", "[".repeat(40), "{".repeat(30), "]".repeat(20)];
+    let deep = 0;
+    for (let i = 0; i < 3000; i++) {
+      let text = "";
+      const n = 1 + r.int(60);
+      for (let k = 0; k < n; k++) text += r.pick(pieces);
+      const expected = firstTooDeepOffsetByScanner(text);
+      if (expected >= 0) deep++;
+      assert.equal(firstTooDeepOffset(text), expected, JSON.stringify(text));
+    }
+    assert.ok(deep > 50, `only ${deep} texts nest deeper than ${MAX_NESTING}`);
   });
 });

@@ -77,8 +77,63 @@ function syntaxMessage(code: string): string {
   return `${words[code] ?? code}.`;
 }
 
-/** Offset of the first `{`/`[` that opens level MAX_NESTING + 1, or -1. Iterative: safe on any input. */
-function firstTooDeepOffset(text: string): number {
+/**
+ * Offset of the first `{`/`[` token that opens level MAX_NESTING + 1, or -1. Iterative: safe on any input.
+ *
+ * jsonc-parser's scanner, reduced to what decides bracket tokens (this pass reads every file, so it reads
+ * characters rather than building tokens): a string runs to its closing `"` or to a line break (a backslash takes
+ * the next character, whatever it is), a `//` comment to a line break, a `/*` comment to its `*\/` or the end, and
+ * no other token (number, word, unknown character) can hold a bracket, a `"` or a `/`.
+ */
+export function firstTooDeepOffset(text: string): number {
+  const length = text.length;
+  let depth = 0;
+  for (let pos = 0; pos < length; ) {
+    const c = text.charCodeAt(pos);
+    if (c === 34 /* " */) {
+      pos++;
+      while (pos < length) {
+        const ch = text.charCodeAt(pos);
+        if (ch === 34) {
+          pos++;
+          break;
+        }
+        if (ch === 92 /* \ */) {
+          pos += 2;
+          continue;
+        }
+        if (ch === 10 || ch === 13) break;
+        pos++;
+      }
+      continue;
+    }
+    if (c === 47 /* / */) {
+      const next = text.charCodeAt(pos + 1);
+      if (next === 47) {
+        pos += 2;
+        while (pos < length && text.charCodeAt(pos) !== 10 && text.charCodeAt(pos) !== 13) pos++;
+        continue;
+      }
+      if (next === 42 /* * */) {
+        const close = text.indexOf("*/", pos + 2);
+        pos = close < 0 ? length : close + 2;
+        continue;
+      }
+      pos++;
+      continue;
+    }
+    if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > MAX_NESTING) return pos;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) {
+      depth = Math.max(0, depth - 1);
+    }
+    pos++;
+  }
+  return -1;
+}
+
+/** The same answer from jsonc-parser's own scanner (kept as the reference the fast pass is tested against). */
+export function firstTooDeepOffsetByScanner(text: string): number {
   const scanner = createScanner(text, true);
   let depth = 0;
   for (let kind = scanner.scan(); kind !== Token.EOF; kind = scanner.scan()) {
