@@ -23,15 +23,23 @@ export const patternRootGlobstar: Check = {
     const who = primary ? runtime.label : `${runtime.label} (in compatibleWith)`;
     const others = RUNTIME_IDS.map(runtimeById).filter((r) => !needsOneSegment(r));
     const table = patternTable(context);
-    // What a pattern alone says, once per pattern: the root paths the runtime misses and the repair matches.
-    const gaps = new Map<string, readonly string[]>();
-    const gapsOf = (pattern: string, rest: string, fixed: string): readonly string[] => {
-      let found = gaps.get(pattern);
-      if (!found) {
-        const original = table.compile(runtime, pattern);
-        const repaired = table.compile(runtime, fixed);
-        found = examplePaths(`/${rest}`, ROOT_FILL).filter((p) => isCanonical(runtime, p) && !original.matches(p) && repaired.matches(p));
-        gaps.set(pattern, found);
+    // What a pattern alone says, once per pattern: `null` when the check does not apply to it, else the root
+    // paths the runtime misses and the repair matches, and the message's comparison with the other runtimes.
+    const byPattern = new Map<string, { gaps: readonly string[]; fixed: string } | null>();
+    const analyse = (pattern: string) => {
+      let found = byPattern.get(pattern);
+      if (found === undefined) {
+        found = null;
+        // Cheap textual test first: most patterns do not start with `/**/`.
+        if (pattern.startsWith("/**/") && hasLeadingGlobstar(pattern) && !table.pathProblem(runtime, pattern)) {
+          const rest = pattern.slice("/**/".length);
+          const fixed = `/{,**/}${rest}`;
+          const original = table.compile(runtime, pattern);
+          const repaired = table.compile(runtime, fixed);
+          const gaps = examplePaths(`/${rest}`, ROOT_FILL).filter((p) => isCanonical(runtime, p) && !original.matches(p) && repaired.matches(p));
+          found = { gaps, fixed };
+        }
+        byPattern.set(pattern, found);
       }
       return found;
     };
@@ -42,11 +50,10 @@ export const patternRootGlobstar: Check = {
         for (const node of rule.pathNodes) {
           if (!analysable(node.value)) continue;
           const pattern = node.value;
-          // Cheap textual test first: most patterns do not start with `/**/`.
-          if (!pattern.startsWith("/**/") || !hasLeadingGlobstar(pattern) || table.pathProblem(runtime, pattern)) continue;
-          const rest = pattern.slice("/**/".length);
-          const fixed = `/{,**/}${rest}`;
-          const witness = gapsOf(pattern, rest, fixed).find((p) => !siblingMatches(p));
+          const analysed = analyse(pattern);
+          if (!analysed) continue;
+          const { fixed } = analysed;
+          const witness = analysed.gaps.find((p) => !siblingMatches(p));
           if (!witness) continue;
           const otherMatches = others.filter((r) => isCanonical(r, witness) && table.compile(r, pattern).matches(witness)).map((r) => r.label);
           const also = otherMatches.length > 0 ? ` (${otherMatches.join(", ")} does match it)` : "";
