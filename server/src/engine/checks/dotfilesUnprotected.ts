@@ -61,7 +61,7 @@ export const dotfilesUnprotected: Check = {
           // Plain text matches exactly itself among such paths, so all of it is the prefix.
           const folders = isPlainText(pattern) ? pattern : leadingFolders(pattern);
           // An unusable pattern fails every call that reaches it: it must stay a candidate for every path.
-          c = compiledHere.unusable || folders === "" ? compiledHere : { pattern, matches: (path) => compiledHere.matches(path), literalPrefix: folders };
+          c = compiledHere.unusable || folders === "" ? compiledHere : { pattern, matches: compiledHere.matches.bind(compiledHere), literalPrefix: folders };
           prefixed.set(pattern, c);
         }
         return c;
@@ -71,13 +71,13 @@ export const dotfilesUnprotected: Check = {
       // Decisions are only asked about paths with a dot name in them (the gaps above), so the list is compiled
       // without the patterns that cannot match such a path here (below): same decision, same deciding rule.
       let compiled: CompiledRuleList | undefined;
-      const decisions = new Map<string, RuleDecision>();
+      const decisions = new Map<Operation, Map<string, RuleDecision>>(OPERATIONS.map((op) => [op, new Map()]));
       const decide = (op: Operation, path: string): RuleDecision => {
-        const key = `${op}\u0000${path}`;
-        let d = decisions.get(key);
+        const known = decisions.get(op)!;
+        let d = known.get(path);
         if (!d) {
           compiled ??= new CompiledRuleList(indexed, list.rules.map((r) => dotPathRule(r.input, (p) => table.compile(runtime, p).unusable)));
-          decisions.set(key, (d = compiled.decide(op, path)));
+          known.set(path, (d = compiled.decide(op, path)));
         }
         return d;
       };

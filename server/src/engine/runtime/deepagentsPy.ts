@@ -82,10 +82,9 @@ export const deepagentsPy: Runtime = {
     return {
       pattern,
       matches(path) {
-        if (!glob) {
-          if (literals === null) literals = pyGlobTextLiterals(pattern);
-          if (literals && !hasLiteralsInOrder(literals, path)) return false;
-        }
+        if (glob) return glob.matches(path);
+        if (literals === null) literals = pyGlobTextLiterals(pattern);
+        if (literals && !hasLiteralsInOrder(literals, path)) return false;
         return full().matches(path);
       },
       unusable: glob ? glob.error : pyGlobError(pattern),
