@@ -26,7 +26,7 @@ export class PatternTable {
     let table = this.problems.get(runtime);
     if (!table) this.problems.set(runtime, (table = new Map()));
     let p = table.get(value);
-    if (p === undefined) table.set(value, (p = runtime.permissionPathProblem(value) ?? null));
+    if (p === undefined) table.set(value, (p = pathProblemShared(runtime, value)));
     return p ?? undefined;
   }
 
@@ -64,6 +64,25 @@ function compileShared(runtime: Runtime, pattern: string): CompiledPattern {
     cache.chars += pattern.length;
   }
   return c;
+}
+
+/** Construction-time verdicts outlive their run too, for the same reason and with the same bounds. */
+const sharedProblems = new WeakMap<Runtime, { verdicts: Map<string, PathProblem | null>; chars: number }>();
+
+function pathProblemShared(runtime: Runtime, value: string): PathProblem | null {
+  if (value.length > SHARED_PATTERN_MAX) return runtime.permissionPathProblem(value) ?? null;
+  let cache = sharedProblems.get(runtime);
+  if (!cache) sharedProblems.set(runtime, (cache = { verdicts: new Map(), chars: 0 }));
+  let p = cache.verdicts.get(value);
+  if (p === undefined) {
+    if (cache.verdicts.size >= SHARED_ENTRIES || cache.chars + value.length > SHARED_CHARS) {
+      cache.verdicts.clear();
+      cache.chars = 0;
+    }
+    cache.verdicts.set(value, (p = runtime.permissionPathProblem(value) ?? null));
+    cache.chars += value.length;
+  }
+  return p;
 }
 
 /** Hosts that build their own context (tests, benches) get one table per model. */
