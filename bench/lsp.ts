@@ -156,6 +156,9 @@ export async function runLspBench(options: { quick?: boolean } = {}): Promise<Ls
         await undone;
       }
 
+      // The push server's worker may still be analysing; it must not share the cores with what follows.
+      await done(client, client.document(uri).version);
+
       // Pulled: didChange, then textDocument/diagnostic, as VS Code does (it pulls again on the refresh that
       // follows the second phase; that is the complete figure above).
       await pullClient.open(uri, text);

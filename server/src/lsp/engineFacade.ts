@@ -335,8 +335,18 @@ export interface RuleSampleDecisions {
 }
 
 /** Which sample files a rule decides: the rule's own list, compiled by the engine, run over every sample file. */
+/**
+ * Rule lists compiled for hovers, per list of a model (a model is never changed: a new text is a new model).
+ * Compiling a 1,000-rule list costs tens of milliseconds; hovering over its rules one after another should not.
+ */
+const compiledForHovers = new WeakMap<RuleListSpec, CompiledRuleList>();
+
 export function sampleFilesDecidedBy(model: ConfigModel, list: RuleListSpec, rule: RuleSpec, sample: SampleWorkspace): RuleSampleDecisions[] {
-  const compiled = new CompiledRuleList(model.runtime, list.rules.map((r) => r.input));
+  let compiled = compiledForHovers.get(list);
+  if (!compiled) {
+    compiled = new CompiledRuleList(model.runtime, list.rules.map((r) => r.input));
+    compiledForHovers.set(list, compiled);
+  }
   const out: RuleSampleDecisions[] = [];
   for (const operation of operationsOf(model, rule)) {
     const decided: string[] = [];
