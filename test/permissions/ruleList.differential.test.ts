@@ -176,6 +176,31 @@ describe("CompiledRuleList agrees with the rule-by-rule definition", () => {
     }
   });
 
+  test("a list whose automaton would need too many states falls back and stays exact", () => {
+    // `*a` then 14 `?` then `/**`: left to right, the automaton must remember where each of the last 15
+    // characters had an `a`, about 2^15 states, past the budget; every answer must still be the definition's.
+    const rules: PermissionRuleInput[] = [
+      { operations: ["read"], paths: ["/**/*a??????????????/**"], mode: "deny" },
+      { operations: ["read"], paths: ["/x/**"], mode: "allow" },
+    ];
+    const compile = (p: string) => deepagentsJs.compilePattern(p);
+    const list = new CompiledRuleList(deepagentsJs, rules, { automatonAfter: 0 });
+    const r = makeRng(7);
+    let denied = 0;
+    for (let i = 0; i < 3000; i++) {
+      let name = "";
+      for (let k = 0; k < 40; k++) name += r.chance(0.5) ? "a" : "b";
+      const path = r.chance(0.2) ? `/x/${name}/y` : `/${name}/y`;
+      const want = naiveDecide(deepagentsJs, compile, rules, "read", path);
+      const got = list.decide("read", path);
+      assert.deepEqual([got.decision, got.ruleIndex, got.patternIndex], [want.decision, want.ruleIndex, want.patternIndex], path);
+      if (got.decision === "deny") denied++;
+    }
+    assert.ok(denied > 100 && denied < 3000, `${denied} denials: the generator must produce both answers`);
+    // The budget was really reached (a private field, read only here: otherwise this test would prove nothing).
+    assert.ok((list as unknown as { read: { rebuilds: number } }).read.rebuilds >= 1, "the automaton never ran out of states");
+  });
+
   test("a list asked many times switches to the automata and keeps answering the same", () => {
     const rules = generateRules(50, 9);
     const inputs = generateInputs(400, 11);

@@ -206,85 +206,99 @@ export class RuleAutomaton {
 
   /** The first pattern id matching `path`, -1 for none, `NOT_PLAIN`, or `GIVE_UP`. */
   walk(path: string): number {
+    return this.backwards ? this.walkBackwards(path) : this.walkForwards(path);
+  }
+
+  /**
+   * `walk` for a left-to-right automaton. The two directions are two methods, not one loop with a direction test
+   * per character, and each is small enough for the optimising compiler to inline into `decide`.
+   */
+  walkForwards(path: string): number {
     if (this.startState < 0) this.init();
     // `at` is a state's row offset in `transitions` (state × ROW); 0 is the state where no pattern is alive.
     let at = this.startState;
     const table = this.transitions;
     const n = path.length;
-    // Two loops rather than one with a direction test per character: this is the hot loop of every decision.
-    if (this.backwards) {
-      let k = n - 1;
-      let run = this.startChain;
-      if (run) {
+    let k = -1;
+    let run = this.startChain;
+    if (run) at = run.start;
+    else k = 0;
+    for (; k < n; k++) {
+      if (run === undefined) {
+        const c = path.charCodeAt(k);
+        const next = table[at + (c < 128 ? c : c === 0x2028 || c === 0x2029 ? 10 : 128)]!;
+        if (next > 0) {
+          at = next;
+          continue;
+        }
+        if (next === 0) return -1;
+        if (next > CHAIN) return this.resume(path, at, k);
+        run = this.chains[CHAIN - next]!;
         at = run.start;
-        k++; // as if the run were entered by a character just past the end
       }
-      for (; k >= 0; k--) {
-        if (run === undefined) {
-          const c = path.charCodeAt(k);
-          const next = table[at + (c < 128 ? c : c === 0x2028 || c === 0x2029 ? 10 : 128)]!;
-          if (next > 0) {
-            at = next;
-            continue;
-          }
-          if (next === 0) return -1;
-          if (next > CHAIN) return this.resume(path, at, k);
-          run = this.chains[CHAIN - next]!;
-          at = run.start;
-        }
-        // A run of single-character states, right to left from k - 1: compared without the table (each
-        // comparison is independent of the last, where each table step waits for the previous one).
-        const codes = run.codes;
-        run = undefined;
-        if (k - codes.length < 0) continue; // too short: character by character from the run's first state
-        const end = this.chainEnd(at);
-        // The character after the run first: when the run's last state lets it die, the walk ends there whether
-        // or not the run matched (a mismatch inside the run ends it too). Most paths end here, unread.
-        if (k - codes.length > 0) {
-          const c = path.charCodeAt(k - codes.length - 1);
-          if (table[end + (c < 128 ? c : c === 0x2028 || c === 0x2029 ? 10 : 128)] === 0) return -1;
-        }
-        // Far end first: a run that fails usually fails late (`packages/notify/.env` against `packages/web/…`).
-        let j = codes.length - 1;
-        while (j >= 0 && path.charCodeAt(k - 1 - j) === codes[j]) j--;
-        // A mismatch inside the run: nothing else was alive there.
-        if (j >= 0) return -1;
-        k -= codes.length;
-        at = end;
+      const codes = run.codes;
+      run = undefined;
+      const after = k + 1 + codes.length;
+      if (after > n) continue;
+      const end = this.chainEnd(at);
+      if (after < n) {
+        const c = path.charCodeAt(after);
+        if (table[end + (c < 128 ? c : c === 0x2028 || c === 0x2029 ? 10 : 128)] === 0) return -1;
       }
-    } else {
-      let k = -1;
-      let run = this.startChain;
-      if (run) at = run.start;
-      else k = 0;
-      for (; k < n; k++) {
-        if (run === undefined) {
-          const c = path.charCodeAt(k);
-          const next = table[at + (c < 128 ? c : c === 0x2028 || c === 0x2029 ? 10 : 128)]!;
-          if (next > 0) {
-            at = next;
-            continue;
-          }
-          if (next === 0) return -1;
-          if (next > CHAIN) return this.resume(path, at, k);
-          run = this.chains[CHAIN - next]!;
-          at = run.start;
+      let j = codes.length - 1;
+      while (j >= 0 && path.charCodeAt(k + 1 + j) === codes[j]) j--;
+      if (j >= 0) return -1;
+      k += codes.length;
+      at = end;
+    }
+    return table[at + COLUMNS]!;
+  }
+
+  /** `walk` for a right-to-left automaton. */
+  walkBackwards(path: string): number {
+    if (this.startState < 0) this.init();
+    // `at` is a state's row offset in `transitions` (state × ROW); 0 is the state where no pattern is alive.
+    let at = this.startState;
+    const table = this.transitions;
+    const n = path.length;
+    let k = n - 1;
+    let run = this.startChain;
+    if (run) {
+      at = run.start;
+      k++; // as if the run were entered by a character just past the end
+    }
+    for (; k >= 0; k--) {
+      if (run === undefined) {
+        const c = path.charCodeAt(k);
+        const next = table[at + (c < 128 ? c : c === 0x2028 || c === 0x2029 ? 10 : 128)]!;
+        if (next > 0) {
+          at = next;
+          continue;
         }
-        const codes = run.codes;
-        run = undefined;
-        const after = k + 1 + codes.length;
-        if (after > n) continue;
-        const end = this.chainEnd(at);
-        if (after < n) {
-          const c = path.charCodeAt(after);
-          if (table[end + (c < 128 ? c : c === 0x2028 || c === 0x2029 ? 10 : 128)] === 0) return -1;
-        }
-        let j = codes.length - 1;
-        while (j >= 0 && path.charCodeAt(k + 1 + j) === codes[j]) j--;
-        if (j >= 0) return -1;
-        k += codes.length;
-        at = end;
+        if (next === 0) return -1;
+        if (next > CHAIN) return this.resume(path, at, k);
+        run = this.chains[CHAIN - next]!;
+        at = run.start;
       }
+      // A run of single-character states, right to left from k - 1: compared without the table (each
+      // comparison is independent of the last, where each table step waits for the previous one).
+      const codes = run.codes;
+      run = undefined;
+      if (k - codes.length < 0) continue; // too short: character by character from the run's first state
+      const end = this.chainEnd(at);
+      // The character after the run first: when the run's last state lets it die, the walk ends there whether
+      // or not the run matched (a mismatch inside the run ends it too). Most paths end here, unread.
+      if (k - codes.length > 0) {
+        const c = path.charCodeAt(k - codes.length - 1);
+        if (table[end + (c < 128 ? c : c === 0x2028 || c === 0x2029 ? 10 : 128)] === 0) return -1;
+      }
+      // Far end first: a run that fails usually fails late (`packages/notify/.env` against `packages/web/…`).
+      let j = codes.length - 1;
+      while (j >= 0 && path.charCodeAt(k - 1 - j) === codes[j]) j--;
+      // A mismatch inside the run: nothing else was alive there.
+      if (j >= 0) return -1;
+      k -= codes.length;
+      at = end;
     }
     return table[at + COLUMNS]!;
   }

@@ -149,10 +149,10 @@ export class CompiledRuleList {
       // Each walk gives up as soon as none of its patterns can match; a match it reports implies it read the
       // whole path and found it plain. The backwards walk is skipped when none of its patterns comes before
       // the forwards match.
-      const ahead = automaton.forwards.walk(canonicalPath);
+      const ahead = automaton.forwards.walkForwards(canonicalPath);
       if (ahead >= -1) {
         const { backwards } = automaton;
-        const behind = backwards.firstId < (ahead < 0 ? Infinity : ahead) && !backwards.diesAtOnce(canonicalPath) ? backwards.walk(canonicalPath) : -1;
+        const behind = backwards.firstId < (ahead < 0 ? Infinity : ahead) && !backwards.diesAtOnce(canonicalPath) ? backwards.walkBackwards(canonicalPath) : -1;
         if (behind >= -1) {
           const first = ahead < 0 ? behind : behind < 0 ? ahead : Math.min(ahead, behind);
           return table.others.length === 0 ? (first < 0 ? DEFAULT_ALLOW : table.entries[first]!.result) : withOthers(table, canonicalPath, first);
