@@ -125,9 +125,8 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   });
   const classes = distinctClasses(tables, width);
   const representative = alphabet.representative;
-  const next = tables.map((t) => t.next);
+  const next = tables.map(liveNext);
   const final = tables.map((t) => t.final);
-  const live = tables.map((t) => t.live);
   const rows = tables.map((t) => rowsOf(t, classes));
   const isRequired = (e: number) => e < requiredCount;
 
@@ -158,11 +157,12 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     expanded = widen(expanded);
   };
 
+  // The hash of a tuple: its entries and states, then its length (so that the walk can hash as it builds one).
   const hashOf = (buffer: Int32Array, at: number): number => {
     const length = buffer[at]!;
-    let h = 0x811c9dc5 ^ length;
+    let h = 0x811c9dc5;
     for (let i = 1; i <= length * 2; i++) h = Math.imul(h ^ buffer[at + i]!, 0x01000193);
-    return (h ^ (h >>> 15)) >>> 0;
+    return finishHash(h, length);
   };
   const find = (buffer: Int32Array, h: number): number => {
     const mask = slots.length - 1;
@@ -192,8 +192,8 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     const c = cost[index]!;
     (buckets[c] ??= []).push(index);
   };
-  const reach = (buffer: Int32Array, from: number, k: number, newCost: number, newSegment: number): void => {
-    const h = hashOf(buffer, 0);
+  const reach = (buffer: Int32Array, from: number, k: number, newCost: number, newSegment: number, hash = -1): void => {
+    const h = hash >= 0 ? hash : hashOf(buffer, 0);
     const known = find(buffer, h);
     if (known >= 0) {
       if (!expanded[known] && newCost < cost[known]!) {
@@ -323,13 +323,12 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
       for (const k of wanted) {
         let n = 0;
         let dead = false;
+        let h = 0x811c9dc5;
         for (let i = 0; i < count; i++) {
           const e = pool[o + 1 + i * 2]!;
-          const s = pool[o + 2 + i * 2]!;
-          let t = next[e]![s * width + k]!;
-          if (t >= 0 && !live[e]![t]) t = -1;
+          const t = next[e]![pool[o + 2 + i * 2]! * width + k]!;
           if (t < 0) {
-            if (isRequired(e)) {
+            if (e < requiredCount) {
               dead = true;
               break;
             }
@@ -337,11 +336,16 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
           }
           scratch[1 + n * 2] = e;
           scratch[2 + n * 2] = t;
+          h = Math.imul(Math.imul(h ^ e, 0x01000193) ^ t, 0x01000193);
           n++;
         }
         if (dead) continue;
         scratch[0] = n;
-        reduce?.(scratch);
+        let hash = finishHash(h, n);
+        if (reduce) {
+          reduce(scratch);
+          hash = -1;
+        }
         // Readability of the step.
         const ch = representative[k]!;
         const state = segment[head]!;
@@ -354,7 +358,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
           if (!plainCharacter(ch)) step += UNREADABLE;
           after = ch === DOT && state === 0 ? 2 : ch === DOT && state === 2 ? 3 : 1;
         }
-        reach(scratch, head, k, c + step, after);
+        reach(scratch, head, k, c + step, after, hash);
       }
     }
     buckets[c] = [];
@@ -366,6 +370,23 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     return word.reverse();
   };
   return outcomes.map((x) => ({ matched: x.matched, word: wordTo(x.at), cost: x.cost }));
+}
+
+function finishHash(h: number, length: number): number {
+  h = Math.imul(h ^ length, 0x01000193);
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+const liveNextCache = new WeakMap<Table, Int32Array>();
+
+/** A table's transitions with every state that cannot reach acceptance replaced by -1 (dead), made once per table. */
+function liveNext(table: Table): Int32Array {
+  let out = liveNextCache.get(table);
+  if (!out) {
+    out = Int32Array.from(table.next, (t) => (t >= 0 && table.live[t] ? t : -1));
+    liveNextCache.set(table, out);
+  }
+  return out;
 }
 
 /** One class per group of classes that every table maps alike (the first, most readable, of each group). */
