@@ -8,8 +8,9 @@
  * Three figures per size, in process CPU time: cold (nothing compiled yet: what `check --analysis` pays in a fresh
  * process), warm (the median of re-analyses with every pattern already compiled but nothing else kept: what an
  * edit to the rules costs the language server), and cached (the median of re-checks of text whose rules did not
- * change: what every other keystroke costs). Run alone with `node --import tsx bench/analysis.ts`; bench/run.ts
- * calls `runAnalysisBench()`.
+ * change: what every other keystroke costs). Run with `node --import tsx bench/analysis.ts` (sizes from
+ * ANALYSIS_SIZES, e.g. `ANALYSIS_SIZES=200`); `npm run bench` (bench/run.ts) does not include it yet.
+ * `node --import tsx bench/profile.ts analysis 200` profiles the warm case.
  */
 import { clearAnalysisCaches } from "../server/src/engine/automata/languages";
 import { pathEscalationFindings } from "../server/src/engine/automata/escalation";
