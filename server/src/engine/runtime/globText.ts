@@ -142,9 +142,36 @@ type GlobNode =
 /**
  * Concrete strings a pattern is likely to match, for looking for witnesses. Nothing here is a claim: every caller
  * keeps only the strings the runtime's own matcher (and canonicalisation) confirms.
+ *
+ * The answer depends only on the text, the fill and the limit, and checks ask it about the same patterns on every
+ * run (the language server checks again on each edit), so it is kept for the fills checks hold as constants,
+ * within a bound on the text kept; the arrays are frozen, as they are shared.
  */
-export function examplePaths(pattern: string, fill: ExampleFill, limit = 400): string[] {
+export function examplePaths(pattern: string, fill: ExampleFill, limit = 400): readonly string[] {
   if (!analysable(pattern)) return [];
+  let cache = exampleCache.get(fill);
+  if (!cache) exampleCache.set(fill, (cache = { paths: new Map(), chars: 0 }));
+  const key = `${limit}\u0000${pattern}`;
+  let paths = cache.paths.get(key);
+  if (!paths) {
+    paths = Object.freeze(computeExamplePaths(pattern, fill, limit));
+    let chars = key.length;
+    for (const p of paths) chars += p.length;
+    if (cache.chars + chars > EXAMPLE_CACHE_CHARS) {
+      cache.paths.clear();
+      cache.chars = 0;
+    }
+    cache.paths.set(key, paths);
+    cache.chars += chars;
+  }
+  return paths;
+}
+
+/** Text kept per fill (patterns and their example paths), after which the cache starts afresh. */
+const EXAMPLE_CACHE_CHARS = 1 << 21;
+const exampleCache = new WeakMap<ExampleFill, { paths: Map<string, readonly string[]>; chars: number }>();
+
+function computeExamplePaths(pattern: string, fill: ExampleFill, limit: number): string[] {
   const chars = scanGlob(pattern);
   // picomatch splits the whole pattern at a `|` outside groups (`/a|/b` is `/a` or `/b`).
   const whole = splitTop(chars, 0, chars.length, "|", fill).filter((o) => o.length > 0);
