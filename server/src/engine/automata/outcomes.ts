@@ -2,7 +2,7 @@ import type { RuleListSpec } from "../config/model";
 import { OPERATIONS, type Operation, type Runtime } from "../runtime/runtime";
 import type { Budget } from "./budget";
 import { exploreProduct } from "./product";
-import type { OperationFacts, RemovalChange, RuleAnalysis, RuleVerdict, SkipNote, TakenBy } from "./ruleListAnalysis";
+import { takenTheOtherWay, type OperationFacts, type RemovalChange, type RuleAnalysis, type RuleVerdict, type SkipNote, type TakenBy } from "./ruleListAnalysis";
 import type { Decision, RuleTables } from "./ruleTables";
 import type { PathSpace } from "./space";
 import type { Table } from "./tables";
@@ -278,13 +278,7 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
       return { operation: op, matches: matches.has(key), takenBy: taken, decides: decides.map.get(key)?.path };
     });
     if (!operations.some((o) => o.matches)) return { index, decision, operations, verdict: { kind: "matches-nothing" } };
-    const otherWay = (): (TakenBy & { operation: Operation }) | undefined => {
-      for (const o of operations) {
-        const t = o.takenBy.find((x) => x.decision !== decision);
-        if (t) return { ...t, operation: o.operation };
-      }
-      return undefined;
-    };
+    const otherWay = () => takenTheOtherWay(operations, decision);
     let verdict: RuleVerdict;
     let removalChange: RemovalChange | undefined;
     if (!operations.some((o) => o.decides !== undefined)) {

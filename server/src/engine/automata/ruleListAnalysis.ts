@@ -65,6 +65,19 @@ export interface SkipNote {
 const RULE_CHECKS = ["rule-shadowed", "rule-redundant", "rule-partially-shadowed"];
 
 /**
+ * The first earlier rule (operation by operation) that decides some of a rule's paths the other way: the witness of
+ * "shadowed" and "partially shadowed". Shared by both ways of computing the facts (outcomes.ts reads them off one
+ * walk over every rule; `RuleListAnalysis` asks rule by rule).
+ */
+export function takenTheOtherWay(operations: readonly OperationFacts[], decision: Decision): (TakenBy & { operation: Operation }) | undefined {
+  for (const o of operations) {
+    const t = o.takenBy.find((x) => x.decision !== decision);
+    if (t) return { ...t, operation: o.operation };
+  }
+  return undefined;
+}
+
+/**
  * The exact analysis of one rule list under one runtime (first match wins, permissive default, §3.1), over the
  * runtime's canonical tool paths (§1.3). Every claim is decided on automata; every witness comes from them.
  * Rules are analysed lazily, one at a time, each within its own budget.
@@ -107,13 +120,7 @@ export class RuleListAnalysis {
         operations.push(this.operationFacts(op, index, budget));
       }
       if (!operations.some((o) => o.matches)) return { index, decision, operations, verdict: { kind: "matches-nothing" } };
-      const otherWay = (): (TakenBy & { operation: Operation }) | undefined => {
-        for (const o of operations) {
-          const t = o.takenBy.find((x) => x.decision !== decision);
-          if (t) return { ...t, operation: o.operation };
-        }
-        return undefined;
-      };
+      const otherWay = () => takenTheOtherWay(operations, decision);
       if (!operations.some((o) => o.decides !== undefined)) {
         const other = otherWay();
         if (other) return { index, decision, operations, verdict: { kind: "shadowed", witness: other } };
