@@ -176,6 +176,17 @@ describe("CompiledRuleList agrees with the rule-by-rule definition", () => {
     }
   });
 
+  test("deepagents-py: the automata cover the common shapes (the tier under test is really used)", () => {
+    for (const p of ["/a/**", "/**/*.pem", "/**/.env", "/a/**/*.{pem,key}", "/a/{b,c}/**", "/a/*/dist", "/a/[0-9]*.csv", "/a/b", "/**/id_rsa*", "/*.txt"]) {
+      assert.ok(deepagentsPy.compilePattern(p).plainPathRegex, p);
+    }
+    // The benchmark's lists: most of their patterns join the automata (a private field, read only here).
+    const list = new CompiledRuleList(deepagentsPy, generateRules(100, 1), { automatonAfter: 0 });
+    list.decide("read", "/a/b");
+    const table = (list as unknown as { read: { entries: unknown[]; others: unknown[] } }).read;
+    assert.ok(table.others.length < table.entries.length / 4, `${table.others.length} of ${table.entries.length} patterns left to the matcher`);
+  });
+
   test("a list whose automaton would need too many states falls back and stays exact", () => {
     // `*a` then 14 `?` then `/**`: left to right, the automaton must remember where each of the last 15
     // characters had an `a`, about 2^15 states, past the budget; every answer must still be the definition's.

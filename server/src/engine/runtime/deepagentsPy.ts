@@ -1,9 +1,10 @@
 import { compilePyGlob, hasLiteralsInOrder, pyGlobError, pyGlobTextLiterals, type CompiledPyGlob } from "./pyGlob";
 import { commonPrefix, literalPrefixOfRegex } from "./literalPrefix";
+import { pyPlainPathRegex } from "./pyPlainPath";
 import { hasParentSegment, posixNormpath } from "./posixpath";
 import { pyRepr, pyTypeName } from "./pyRepr";
 import { backendCanDelete, backendCanExecute } from "./backendCapabilities";
-import { FILESYSTEM_TOOLS, type CanonicalToolPath, type CompiledPattern, type FilesystemAllowlist, type Operation, type PathProblem, type Runtime } from "./runtime";
+import { FILESYSTEM_TOOLS, type CanonicalToolPath, type CompiledPattern, type FilesystemAllowlist, type Operation, type PathProblem, type PlainPathRegex, type Runtime } from "./runtime";
 
 /**
  * deepagents-py 0.7.8. Rule paths are validated in `FilesystemPermission.__post_init__` (py:middleware/
@@ -79,6 +80,7 @@ export const deepagentsPy: Runtime = {
     // patterns about paths that do not even contain their folder names.
     let literals: string[] | undefined | null = null;
     let prefix: string | undefined;
+    let plain: PlainPathRegex | undefined | null = null;
     return {
       pattern,
       matches(path) {
@@ -99,6 +101,11 @@ export const deepagentsPy: Runtime = {
           if (regexes.length === 0) prefix = "";
         }
         return prefix;
+      },
+      // Only rule lists asked many questions read it (ruleList.ts builds its automaton after a few decisions).
+      get plainPathRegex(): PlainPathRegex | undefined {
+        if (plain === null) plain = pattern.startsWith("/") ? pyPlainPathRegex(full()) : undefined;
+        return plain;
       },
     };
   },

@@ -671,6 +671,23 @@ const NEED_SEP = "(?=" + SEP + ")";
 const PATH_TRAIL = SEP + "*?";
 const ONE_OR_MORE_SEP = SEP + "+";
 const QMARK = ".";
+
+/** The fixed pieces `WcParse` emits, for the plain-path restatement (pyPlainPath.ts), which recognises them. */
+export const WCMATCH_PIECES = {
+  SEP,
+  ONE_OR_MORE_SEP,
+  NO_DIR,
+  PATH_NO_SLASH,
+  PATH_NO_SLASH_DOT,
+  PATH_STAR,
+  PATH_STAR_NO_DOTMATCH,
+  PATH_GSTAR_NO_DOTMATCH,
+  NEED_CHAR_PATH,
+  GLOBSTAR_DIV,
+  NEED_SEP,
+  PATH_TRAIL,
+  QMARK,
+} as const;
 /** `_wcparse.UNICODE_RANGE`: U+0000, `-`, U+10FFFF. */
 const UNICODE_RANGE = "\u0000-\u{10FFFF}";
 
@@ -1079,12 +1096,12 @@ function pyReErrorMessage(msg: string, pattern: readonly string[], pos: number):
 }
 
 /** Code point ranges, optionally negated (`.` under DOTALL is the empty negated set). */
-interface CharSet {
+export interface CharSet {
   readonly negate: boolean;
   readonly ranges: ReadonlyArray<readonly [number, number]>;
 }
 
-type Ast =
+export type Ast =
   | { readonly t: "lit"; readonly cps: readonly number[] }
   | { readonly t: "set"; readonly set: CharSet }
   | { readonly t: "dot" }
@@ -1095,7 +1112,7 @@ type Ast =
   | { readonly t: "eol" }
   | { readonly t: "look"; readonly negate: boolean; readonly body: Ast };
 
-function setHas(set: CharSet, cp: number): boolean {
+export function setHas(set: CharSet, cp: number): boolean {
   let inside = false;
   for (const [lo, hi] of set.ranges) {
     if (cp >= lo && cp <= hi) {
@@ -1718,6 +1735,8 @@ const FRAGMENTS = new Map<string, ParsedFragment>();
 const FRAGMENT_CACHE_LIMIT = 10_000;
 
 interface CompiledExpansion {
+  /** The pattern after brace expansion, as handed to `WcParse`. */
+  readonly expanded: string;
   readonly regex: RegExp;
   readonly program: Program;
   /**
@@ -1785,7 +1804,25 @@ function compileExpanded(expanded: string): CompiledExpansion {
     sourceLength <= NATIVE_SOURCE_LIMIT ? new RegExp(`^(?:${js.join("")})$`, "su") : new PyGlobRegExp(js, program);
   const literals: string[] = [];
   for (const item of items) if (item.t === "lit") literals.push(literalText(item.cps));
-  return { regex, program, literals };
+  return { expanded, regex, program, literals };
+}
+
+/** The regex pieces `WcParse` appends for one expanded pattern, in order (their concatenation is the regex body). */
+export function wcmatchFragments(expanded: string): string[] {
+  return new WcParse(codePoints(expanded)).fragments();
+}
+
+/** One piece of wcmatch's output parsed as Python's `re` parses it; `undefined` where Python rejects it. */
+export function parseWcmatchFragment(fragment: string): Ast | undefined {
+  const cached = FRAGMENTS.get(fragment);
+  if (cached) return cached.ast;
+  const cps = codePoints(fragment);
+  try {
+    return new PyRegexParser(cps, 0, cps.length).parse();
+  } catch (e) {
+    if (e instanceof PyReError) return undefined;
+    throw e;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1797,6 +1834,8 @@ export interface CompiledPyGlob {
   readonly error: string | undefined;
   /** JavaScript regular expressions equivalent to the expanded patterns (empty when error is set). */
   readonly regexes: readonly RegExp[];
+  /** The distinct brace expansions, in the order wcmatch tries them (one per `regexes` entry). */
+  readonly expansions: readonly string[];
   matches(path: string): boolean; // false when error is set
 }
 
@@ -1806,9 +1845,9 @@ export interface CompiledPyGlob {
  * expansion count passes 1000, or `re.error` when wcmatch emits a class Python's `re` rejects.
  */
 export function compilePyGlob(pattern: string): CompiledPyGlob {
-  const fail = (error: string): CompiledPyGlob => ({ pattern, error, regexes: [], matches: () => false });
+  const fail = (error: string): CompiledPyGlob => ({ pattern, error, regexes: [], expansions: [], matches: () => false });
   // `globmatch` returns False for an empty pattern before doing anything else.
-  if (pattern === "") return { pattern, error: undefined, regexes: [], matches: () => false };
+  if (pattern === "") return { pattern, error: undefined, regexes: [], expansions: [], matches: () => false };
 
   const braces = parseBraces(pattern, PATTERN_LIMIT);
   if (braces.limitExceeded) return fail(PATTERN_LIMIT_MESSAGE);
@@ -1847,6 +1886,7 @@ export function compilePyGlob(pattern: string): CompiledPyGlob {
     pattern,
     error: undefined,
     regexes: compiled.map((c) => c.regex),
+    expansions: compiled.map((c) => c.expanded),
     matches: (path: string) => {
       for (let k = 0; k < compiled.length; k++) {
         const c = compiled[k]!;
