@@ -1,6 +1,6 @@
 /** textDocument/diagnostic and publishDiagnostics against the real bundled server. */
 import assert from "node:assert/strict";
-import { rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, before, describe, it } from "node:test";
@@ -140,6 +140,24 @@ describe("diagnostics (pull)", () => {
     await client.change(given.uri, [{ range: { start: doc.positionAt(comment), end: doc.positionAt(given.text.indexOf("\n", comment)) }, text: "" }]);
     assert.deepEqual((await client.pullDiagnostics(given.uri)).map((d) => d.code), ["pattern-never-matches"]);
   });
+
+  it("Given a list the client has, When it pulls again with its result id, Then the answer is 'unchanged' until the text changes", async () => {
+    const given = folder.write(FIXTURES.ruleMistakes);
+    await client.open(given.uri, given.text);
+    await client.pullCompleteDiagnostics(given.uri);
+    type Report = { kind: string; resultId?: string; items?: unknown[] };
+    const pull = (previousResultId?: string) => client.request<Report>("textDocument/diagnostic", { textDocument: { uri: given.uri }, ...(previousResultId ? { previousResultId } : {}) });
+    const full = await pull();
+    assert.equal(full?.kind, "full");
+    assert.ok(full.resultId, "a full report carries a result id");
+    assert.deepEqual(await pull(full.resultId), { kind: "unchanged", resultId: full.resultId });
+    assert.equal((await pull("an id from an earlier server"))?.kind, "full");
+    const doc = client.document(given.uri);
+    await client.change(given.uri, [{ range: { start: doc.positionAt(0), end: doc.positionAt(0) }, text: " " }]);
+    const after = await pull(full.resultId);
+    assert.equal(after?.kind, "full", "a new text is a new list");
+    assert.notEqual(after.resultId, full.resultId);
+  });
 });
 
 describe("diagnostics (push, and files that are not open)", () => {
@@ -192,6 +210,29 @@ describe("diagnostics (push, and files that are not open)", () => {
     const pushed = client.waitForPublish(created.uri, (p) => p.diagnostics.length > 0);
     await client.connection.sendNotification("workspace/didChangeWatchedFiles", { changes: [{ uri: created.uri, type: FileChangeType.Created }] });
     assert.deepEqual((await pushed).diagnostics.map((d) => d.code), ["tool-duplicate"]);
+  });
+
+  it("Given the exact analysis, When its complete set is pushed, Then the notification that it is done follows the diagnostics", async () => {
+    const given = folder.write({ text: '{ "version": 1, "permissions": [\n { "operations": ["read"], "paths": ["/w/**"] },\n { "operations": ["read"], "paths": ["/w/a.md"], "mode": "deny" }\n] }\n' });
+    await client.open(given.uri, given.text);
+    const done = await client.waitForCheck((c) => c.uri === given.uri && c.analysis === "done");
+    // Read as the notification arrives: what was pushed by then is the complete set, the analysis's finding in.
+    assert.equal(done.version, 1);
+    assert.ok(client.published.get(given.uri)?.diagnostics.some((d) => d.code === "rule-shadowed"), JSON.stringify(client.published.get(given.uri)));
+  });
+
+  it("Given the exact analysis, Then it runs in a thread of lower priority than the one answering requests (Linux)", { skip: process.platform !== "linux" && "thread priorities are set on Linux only" }, async () => {
+    const given = folder.write({ text: '{ "version": 1, "permissions": [{ "operations": ["read"], "paths": ["/w/**"] }] }\n' });
+    await client.open(given.uri, given.text);
+    await client.waitForCheck((c) => c.uri === given.uri && c.analysis === "done");
+    const pid = client.process.pid!;
+    const nice = (tid: string) => {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+    };
+    const threads = readdirSync(`/proc/${pid}/task`);
+    assert.equal(nice(String(pid)), 0, "the thread answering requests keeps its priority");
+    assert.deepEqual(threads.map(nice).filter((n) => n !== 0), [10], "exactly one thread, the analysis's, is lowered");
   });
 
   it("registers watchers for the config file names and for the inputs a config reads", async () => {

@@ -30,7 +30,11 @@ import { TextDocument } from "vscode-languageserver-textdocument";
 import { DidCheckNotification, type DidCheckParams } from "../../server/src/protocol";
 
 export const ROOT = join(__dirname, "..", "..");
-export const SERVER = join(ROOT, "dist", "server.js");
+/**
+ * The bundled server; `AGENT_SANDBOX_SERVER` points elsewhere (a build in its own folder, e.g. to compare two
+ * builds while others rebuild dist/ in the same checkout).
+ */
+export const SERVER = process.env.AGENT_SANDBOX_SERVER || join(ROOT, "dist", "server.js");
 
 export interface StartOptions {
   /** Advertise pull diagnostics (VS Code does); otherwise the server pushes. */
@@ -65,7 +69,9 @@ export class LspTestClient {
 
   static async start(options: StartOptions = {}): Promise<LspTestClient> {
     readFileSync(SERVER); // fail early, with a clear error, when `npm run build` has not run
-    const child = spawn(process.execPath, [SERVER, "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
+    // `AGENT_SANDBOX_SERVER_NODE_ARGS`: Node options for the server only (e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`).
+    const nodeArgs = (process.env.AGENT_SANDBOX_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+    const child = spawn(process.execPath, [...nodeArgs, SERVER, "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
     const connection = createProtocolConnection(child.stdout!, child.stdin!);
     const client = new LspTestClient(child, connection);
     child.stderr!.on("data", (d: Buffer) => (client.stderr += d.toString()));

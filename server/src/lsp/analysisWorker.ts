@@ -4,8 +4,33 @@
  * keeps its compiled patterns and per-rule-list results between jobs (automata caches), so re-checking after an
  * edit that did not touch the rules costs little.
  */
-import { parentPort } from "node:worker_threads";
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
+import { parentPort, workerData } from "node:worker_threads";
 import { runExactJob, type ExactJob } from "./exactJob";
 
+/**
+ * The analysis is background work: on a machine with fewer free cores than busy threads (two cores, a build
+ * running), a first phase that shares a core with it takes several times longer. Linux gives each thread its own
+ * nice value, so this thread alone yields to the one answering requests (and to the user's other programs) and
+ * still gets every core nobody else wants. Elsewhere the same call would lower the whole server's priority
+ * (macOS, Windows), so it is made only with this thread's own id, which only Linux's /proc gives.
+ */
+const ANALYSIS_THREAD_NICE = 10;
+
+function lowerThisThreadsPriority(): void {
+  if (process.platform !== "linux") return;
+  try {
+    const tid = Number(readlinkSync("/proc/thread-self").split("/").at(-1));
+    if (Number.isInteger(tid) && tid > 0 && tid !== process.pid) setPriority(tid, ANALYSIS_THREAD_NICE);
+  } catch {
+    /* no /proc, or not allowed: the thread keeps the server's priority */
+  }
+}
+
 const port = parentPort;
-if (port) port.on("message", (job: ExactJob) => port.postMessage(runExactJob(job)));
+if (port) {
+  lowerThisThreadsPriority();
+  const flags = (workerData as { flags?: Int32Array } | undefined)?.flags;
+  port.on("message", (job: ExactJob) => port.postMessage(runExactJob(job, flags)));
+}

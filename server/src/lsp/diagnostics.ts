@@ -36,12 +36,45 @@ export function toDiagnostic(finding: Finding, analysis: Analysis, uri: string):
   return diagnostic;
 }
 
+/**
+ * Converted once per analysis: an analysis never changes (a new text, setting or second phase is a new one), and
+ * the same list is asked for again and again (a pull after every refresh, a push and the pull of an open file).
+ */
+const converted = new WeakMap<Analysis, { uri: string; diagnostics: Diagnostic[] }>();
+
+/** The diagnostics of an analysis (shared: callers must not change them). */
 export function diagnosticsOf(analysis: Analysis, uri: string): Diagnostic[] {
-  return analysis.findings.map((f) => toDiagnostic(f, analysis, uri));
+  const cached = converted.get(analysis);
+  if (cached?.uri === uri) return cached.diagnostics;
+  const diagnostics = analysis.findings.map((f) => toDiagnostic(f, analysis, uri));
+  converted.set(analysis, { uri, diagnostics });
+  return diagnostics;
 }
 
-export function fullReport(analysis: Analysis | undefined, uri: string): DocumentDiagnosticReport {
-  return { kind: DocumentDiagnosticReportKind.Full, items: analysis ? diagnosticsOf(analysis, uri) : [] };
+/**
+ * Result ids of pull reports: one per analysis, so a client that pulls again for a list it has (VS Code pulls every
+ * open file on each refresh) is told "unchanged" instead of being sent it again (megabytes at 1,000 rules). The
+ * prefix differs per server process, so an id from an earlier server never matches.
+ */
+const SERVER_RUN = `${process.pid.toString(36)}.${Date.now().toString(36)}`;
+const resultIds = new WeakMap<Analysis, string>();
+let lastResultId = 0;
+
+export function resultIdOf(analysis: Analysis): string {
+  let id = resultIds.get(analysis);
+  if (id === undefined) {
+    id = `${SERVER_RUN}.${++lastResultId}`;
+    resultIds.set(analysis, id);
+  }
+  return id;
+}
+
+/** The pull answer: "unchanged" when the client already has this analysis's list (`previousResultId`). */
+export function fullReport(analysis: Analysis | undefined, uri: string, previousResultId?: string): DocumentDiagnosticReport {
+  if (!analysis) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
+  const resultId = resultIdOf(analysis);
+  if (previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
+  return { kind: DocumentDiagnosticReportKind.Full, resultId, items: diagnosticsOf(analysis, uri) };
 }
 
 export function countBySeverity(analysis: Analysis): { errors: number; warnings: number; information: number; hints: number } {

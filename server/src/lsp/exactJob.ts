@@ -13,11 +13,21 @@ export interface ExactJob {
   kind: FileKind;
 }
 
-export type ExactJobResult = ({ id: number; ok: true } & SecondPhaseResult) | { id: number; ok: false; error: string };
+export type ExactJobResult = ({ id: number; ok: true } & SecondPhaseResult) | { id: number; ok: false; error: string } | { id: number; dropped: true };
 
-export function runExactJob(job: ExactJob): ExactJobResult {
+/** Index in the shared flags (exactPhase.ts) of the id of the running job whose result nobody wants any more. */
+export const DROPPED_JOB = 0;
+
+/**
+ * Runs one job. `flags` (shared with the thread that queued it) can say that the job was dropped meanwhile: then
+ * the result is not worth copying back, and a job dropped before it starts does not run at all.
+ */
+export function runExactJob(job: ExactJob, flags?: Int32Array): ExactJobResult {
+  const dropped = () => flags !== undefined && Atomics.load(flags, DROPPED_JOB) === job.id;
+  if (dropped()) return { id: job.id, dropped: true };
   try {
     const analysis = analyze(job.fsPath, job.text, { ...job.settings, analysis: true }, job.kind);
+    if (dropped()) return { id: job.id, dropped: true };
     return { id: job.id, ok: true, findings: analysis.findings, skipped: [...analysis.skipped], dependencies: [...analysis.dependencies], durationMs: analysis.durationMs };
   } catch (error) {
     return { id: job.id, ok: false, error: (error as Error).stack ?? String(error) };

@@ -2,21 +2,28 @@
  * The editor's second phase: full checks with the exact rule analysis, in a worker thread (dist/analysis-worker.js)
  * so that the thread answering requests never waits for it. One job runs at a time; at most one more per file waits.
  * A newer request for a file replaces its waiting job (which settles with `undefined` without running): stale work
- * is dropped before it starts. A job already running finishes (the analysis is synchronous code; terminating the
- * worker would also throw away its compiled patterns) and its caller discards the result if the text moved on.
+ * is dropped before it starts. A job already running finishes (the analysis is synchronous code with no point to
+ * stop at; terminating the worker would throw away its compiled patterns, and a cold analysis of 1,000 rules takes
+ * ten times as long as a warm one), but its caller hears `undefined` at once, and the worker, told through a shared
+ * flag, sends back nothing of it: a stale result is megabytes to copy into this thread, to be thrown away here.
  *
  * Without the worker file (e.g. run from source) or when a worker cannot start, jobs run in this thread, each on its
  * own turn of the event loop.
  */
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
-import { runExactJob, type ExactJob, type ExactJobResult } from "./exactJob";
+import { DROPPED_JOB, runExactJob, type ExactJob, type ExactJobResult } from "./exactJob";
 
 interface Waiting {
   key: string;
   job: ExactJob;
-  resolve: (result: ExactJobResult | undefined) => void;
+  resolve: (result: SecondPhaseOutcome | undefined) => void;
+  /** Set once `cancel` dropped it while it ran. */
+  dropped?: boolean;
 }
+
+/** What a caller of `run` hears: the job's result (never the worker's "dropped", which only this class sees). */
+export type SecondPhaseOutcome = Exclude<ExactJobResult, { dropped: true }>;
 
 /** A heap limit for the worker: a pathological config ends that one job (reported), not the server. */
 const WORKER_HEAP_MB = 1024;
@@ -28,6 +35,8 @@ export class ExactPhase {
   private readonly waiting = new Map<string, Waiting>();
   private nextId = 1;
   private disposed = false;
+  /** `[DROPPED_JOB]`: the id of the running job nobody waits for any more (read by the worker when it is done). */
+  private readonly flags = new Int32Array(new SharedArrayBuffer(4));
 
   constructor(
     private workerFile: string | undefined,
@@ -35,7 +44,7 @@ export class ExactPhase {
   ) {}
 
   /** Queue the full check of `job.text`; settles with `undefined` when replaced by a newer request for `key` first. */
-  run(key: string, job: Omit<ExactJob, "id">): Promise<ExactJobResult | undefined> {
+  run(key: string, job: Omit<ExactJob, "id">): Promise<SecondPhaseOutcome | undefined> {
     this.cancel(key);
     if (this.disposed) return Promise.resolve(undefined);
     return new Promise((resolve) => {
@@ -44,8 +53,14 @@ export class ExactPhase {
     });
   }
 
-  /** Drop the file's waiting job, if any. */
+  /** Drop the file's waiting job, if any, and its running job's result. */
   cancel(key: string): void {
+    const running = this.running;
+    if (running?.key === key && !running.dropped) {
+      running.dropped = true;
+      Atomics.store(this.flags, DROPPED_JOB, running.job.id);
+      running.resolve(undefined);
+    }
     const waiting = this.waiting.get(key);
     if (!waiting) return;
     this.waiting.delete(key);
@@ -74,14 +89,15 @@ export class ExactPhase {
     this.running = waiting;
     const worker = this.startWorker();
     if (worker) worker.postMessage(waiting.job);
-    else setImmediate(() => this.finish(waiting.job.id, runExactJob(waiting.job)));
+    else setImmediate(() => this.finish(waiting.job.id, runExactJob(waiting.job, this.flags)));
   }
 
   private finish(id: number, result: ExactJobResult): void {
     const running = this.running;
     if (!running || running.job.id !== id) return;
     this.running = undefined;
-    running.resolve(result);
+    // A dropped job's caller heard `undefined` already (a promise settles once).
+    running.resolve("dropped" in result ? undefined : result);
     this.pump();
   }
 
@@ -90,7 +106,7 @@ export class ExactPhase {
     if (!this.workerFile || !existsSync(this.workerFile)) return undefined;
     let worker: Worker;
     try {
-      worker = new Worker(this.workerFile, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+      worker = new Worker(this.workerFile, { workerData: { flags: this.flags }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     } catch (error) {
       this.log(`The exact rule analysis runs on the main thread: no worker thread (${(error as Error).message}).`);
       this.workerFile = undefined;

@@ -168,13 +168,17 @@ async function publish(uri: string): Promise<void> {
   // The document may have been opened or edited while the check ran (a workspace scan races with the editor).
   const document = documents.get(uri);
   if (document && analysis?.text !== document.getText()) return; // a newer publish (or pull) follows
-  if (document && analysis) notifyChecked(uri, analysis, document.version);
   if (document && pull) {
+    if (analysis) notifyChecked(uri, analysis, document.version);
     // Open documents are pulled; what was pushed for the file on disk must not stay beside them.
     clearPushed(uri);
     return;
   }
-  await push(uri, analysis, document?.version);
+  // The diagnostics first, then the notification that says they are out (a client that waits for it has them);
+  // none when the document moved on meanwhile (the newer version's check follows).
+  const version = document?.version;
+  await push(uri, analysis, version);
+  if (document && analysis && documents.get(uri)?.version === version) notifyChecked(uri, analysis, version!);
 }
 
 /** The second phase of a file is done: push the complete set, or ask pull clients to pull again. */
@@ -182,14 +186,21 @@ function secondPhaseDone(uri: string, analysis: Analysis): void {
   const document = documents.get(uri);
   if (document && analysis.text !== document.getText()) return; // a newer first phase is out already
   scheduleWatchers(); // the analysis may have read more inputs
-  if (document) notifyChecked(uri, analysis, document.version);
   if (document && pull) {
+    notifyChecked(uri, analysis, document.version);
     requestDiagnosticRefresh();
     return;
   }
   // Closed files are pushed only while they belong to the workspace (publish() pushed their first phase).
   if (!document && !workspaceFiles.has(uri)) return;
-  push(uri, analysis, document?.version).catch((e) => connection.console.error(`publishing ${uri} failed: ${(e as Error).stack ?? e}`));
+  // As in publish(): "analysis done" once the complete set is on its way, so that a client acting on the
+  // notification (the next edit, a test, the benchmark) does not race the megabytes still being sent.
+  const version = document?.version;
+  push(uri, analysis, version)
+    .catch((e) => connection.console.error(`publishing ${uri} failed: ${(e as Error).stack ?? e}`))
+    .finally(() => {
+      if (document && documents.get(uri)?.version === version) notifyChecked(uri, analysis, version!);
+    });
 }
 
 let refreshQueued = false;
@@ -236,7 +247,7 @@ connection.languages.diagnostics.on(
     const document = documents.get(uri);
     if (analysis && document && analysis.text === document.getText()) notifyChecked(uri, analysis, document.version);
     scheduleWatchers();
-    return fullReport(analysis, uri);
+    return fullReport(analysis, uri, params.previousResultId);
   }),
 );
 
