@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { compilePyGlob } from "../../server/src/engine/runtime/pyGlob";
-import { pyPlainPathRegex } from "../../server/src/engine/runtime/pyPlainPath";
+import { DFA_NO, DFA_UNSURE, DFA_YES, isPlainPath, PlainPathDfa, pyPlainPathRegex } from "../../server/src/engine/runtime/pyPlainPath";
 import { deepagentsPy } from "../../server/src/engine/runtime";
 import type { PlainPathRegex } from "../../server/src/engine/runtime/runtime";
 import { makeRng, type Rng } from "../helpers/random";
@@ -97,26 +97,60 @@ function randomPattern(r: Rng): string {
   return p;
 }
 
-/** Compare one pattern on the whole universe; returns whether it was restated at all. */
+/**
+ * Compare one pattern on the whole universe; returns whether it was restated at all. The restatement is checked
+ * through the interpreter, through its own automaton (`PlainPathDfa`, asked each path twice: the second answer
+ * comes from the states the first one built), and through `deepagentsPy.compilePattern(p).matches`, which uses
+ * that automaton after a few calls.
+ */
 function compare(pattern: string): boolean {
   const glob = compilePyGlob(pattern);
   const re = pyPlainPathRegex(glob);
   if (!re) return false;
+  const dfa = new PlainPathDfa(re);
+  const compiled = deepagentsPy.compilePattern(pattern);
   for (const path of PLAIN) {
     const want = glob.matches(path);
     if (interpret(re, path) !== want) assert.fail(`${pattern} on plain ${JSON.stringify(path)}: wcmatch says ${want}`);
+    for (let again = 0; again < 2; again++) {
+      const answer = dfa.test(path);
+      if (answer !== DFA_UNSURE && answer !== (want ? DFA_YES : DFA_NO)) assert.fail(`${pattern} on plain ${JSON.stringify(path)}: automaton says ${answer}`);
+    }
+    if (compiled.matches(path) !== want) assert.fail(`${pattern} on plain ${JSON.stringify(path)}: compilePattern says ${!want}`);
   }
   for (const path of [...NOT_PLAIN, pattern, `${pattern}/a`]) {
-    assert.ok(isPlain(path) || !glob.matches(path) || interpret(re, path), `${pattern} on ${JSON.stringify(path)}: wcmatch matches, the restatement must too`);
+    const want = glob.matches(path);
+    assert.ok(isPlain(path) || !want || interpret(re, path), `${pattern} on ${JSON.stringify(path)}: wcmatch matches, the restatement must too`);
+    assert.ok(!want || dfa.test(path) !== DFA_NO, `${pattern} on ${JSON.stringify(path)}: the automaton must not say no`);
+    assert.equal(compiled.matches(path), want, `${pattern} on ${JSON.stringify(path)}: compilePattern`);
   }
   return true;
 }
 
 describe("deepagents-py plain-path restatement = wcmatch on plain paths", () => {
-  test("the universe is what the test thinks it is", () => {
+  test("the universe is what the test thinks it is (and `isPlainPath` agrees with the definition)", () => {
     assert.equal(PLAIN.length, 11 + 121 + 1331);
     assert.ok(PLAIN.every(isPlain));
     assert.ok(NOT_PLAIN.every((p) => !isPlain(p)));
+    for (const p of [...PLAIN, ...NOT_PLAIN, "/a\rb", "/a/\u2029", "/...", "/.../a"]) assert.equal(isPlainPath(p), isPlain(p), JSON.stringify(p));
+  });
+
+  test("an automaton that runs out of states says so and never answers wrong", () => {
+    // `[ab]` after a `**` at 12 places from the end: left to right, the automaton must remember the last 12
+    // characters, past its budget of states.
+    const pattern = "/**/*a[ab][ab][ab][ab][ab][ab][ab][ab][ab][ab][ab]";
+    const glob = compilePyGlob(pattern);
+    const dfa = new PlainPathDfa(pyPlainPathRegex(glob)!);
+    const r = makeRng(5);
+    let unsure = 0;
+    for (let i = 0; i < 2000; i++) {
+      let name = "";
+      for (let k = 0; k < 20; k++) name += r.chance(0.5) ? "a" : "b";
+      const answer = dfa.test(`/x/${name}`);
+      if (answer === DFA_UNSURE) unsure++;
+      else assert.equal(answer === DFA_YES, glob.matches(`/x/${name}`), name);
+    }
+    assert.ok(unsure > 0, "the state budget was never reached");
   });
 
   test("shapes people write are restated (so the automaton is really used)", () => {

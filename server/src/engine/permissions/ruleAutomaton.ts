@@ -99,6 +99,8 @@ function reversed(re: PlainPathRegex): PlainPathRegex {
 export function readsBackwards(re: PlainPathRegex): boolean {
   // The restatement of picomatch's equality test is an extra alternative; the expression itself decides.
   const main = re.kind === "alt" && re.items.length === 2 && re.items[1]!.kind === "seq" ? re.items[0]! : re;
+  // deepagents-py's brace expansions, one alternative each: backwards when all of them would be.
+  if (main.kind === "alt") return main.items.every(readsBackwards);
   const items = main.kind === "seq" ? main.items : [main];
   let last = -1;
   items.forEach((item, k) => {
@@ -107,9 +109,29 @@ export function readsBackwards(re: PlainPathRegex): boolean {
   return last >= 0 && !items.slice(last + 1).every(nullable);
 }
 
+/**
+ * A star that can read a `/` and something else (picomatch's globstar body, deepagents-py's runs of names and
+ * slashes); a star of `/` alone (wcmatch's `[/]+`, its trailing `[/]*?`) spans no segment.
+ */
 function hasAnyText(re: PlainPathRegex): boolean {
-  if (re.kind === "star") return (re.item.kind === "set" && re.item.set[47] === 1) || hasAnyText(re.item);
+  if (re.kind === "star") return (readsChar(re.item, 47) && readsOtherThan(re.item, 47)) || hasAnyText(re.item);
   if (re.kind === "seq" || re.kind === "alt") return re.items.some(hasAnyText);
+  return false;
+}
+
+/** Whether `re` can read the character `code` anywhere. */
+function readsChar(re: PlainPathRegex, code: number): boolean {
+  if (re.kind === "set") return re.set[code] === 1;
+  if (re.kind === "star") return readsChar(re.item, code);
+  if (re.kind === "seq" || re.kind === "alt") return re.items.some((item) => readsChar(item, code));
+  return false;
+}
+
+/** Whether `re` can read some character other than `code`. */
+function readsOtherThan(re: PlainPathRegex, code: number): boolean {
+  if (re.kind === "set") return re.set.some((member, c) => member === 1 && c !== code);
+  if (re.kind === "star") return readsOtherThan(re.item, code);
+  if (re.kind === "seq" || re.kind === "alt") return re.items.some((item) => readsOtherThan(item, code));
   return false;
 }
 

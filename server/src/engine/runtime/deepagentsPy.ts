@@ -1,10 +1,13 @@
 import { compilePyGlob, hasLiteralsInOrder, pyGlobError, pyGlobTextLiterals, type CompiledPyGlob } from "./pyGlob";
 import { commonPrefix, literalPrefixOfRegex } from "./literalPrefix";
-import { pyPlainPathRegex } from "./pyPlainPath";
+import { DFA_NO, DFA_YES, isPlainPath, PlainPathDfa, pyPlainPathRegex } from "./pyPlainPath";
 import { hasParentSegment, posixNormpath } from "./posixpath";
 import { pyRepr, pyTypeName } from "./pyRepr";
 import { backendCanDelete, backendCanExecute } from "./backendCapabilities";
 import { FILESYSTEM_TOOLS, type CanonicalToolPath, type CompiledPattern, type FilesystemAllowlist, type Operation, type PathProblem, type PlainPathRegex, type Runtime } from "./runtime";
+
+/** Pike-VM runs of one pattern before its plain-path automaton is built (see `compilePattern`). */
+const DFA_AFTER = 2;
 
 /**
  * deepagents-py 0.7.8. Rule paths are validated in `FilesystemPermission.__post_init__` (py:middleware/
@@ -81,12 +84,28 @@ export const deepagentsPy: Runtime = {
     let literals: string[] | undefined | null = null;
     let prefix: string | undefined;
     let plain: PlainPathRegex | undefined | null = null;
+    const plainRegex = () => (plain === null ? (plain = pattern.startsWith("/") ? pyPlainPathRegex(full()) : undefined) : plain);
+    // The restatement as a small automaton (exact on plain paths, a sure "no" on any string), built once the
+    // pattern has needed the Pike VM a few times: a pattern asked once is not worth it, and compiled patterns
+    // are shared across runs (checks/patternTable.ts), so a busy one pays once.
+    let dfa: PlainPathDfa | undefined | null = null;
+    let vmRuns = 0;
     return {
       pattern,
       matches(path) {
-        if (glob) return glob.matches(path);
-        if (literals === null) literals = pyGlobTextLiterals(pattern);
-        if (literals && !hasLiteralsInOrder(literals, path)) return false;
+        if (!glob) {
+          if (literals === null) literals = pyGlobTextLiterals(pattern);
+          if (literals && !hasLiteralsInOrder(literals, path)) return false;
+        }
+        if (dfa === null && ++vmRuns > DFA_AFTER) {
+          const re = plainRegex();
+          dfa = re ? new PlainPathDfa(re) : undefined;
+        }
+        if (dfa) {
+          const answer = dfa.test(path);
+          if (answer === DFA_NO) return false;
+          if (answer === DFA_YES && isPlainPath(path)) return true;
+        }
         return full().matches(path);
       },
       unusable: glob ? glob.error : pyGlobError(pattern),
@@ -104,8 +123,7 @@ export const deepagentsPy: Runtime = {
       },
       // Only rule lists asked many questions read it (ruleList.ts builds its automaton after a few decisions).
       get plainPathRegex(): PlainPathRegex | undefined {
-        if (plain === null) plain = pattern.startsWith("/") ? pyPlainPathRegex(full()) : undefined;
-        return plain;
+        return plainRegex();
       },
     };
   },

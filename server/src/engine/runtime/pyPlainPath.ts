@@ -176,3 +176,195 @@ function coversFrom128(ranges: ReadonlyArray<readonly [number, number]>): boolea
   }
   return next > 0x10ffff;
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// One pattern's restatement as a small deterministic automaton, built lazily: a fast exact `matches` for plain
+// paths, and a fast exact "no" for every string (the restatement accepts a superset everywhere). A compiled
+// pattern outlives the rule lists that use it (checks/patternTable.ts shares them across runs), so what this
+// builds is paid once per pattern, where a rule list's automaton is paid once per list.
+
+/** Past this many states the pattern keeps its Pike VM (a class-heavy pattern can need exponentially many). */
+const MAX_DFA_STATES = 256;
+/** What `PlainPathDfa.test` answers. */
+export const DFA_NO = 0;
+export const DFA_YES = 1;
+/** The restatement accepts, but the string is not plain (or the state budget is spent): ask the exact matcher. */
+export const DFA_UNSURE = 2;
+
+export class PlainPathDfa {
+  // The nondeterministic automaton (Thompson's construction).
+  private readonly charEdges: { set: Uint8Array; to: number }[][] = [];
+  private readonly eps: number[][] = [];
+  private readonly endEps: number[][] = [];
+  private readonly accept: number;
+  /** Column (0–128) → class: columns every set of the pattern treats alike share one. */
+  private readonly classOf = new Uint8Array(COLUMNS);
+  private readonly classes: number;
+  /** One representative column per class. */
+  private readonly representative: number[] = [];
+  // The deterministic automaton: row `state × classes`; -1 not built yet, 0 dead (state 0 has no NFA state).
+  private transitions: Int32Array;
+  private readonly sets: Int32Array[] = [];
+  private readonly index = new Map<string, number>();
+  private acceptsAtEnd: Uint8Array;
+  private readonly start: number;
+  private full = false;
+
+  constructor(re: PlainPathRegex) {
+    const from = this.newState();
+    this.accept = this.build(re, from);
+    // Column classes: the distinct membership signatures over every set the pattern uses.
+    const sets: Uint8Array[] = [];
+    for (const edges of this.charEdges) for (const e of edges) if (!sets.includes(e.set)) sets.push(e.set);
+    const bySignature = new Map<string, number>();
+    for (let c = 0; c < COLUMNS; c++) {
+      let signature = "";
+      for (const s of sets) signature += s[c];
+      let k = bySignature.get(signature);
+      if (k === undefined) {
+        bySignature.set(signature, (k = bySignature.size));
+        this.representative.push(c);
+      }
+      this.classOf[c] = k;
+    }
+    this.classes = bySignature.size;
+    this.transitions = new Int32Array(8 * this.classes).fill(-1);
+    this.acceptsAtEnd = new Uint8Array(8);
+    this.addState(new Int32Array(0)); // state 0: dead
+    this.start = this.addState(this.closure([from]));
+  }
+
+  /** `DFA_NO`: no match, on any string. `DFA_YES`: a match, exact for a plain path. `DFA_UNSURE`: out of states. */
+  test(s: string): number {
+    let at = this.start;
+    let t = this.transitions;
+    const k = this.classes;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      const column = c < 128 ? c : c === 0x2028 || c === 0x2029 ? 10 : 128;
+      let next = t[at * k + this.classOf[column]!]!;
+      if (next < 0) {
+        next = this.step(at, column);
+        if (next < 0) return DFA_UNSURE;
+        t = this.transitions; // a new state may have grown the table
+      }
+      if (next === 0) return DFA_NO;
+      at = next;
+    }
+    return this.acceptsAtEnd[at] === 1 ? DFA_YES : DFA_NO;
+  }
+
+  private newState(): number {
+    this.charEdges.push([]);
+    this.eps.push([]);
+    this.endEps.push([]);
+    return this.eps.length - 1;
+  }
+
+  private build(re: PlainPathRegex, from: number): number {
+    switch (re.kind) {
+      case "set": {
+        const to = this.newState();
+        this.charEdges[from]!.push({ set: re.set, to });
+        return to;
+      }
+      case "seq": {
+        let at = from;
+        for (const item of re.items) at = this.build(item, at);
+        return at;
+      }
+      case "alt": {
+        const to = this.newState();
+        for (const item of re.items) {
+          const entry = this.newState();
+          this.eps[from]!.push(entry);
+          this.eps[this.build(item, entry)]!.push(to);
+        }
+        return to;
+      }
+      case "star": {
+        const loop = this.newState();
+        this.eps[from]!.push(loop);
+        const body = this.newState();
+        this.eps[loop]!.push(body);
+        this.eps[this.build(re.item, body)]!.push(loop);
+        const out = this.newState();
+        this.eps[loop]!.push(out);
+        return out;
+      }
+      case "end": {
+        const to = this.newState();
+        this.endEps[from]!.push(to);
+        return to;
+      }
+    }
+  }
+
+  private closure(states: readonly number[], atEnd = false): Int32Array {
+    const seen = new Set<number>();
+    const stack = [...states];
+    while (stack.length > 0) {
+      const s = stack.pop()!;
+      if (seen.has(s)) continue;
+      seen.add(s);
+      for (const t of this.eps[s]!) stack.push(t);
+      if (atEnd) for (const t of this.endEps[s]!) stack.push(t);
+    }
+    // Only states that read a character (or accept) matter; dropping the rest merges equal states.
+    const kept = [...seen].filter((s) => this.charEdges[s]!.length > 0 || s === this.accept || (!atEnd && this.endEps[s]!.length > 0));
+    return Int32Array.from(kept).sort();
+  }
+
+  /** The state for an ε-closed set, made on first sight; -1 when the budget is spent. */
+  private addState(set: Int32Array): number {
+    if (set.length === 0 && this.sets.length > 0) return 0;
+    const key = set.join(",");
+    const known = this.index.get(key);
+    if (known !== undefined) return known;
+    if (this.sets.length >= MAX_DFA_STATES) return -1;
+    const id = this.sets.length;
+    if ((id + 1) * this.classes > this.transitions.length) {
+      const grown = new Int32Array(this.transitions.length * 2).fill(-1);
+      grown.set(this.transitions);
+      this.transitions = grown;
+      const accepts = new Uint8Array(this.acceptsAtEnd.length * 2);
+      accepts.set(this.acceptsAtEnd);
+      this.acceptsAtEnd = accepts;
+    }
+    this.sets.push(set);
+    this.index.set(key, id);
+    // Accepting at the end of the input: the accepting state, through ε- and `$`-edges.
+    this.acceptsAtEnd[id] = this.closure([...set], true).includes(this.accept) ? 1 : 0;
+    return id;
+  }
+
+  private step(state: number, column: number): number {
+    if (this.full) return -1;
+    const targets: number[] = [];
+    for (const s of this.sets[state]!) for (const edge of this.charEdges[s]!) if (edge.set[column] === 1) targets.push(edge.to);
+    const next = this.addState(this.closure(targets));
+    if (next < 0) {
+      this.full = true;
+      return -1;
+    }
+    this.transitions[state * this.classes + this.classOf[column]!] = next;
+    return next;
+  }
+}
+
+/** runtime.ts's plain path: starts with `/`, no empty, `.` or `..` segment, no trailing `/`, no line terminator. */
+export function isPlainPath(path: string): boolean {
+  const n = path.length;
+  if (n < 2 || path.charCodeAt(0) !== 47) return false;
+  let segmentStart = 1;
+  for (let i = 1; i <= n; i++) {
+    const c = i < n ? path.charCodeAt(i) : 47;
+    if (c === 47) {
+      const length = i - segmentStart;
+      if (length === 0) return false;
+      if (length <= 2 && path.charCodeAt(segmentStart) === 46 && (length === 1 || path.charCodeAt(segmentStart + 1) === 46)) return false;
+      segmentStart = i + 1;
+    } else if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return false;
+  }
+  return true;
+}
