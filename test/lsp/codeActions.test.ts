@@ -3,11 +3,12 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import type { CodeAction, Diagnostic, TextEdit } from "vscode-languageserver-protocol/node";
+import { describe, it } from "node:test";
+import type { Diagnostic, TextEdit } from "vscode-languageserver-protocol/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { FIXTURES, FixtureFolder, type Fixture, type FixtureName } from "./fixtures";
-import { LspTestClient, ROOT } from "./lspClient";
+import { FIXTURES, type FixtureName } from "./fixtures";
+import { ROOT } from "./lspClient";
+import { codeActionsFor, fixAllOf, serverSession } from "./session";
 
 const WITH_FIXES: FixtureName[] = ["ruleMistakes", "toolDuplicate", "sandboxGuard", "authz", "schemaErrors", "research"];
 
@@ -16,36 +17,16 @@ function apply(text: string, edits: TextEdit[]): string {
 }
 
 describe("code actions", () => {
-  const folder = new FixtureFolder();
-  let client: LspTestClient;
-  before(async () => {
-    client = await LspTestClient.start({ pull: true });
-  });
-  after(async () => {
-    assert.deepEqual(client.failures, [], "no request may fail");
-    await client.stop();
-    folder.dispose();
-  });
-
-  async function actionsFor(uri: string, diagnostic: Diagnostic, only?: string[]): Promise<CodeAction[]> {
-    return (
-      (await client.request<CodeAction[]>("textDocument/codeAction", {
-        textDocument: { uri },
-        range: diagnostic.range,
-        context: { diagnostics: [diagnostic], ...(only ? { only } : {}) },
-      })) ?? []
-    );
-  }
+  const session = serverSession();
 
   for (const name of WITH_FIXES) {
     it(`Given ${name}, When each quick fix is applied, Then the server re-checks and that finding is gone`, async () => {
-      const fixture: Fixture = FIXTURES[name];
-      const given = folder.write(fixture);
-      await client.open(given.uri, given.text);
+      const given = await session.open(FIXTURES[name]);
+      const client = session.client;
       const before = await client.pullDiagnostics(given.uri);
       let applied = 0;
       for (const diagnostic of before) {
-        const actions = await actionsFor(given.uri, diagnostic);
+        const actions = await codeActionsFor(session, given, diagnostic);
         if (diagnostic.code !== "json-syntax") assert.ok(actions.some((a) => a.title === `Ignore ${diagnostic.code} here`), `ignore action for ${diagnostic.code}`);
         for (const action of actions) {
           assert.equal(action.kind, "quickfix");
@@ -68,26 +49,20 @@ describe("code actions", () => {
   }
 
   it("Given an ignore comment above a line, When another code is ignored there, Then the code is added to that comment", async () => {
-    const given = folder.write({ text: '{\n  "version": 1,\n  "permissions": [\n    // agent-sandbox-ignore rule-empty\n    { "operations": "read", "paths": [], "mode": "deny" }\n  ]\n}\n' });
-    await client.open(given.uri, given.text);
-    const [diagnostic] = await client.pullDiagnostics(given.uri);
+    const given = await session.open({ text: '{\n  "version": 1,\n  "permissions": [\n    // agent-sandbox-ignore rule-empty\n    { "operations": "read", "paths": [], "mode": "deny" }\n  ]\n}\n' });
+    const [diagnostic] = await session.client.pullDiagnostics(given.uri);
     assert.equal(diagnostic?.code, "operations-not-list");
-    const ignore = (await actionsFor(given.uri, diagnostic)).find((a) => a.title.startsWith("Ignore"))!;
+    const ignore = (await codeActionsFor(session, given, diagnostic)).find((a) => a.title.startsWith("Ignore"))!;
     const text = apply(given.text, ignore.edit!.changes![given.uri]!);
     assert.match(text, /\/\/ agent-sandbox-ignore rule-empty operations-not-list\n/);
   });
 
   for (const name of ["ruleMistakes", "toolDuplicate", "sandboxGuard"] as const) {
     it(`Given ${name}, When source.fixAll.agent-sandbox runs, Then the text equals \`check --fix\` (safe fixes only)`, async () => {
-      const given = folder.write(FIXTURES[name]);
-      await client.open(given.uri, given.text);
+      const given = await session.open(FIXTURES[name]);
+      const client = session.client;
       const diagnostics = await client.pullDiagnostics(given.uri);
-      const actions =
-        (await client.request<CodeAction[]>("textDocument/codeAction", {
-          textDocument: { uri: given.uri },
-          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-          context: { diagnostics: [], only: ["source.fixAll.agent-sandbox"] },
-        })) ?? [];
+      const actions = (await fixAllOf(session, given, "source.fixAll.agent-sandbox")) ?? [];
       assert.equal(actions.length, 1);
       assert.equal(actions[0]!.kind, "source.fixAll.agent-sandbox");
       const fixed = apply(given.text, actions[0]!.edit!.changes![given.uri]!);
@@ -102,23 +77,12 @@ describe("code actions", () => {
       await client.replaceAll(given.uri, fixed);
       assert.ok(diagnostics.length > 0);
       await client.pullDiagnostics(given.uri);
-      const again = await client.request<CodeAction[]>("textDocument/codeAction", {
-        textDocument: { uri: given.uri },
-        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-        context: { diagnostics: [], only: ["source.fixAll.agent-sandbox"] },
-      });
-      assert.deepEqual(again, []);
+      assert.deepEqual(await fixAllOf(session, given, "source.fixAll.agent-sandbox"), []);
     });
   }
 
   it("Given a file with only unsafe fixes, When source.fixAll runs, Then nothing is offered", async () => {
-    const given = folder.write(FIXTURES.authz);
-    await client.open(given.uri, given.text);
-    const actions = await client.request<CodeAction[]>("textDocument/codeAction", {
-      textDocument: { uri: given.uri },
-      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-      context: { diagnostics: [], only: ["source.fixAll"] },
-    });
-    assert.deepEqual(actions, []);
+    const given = await session.open(FIXTURES.authz);
+    assert.deepEqual(await fixAllOf(session, given, "source.fixAll"), []);
   });
 });

@@ -1,10 +1,9 @@
 /** textDocument/completion: schema keys and values, tools, operations, modes, paths, roles, agents. */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import type { CompletionItem } from "vscode-languageserver-protocol/node";
+import { describe, it } from "node:test";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { FIXTURES, FixtureFolder, withCaret, type Fixture } from "./fixtures";
-import { LspTestClient } from "./lspClient";
+import { FIXTURES, type Fixture } from "./fixtures";
+import { assertInOrder, completionsAt, serverSession } from "./session";
 
 interface Case {
   given: Fixture;
@@ -14,7 +13,6 @@ interface Case {
   notOffered?: string[];
   /** After accepting the first offered label, this snippet of text must appear. */
   accepting?: [label: string, result: string];
-  languageId?: string;
 }
 
 const research = FIXTURES.research;
@@ -99,53 +97,33 @@ const CASES: Record<string, Case> = {
     given: scenarioWithConfig,
     caret: '"agent": "‸main"',
     offers: ["main", "general-purpose", "auditor"],
-    languageId: "agent-sandbox-dryrun",
   },
   "tools in a dry-run step": {
     given: scenarioWithConfig,
     caret: '{ "tool": "‸write_file"',
     offers: ["read_file", "write_file", "task", "web_search"],
-    languageId: "agent-sandbox-dryrun",
   },
   "outcomes in a dry-run expectation": {
     given: scenarioWithConfig,
     caret: '"expect": "‸maybe"',
     offers: ["ok", "permission-denied", "tool-unavailable"],
-    languageId: "agent-sandbox-dryrun",
   },
 };
 
 describe("completion", () => {
-  const folder = new FixtureFolder();
-  let client: LspTestClient;
-  before(async () => {
-    client = await LspTestClient.start({ pull: true, snippets: false });
-  });
-  after(async () => {
-    assert.deepEqual(client.failures, [], "no request may fail");
-    await client.stop();
-    folder.dispose();
-  });
+  const session = serverSession({ pull: true, snippets: false });
 
   for (const [name, c] of Object.entries(CASES)) {
     it(`Given a document, When completing: ${name}`, async () => {
-      const given = folder.write(c.given, withCaret(c.given.text, c.caret));
-      await client.open(given.uri, given.text, c.languageId);
-      const doc = client.document(given.uri);
-      const items = (await client.request<CompletionItem[]>("textDocument/completion", { textDocument: { uri: given.uri }, position: doc.positionAt(given.caret!) })) ?? [];
+      const given = await session.open(c.given, c.caret);
+      const items = await completionsAt(session, given);
       const labels = items.map((i) => i.label);
-      let last = -1;
-      for (const label of c.offers) {
-        const at = labels.indexOf(label);
-        assert.ok(at >= 0, `${label} should be offered; got ${JSON.stringify(labels)}`);
-        assert.ok(at > last, `${label} should come after the previous expected label; got ${JSON.stringify(labels)}`);
-        last = at;
-      }
+      assertInOrder(labels, c.offers);
       for (const label of c.notOffered ?? []) assert.ok(!labels.includes(label), `${label} should not be offered`);
       if (c.accepting) {
         const item = items.find((i) => i.label === c.accepting![0])!;
         const edit = item.textEdit as { range: import("vscode-languageserver-protocol").Range; newText: string };
-        const result = TextDocument.applyEdits(doc, [edit]);
+        const result = TextDocument.applyEdits(given.doc, [edit]);
         assert.ok(result.includes(c.accepting[1]), `accepting ${item.label} gives ${JSON.stringify(c.accepting[1])}:\n${result}`);
       }
     });

@@ -1,24 +1,18 @@
 /** The custom requests of server/src/protocol.ts: agents, effective tools, prompt preview, explain. */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { AgentsRequest, EffectiveToolsRequest, ExplainRequest, PromptPreviewRequest, type AgentsResult, type EffectiveToolsResult, type ExplainResult, type PromptPreviewResult } from "../../server/src/protocol";
-import { FIXTURES, FixtureFolder } from "./fixtures";
-import { LspTestClient, rangeText } from "./lspClient";
+import { FIXTURES } from "./fixtures";
+import { rangeText, type LspTestClient } from "./lspClient";
+import { serverSession } from "./session";
 
 describe("custom requests", () => {
-  const folder = new FixtureFolder();
+  const session = serverSession();
   let client: LspTestClient;
   let uri: string;
   before(async () => {
-    client = await LspTestClient.start({ pull: true });
-    const given = folder.write(FIXTURES.research);
-    uri = given.uri;
-    await client.open(uri, given.text);
-  });
-  after(async () => {
-    assert.deepEqual(client.failures, [], "no request may fail");
-    await client.stop();
-    folder.dispose();
+    client = session.client;
+    uri = (await session.open(FIXTURES.research)).uri;
   });
 
   it("agents: every agent and role, and the mount point", async () => {
@@ -60,8 +54,7 @@ describe("custom requests", () => {
   });
 
   it("answers, without an error, for files that are not configs or do not parse", async () => {
-    const broken = folder.write(FIXTURES.broken);
-    await client.open(broken.uri, broken.text);
+    const broken = await session.open(FIXTURES.broken);
     await client.request(ExplainRequest.method, { uri: broken.uri, agent: "main", operation: "read", path: "/a" });
     await client.request(PromptPreviewRequest.method, { uri: broken.uri, agent: "main", role: null });
     for (const u of ["file:///nowhere/agent-sandbox.jsonc", "untitled:Untitled-1", "file:///nowhere/notes.txt"]) {

@@ -3,24 +3,21 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { FileChangeType } from "vscode-languageserver-protocol/node";
-import { FIXTURES, FixtureFolder } from "./fixtures";
-import { LspTestClient, rangeText } from "./lspClient";
+import { FIXTURES } from "./fixtures";
+import { rangeText, type LspTestClient } from "./lspClient";
+import { serverSession } from "./session";
 
 const DOCS = "https://github.com/agent-sandbox/agent-sandbox/blob/main/docs/checks";
 
 describe("diagnostics (pull)", () => {
-  const folder = new FixtureFolder();
-  let client: LspTestClient;
   let settings: Record<string, unknown> = {};
-  before(async () => {
-    client = await LspTestClient.start({ pull: true, settings: () => settings });
-  });
-  after(async () => {
-    assert.deepEqual(client.failures, [], "no request may fail");
-    await client.stop();
-    folder.dispose();
+  const session = serverSession({ pull: true, settings: () => settings });
+  const folder = session.folder;
+  let client: LspTestClient;
+  before(() => {
+    client = session.client;
   });
 
   it("Given rule mistakes, When pulled, Then each finding has its code, range, docs link and source", async () => {
@@ -161,17 +158,13 @@ describe("diagnostics (pull)", () => {
 });
 
 describe("diagnostics (push, and files that are not open)", () => {
-  const folder = new FixtureFolder();
+  const session = serverSession((folder) => ({ pull: false, workspaceFolders: [folder.root], initializationOptions: { scanWorkspace: true } }));
+  const folder = session.folder;
+  // On disk before the server starts (and scans the workspace folder).
+  const workspaceFile = folder.write(FIXTURES.ruleMistakes);
   let client: LspTestClient;
-  let workspaceFile: { path: string; uri: string };
-  before(async () => {
-    workspaceFile = folder.write(FIXTURES.ruleMistakes);
-    client = await LspTestClient.start({ pull: false, workspaceFolders: [folder.root], initializationOptions: { scanWorkspace: true } });
-  });
-  after(async () => {
-    assert.deepEqual(client.failures, []);
-    await client.stop();
-    folder.dispose();
+  before(() => {
+    client = session.client;
   });
 
   it("Given a config file in a workspace folder, When the server starts, Then its diagnostics are pushed without opening it", async () => {
@@ -250,17 +243,12 @@ describe("diagnostics (push, and files that are not open)", () => {
 });
 
 describe("diagnostics (pull, with workspace files pushed from disk)", () => {
-  const folder = new FixtureFolder();
+  const session = serverSession((folder) => ({ pull: true, workspaceFolders: [folder.root], initializationOptions: { scanWorkspace: true } }));
+  // On disk before the server starts (and scans the workspace folder).
+  const file = session.folder.write(FIXTURES.ruleMistakes);
   let client: LspTestClient;
-  let file: { path: string; uri: string; text: string };
-  before(async () => {
-    file = folder.write(FIXTURES.ruleMistakes);
-    client = await LspTestClient.start({ pull: true, workspaceFolders: [folder.root], initializationOptions: { scanWorkspace: true } });
-  });
-  after(async () => {
-    assert.deepEqual(client.failures, []);
-    await client.stop();
-    folder.dispose();
+  before(() => {
+    client = session.client;
   });
 
   it("Given a pushed workspace file, When it is opened, Then the pushed list is cleared (pull takes over), and it is pushed again on close", async () => {

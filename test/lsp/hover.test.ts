@@ -1,9 +1,9 @@
 /** textDocument/hover: agents, tools, rules, patterns, roles, systemPrompt, keys. */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import type { Hover, MarkupContent } from "vscode-languageserver-protocol/node";
-import { FIXTURES, FixtureFolder, withCaret, type Fixture } from "./fixtures";
-import { LspTestClient, rangeText } from "./lspClient";
+import { describe, it } from "node:test";
+import { FIXTURES, type Fixture } from "./fixtures";
+import { rangeText } from "./lspClient";
+import { assertMentions, hoverAt, serverSession } from "./session";
 
 interface Case {
   given: Fixture;
@@ -96,41 +96,23 @@ const CASES: Record<string, Case> = {
 };
 
 describe("hover", () => {
-  const folder = new FixtureFolder();
-  let client: LspTestClient;
-  before(async () => {
-    client = await LspTestClient.start({ pull: true });
-  });
-  after(async () => {
-    assert.deepEqual(client.failures, [], "no request may fail");
-    await client.stop();
-    folder.dispose();
-  });
+  const session = serverSession();
 
   for (const [name, c] of Object.entries(CASES)) {
     it(`Given a config, When hovering: ${name}`, async () => {
-      const given = folder.write(c.given, withCaret(c.given.text, c.caret));
-      await client.open(given.uri, given.text);
-      const doc = client.document(given.uri);
-      const hover = await client.request<Hover | null>("textDocument/hover", { textDocument: { uri: given.uri }, position: doc.positionAt(given.caret!) });
+      const given = await session.open(c.given, c.caret);
+      const hover = await hoverAt(session, given);
       assert.ok(hover, "a hover");
-      const value = (hover.contents as MarkupContent).value;
-      for (const expected of c.contains) {
-        if (typeof expected === "string") assert.ok(value.includes(expected), `hover should contain ${JSON.stringify(expected)}:\n${value}`);
-        else assert.match(value, expected);
-      }
-      for (const unexpected of c.excludes ?? []) assert.ok(typeof unexpected === "string" ? !value.includes(unexpected) : !unexpected.test(value));
-      if (c.range) assert.equal(rangeText(doc, hover.range!), c.range);
+      assertMentions(hover.value, c.contains, c.excludes);
+      if (c.range) assert.equal(rangeText(given.doc, hover.range!), c.range);
     });
   }
 
   it("Given a dry-run file or a broken config, When hovering anywhere, Then no error and no hover", async () => {
     for (const fixture of [FIXTURES.scenario, FIXTURES.broken, FIXTURES.empty]) {
-      const given = folder.write(fixture);
-      await client.open(given.uri, given.text, fixture === FIXTURES.scenario ? "agent-sandbox-dryrun" : "agent-sandbox");
-      const doc = client.document(given.uri);
+      const given = await session.open(fixture);
       for (let offset = 0; offset <= given.text.length; offset += 3) {
-        await client.request("textDocument/hover", { textDocument: { uri: given.uri }, position: doc.positionAt(offset) });
+        await session.client.request("textDocument/hover", { textDocument: { uri: given.uri }, position: given.doc.positionAt(offset) });
       }
     }
   });
