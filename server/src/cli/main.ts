@@ -2,11 +2,12 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { checkConfigText, type CheckOptions } from "../engine/checkConfig";
 import { SEVERITIES, type Finding, type Severity } from "../engine/diagnostics";
-import { agentsOf } from "../engine/agents/agents";
+import { agentsOf, findAgent } from "../engine/agents/agents";
 import { toDiagnosticJson, type DiagnosticJson } from "../engine/output";
 import type { Operation } from "../engine/runtime/runtime";
 import { flag, oneOf, parseArgs, UsageError, type ParsedArgs } from "./args";
 import { displayPath, findFiles, isConfigFileName, isDirectory, isDryRunFileName, relativeAccess } from "./files";
+import { BatchedOutput, listedName, unknownNameMessage, writeJsonList } from "./output";
 import { isTerminal, writeAll } from "./stdio";
 import { paint, textReport } from "./text";
 
@@ -179,7 +180,10 @@ function explain(args: ParsedArgs, io: Io): number {
     io.err(`agent-sandbox: ${displayPath(configPath)}${where}: ${first?.message ?? "not a configuration"}\n`);
     return 2;
   }
-  const answer = later.explain().explainDecision(result.model, flag(args, "agent") ?? "main", op, path);
+  const agentName = flag(args, "agent") ?? "main";
+  // The engine's own answer lists every agent: with 10,000 subagents, a screenful of names before the point.
+  if (!findAgent(result.model, agentName)) throw new UsageError(unknownNameMessage("agent", "Agents", agentName, agentsOf(result.model).map((a) => a.name)));
+  const answer = later.explain().explainDecision(result.model, agentName, op, path);
   if (!answer.ok) throw new UsageError(answer.error);
   const e = answer.explanation;
   if (format === "json") {
@@ -211,13 +215,13 @@ function loadModel(args: ParsedArgs, io: Io, command: string) {
   }
   const model = result.model;
   const agent = flag(args, "agent");
-  if (agent !== undefined && !agentsOf(model).some((a) => a.name === agent)) {
-    throw new UsageError(`No agent named ${JSON.stringify(agent)}. Agents: ${agentsOf(model).map((a) => a.name).join(", ")}.`);
+  if (agent !== undefined && !findAgent(model, agent)) {
+    throw new UsageError(unknownNameMessage("agent", "Agents", agent, agentsOf(model).map((a) => a.name)));
   }
   const role = flag(args, "role") ?? null;
   const policy = later.effectiveTools().policyOf(model);
   if (role !== null && !policy?.roles.includes(role)) {
-    throw new UsageError(policy ? `No role named ${JSON.stringify(role)}. Roles: ${policy.roles.join(", ")}.` : "--role needs an enabled `authorization` block in the config");
+    throw new UsageError(policy ? unknownNameMessage("role", "Roles", role, policy.roles) : "--role needs an enabled `authorization` block in the config");
   }
   return { model, agent, role, roles: policy?.roles ?? [], readFile: access.readFile };
 }
@@ -227,20 +231,107 @@ function tools(args: ParsedArgs, io: Io): number {
   const loaded = loadModel(args, io, "tools");
   if (!loaded) return 2;
   const { model, agent, role, roles } = loaded;
+  const { effectiveTools } = later.effectiveTools();
+  const out = new BatchedOutput(io.out);
   const agentNames = agent !== undefined ? [agent] : agentsOf(model).map((a) => a.name);
   // Without --role: no role, and one entry per role as well when the config has authorization (cli.md).
   const rolesToShow: (string | null)[] = role !== null ? [role] : [null, ...roles];
-  const agents = agentNames.flatMap((name) => rolesToShow.map((r) => ({ agent: name, role: r, tools: later.effectiveTools().effectiveTools(model, name, r) ?? [] })));
+  const entryOf = (name: string, r: string | null): ToolsEntry => ({ agent: name, role: r, tools: effectiveTools(model, name, r) ?? [] });
   if (format === "json") {
-    io.out(`${JSON.stringify({ agents }, null, 2)}\n`);
+    // The contract's document, one agent × role entry after another (never all of them in memory at once).
+    writeJsonList(out, "agents", (function* () {
+      for (const name of agentNames) for (const r of rolesToShow) yield entryOf(name, r);
+    })());
     return 0;
   }
-  for (const entry of agents) {
-    const visible = entry.tools.filter((t) => t.visible);
-    io.out(`${paint(entry.agent, "bold", io.color)}${entry.role !== null ? ` (role ${entry.role})` : ""}: ${visible.length} tool(s): ${visible.map((t) => t.name).join(", ")}\n`);
-    for (const t of entry.tools.filter((x) => !x.visible)) io.out(`  ${paint(`hidden ${t.name}`, "gray", io.color)} (${t.hiddenBy}): ${t.reason}\n`);
+  for (const name of agentNames) {
+    if (role !== null) {
+      out.add(toolsText(entryOf(name, role), io.color));
+      continue;
+    }
+    out.add(toolsText(entryOf(name, null), io.color));
+    for (const group of groupRoles(roles.map((r) => entryOf(name, r)))) out.add(group.roles.length === 1 ? toolsText(group.entry, io.color) : groupText(group, io.color));
   }
+  out.flush();
   return 0;
+}
+
+interface ToolsEntry {
+  agent: string;
+  role: string | null;
+  tools: import("../engine/agents/effectiveTools").EffectiveTool[];
+}
+
+/** One agent × role entry of `tools`' text output: the visible tools on one line, then each hidden one. */
+function toolsText(entry: ToolsEntry, color: boolean): string {
+  const visible = entry.tools.filter((t) => t.visible);
+  let text = `${paint(entry.agent, "bold", color)}${entry.role !== null ? ` (role ${entry.role})` : ""}: ${visible.length} tool(s): ${visible.map((t) => t.name).join(", ")}\n`;
+  for (const t of entry.tools) if (!t.visible) text += `  ${paint(`hidden ${t.name}`, "gray", color)} (${t.hiddenBy}): ${t.reason}\n`;
+  return text;
+}
+
+/** Roles of one agent whose effective tools are the same but for the role's own name in the reasons. */
+interface RoleGroup {
+  roles: string[];
+  /** The first role's entry. */
+  entry: ToolsEntry;
+  /** Each hidden tool's reason with the role's name as QUOTED_ROLE (as a JSON string) or ROLE (as written). */
+  reasons: string[];
+}
+
+/** Stand for the role's name in a group's reasons; a role whose name holds either is never grouped. */
+const QUOTED_ROLE = "\u0000";
+const ROLE = "\u0001";
+
+/**
+ * The roles grouped by their effective tools, in the order each group's first role comes in the config. A
+ * role's tools are its group's key with the role's name taken out of the reasons (`role "x" may not call it: role
+ * 'x' is denied …`): two roles are in one group exactly when their entries differ only where each names itself,
+ * so printing the group's reasons with `<role>` in those places says what each entry says. Role names are in
+ * the config's own text; tool names and reasons are the engine's words, which hold none of these separators.
+ */
+function groupRoles(entries: ToolsEntry[]): RoleGroup[] {
+  const groups = new Map<string, RoleGroup>();
+  let alone = 0;
+  for (const entry of entries) {
+    const role = entry.role ?? "";
+    const groupable = role !== "" && !role.includes(QUOTED_ROLE) && !role.includes(ROLE);
+    const quoted = JSON.stringify(role);
+    const reasons = entry.tools.filter((t) => !t.visible).map((t) => (groupable ? `${t.reason}`.split(quoted).join(QUOTED_ROLE).split(role).join(ROLE) : `${t.reason}`));
+    // Separators no tool name, step or reason holds (JSON.stringify(tools) would do, at twice the cost).
+    const key = groupable ? `${entry.tools.map((t) => `${t.name}\u0002${t.visible}\u0002${t.hiddenBy}`).join("\u0003")}\u0004${reasons.join("\u0003")}` : `\u0005${alone++}`;
+    const group = groups.get(key);
+    if (group) group.roles.push(role);
+    else groups.set(key, { roles: [role], entry, reasons });
+  }
+  return [...groups.values()];
+}
+
+/** Text lines are wrapped here: role lists can hold thousands of names. */
+const WRAP_COLUMN = 100;
+
+/**
+ * Several roles with the same tools: `main (3 roles): 2 tool(s): ls, read_file`, then every role's name (wrapped),
+ * then the hidden tools with `<role>` where each role's reason names the role.
+ */
+function groupText(group: RoleGroup, color: boolean): string {
+  const { entry, roles, reasons } = group;
+  const visible = entry.tools.filter((t) => t.visible);
+  let text = `${paint(entry.agent, "bold", color)} (${roles.length.toLocaleString("en")} roles): ${visible.length} tool(s): ${visible.map((t) => t.name).join(", ")}\n`;
+  let line = "  roles:";
+  roles.forEach((role, i) => {
+    const word = `${listedName(role)}${i < roles.length - 1 ? "," : ""}`;
+    if (line.length + 1 + word.length > WRAP_COLUMN && line.trim() !== "roles:") {
+      text += `${line}\n`;
+      line = `   `;
+    }
+    line += ` ${word}`;
+  });
+  text += `${line}\n`;
+  entry.tools.filter((t) => !t.visible).forEach((t, i) => {
+    text += `  ${paint(`hidden ${t.name}`, "gray", color)} (${t.hiddenBy}): ${reasons[i]!.split(QUOTED_ROLE).join('"<role>"').split(ROLE).join("<role>")}\n`;
+  });
+  return text;
 }
 
 function prompt(args: ParsedArgs, io: Io): number {

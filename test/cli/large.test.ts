@@ -1,0 +1,157 @@
+// `tools`, `prompt` and `explain` on configs with 10,000 roles or subagents (issue 3, "Bad input"): output in a
+// few large writes, text output grouped by role, usage errors that list a few names rather than all of them. Run
+// in process (main() with a recording io), so that the number of writes can be counted.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { main } from "../../server/src/cli/main";
+import { BATCH_CHARS, LISTED_NAMES } from "../../server/src/cli/output";
+
+const CLI = join(__dirname, "..", "..", "dist", "cli.js");
+const ROLES = 10_000;
+
+function tempConfig(config: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), "agent-sandbox-cli-large-"));
+  const file = join(dir, "agent-sandbox.jsonc");
+  writeFileSync(file, JSON.stringify(config, null, 1));
+  return file;
+}
+
+/** main() with stdout and stderr recorded, each write separately. */
+function runInProcess(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = main(args, { out: (t) => out.push(t), err: (t) => err.push(t), color: false });
+  return { code, writes: out.length, stdout: out.join(""), stderr: err.join("") };
+}
+
+/** Role `role-i` gets one of three tool policies, so 10,000 roles make three groups per agent. */
+const POLICIES = [{ tools: { allow: ["ls", "read_file"] } }, { tools: { allow: "*", deny: ["write_file"] } }, { tools: { allow: ["read_file"] } }];
+const rolesConfig = tempConfig({
+  version: 1,
+  authorization: {
+    enabled: true,
+    default_role: "admin",
+    roles: Object.fromEntries([["admin", { tools: { allow: "*" } }], ...Array.from({ length: ROLES - 1 }, (_, i) => [`role-${i}`, POLICIES[i % 3]!])]),
+  },
+});
+const subagentsConfig = tempConfig({
+  version: 1,
+  subagents: Array.from({ length: ROLES }, (_, i) => ({ name: `agent-${i}`, description: `Handles case ${i}` })),
+});
+
+/** The most writes `text` can take in batches of BATCH_CHARS characters (one more for the remainder). */
+const writesFor = (text: string) => Math.ceil(text.length / BATCH_CHARS) + 1;
+
+describe("tools on 10,000 roles", () => {
+  test("text: one block per group of roles with the same tools, every role named once per agent, few writes", () => {
+    const r = runInProcess(["tools", rolesConfig]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.writes <= writesFor(r.stdout), `${r.writes} writes for ${r.stdout.length} characters`);
+    // main and general-purpose: the entry without a role, admin alone, then the three groups of role-i.
+    const headers = r.stdout.split("\n").filter((l) => /^\S/.test(l));
+    assert.deepEqual(
+      headers.map((h) => h.replace(/: .*/, "")),
+      ["main", "main (role admin)", "main (3,333 roles)", "main (3,333 roles)", "main (3,333 roles)", "general-purpose", "general-purpose (role admin)", "general-purpose (3,333 roles)", "general-purpose (3,333 roles)", "general-purpose (3,333 roles)"],
+    );
+    for (const name of ["role-0", "role-5000", "role-9998"]) assert.equal(r.stdout.split(new RegExp(`\\b${name}\\b(?!-)`)).length - 1, 2, name);
+    // Ungrouped, each of the 20,002 entries printed a line per tool: megabytes. Grouped: the role names and a few lines.
+    assert.ok(r.stdout.length < 300_000, `${r.stdout.length} characters`);
+    assert.ok(r.stdout.split("\n").every((l) => l.length <= 120 || !l.startsWith("   ")), "role lists are wrapped");
+  });
+
+  test("json: the contract's document byte for byte (JSON.stringify with 2 spaces), one entry per agent × role, in batches", () => {
+    const r = runInProcess(["tools", rolesConfig, "--format", "json"]);
+    assert.equal(r.code, 0, r.stderr);
+    const json = JSON.parse(r.stdout) as { agents: { agent: string; role: string | null }[] };
+    assert.equal(r.stdout, `${JSON.stringify(json, null, 2)}\n`);
+    assert.equal(json.agents.length, 2 * (ROLES + 1));
+    assert.deepEqual(json.agents.slice(0, 3).map((a) => [a.agent, a.role]), [["main", null], ["main", "admin"], ["main", "role-0"]]);
+    assert.ok(r.stdout.length > 4 * BATCH_CHARS, "the document spans several batches");
+    assert.ok(r.writes <= writesFor(r.stdout), `${r.writes} writes for ${r.stdout.length} characters`);
+    assert.ok(r.writes > 1, "written in batches, not as one string");
+  });
+
+  test("an unknown role: the closest name first, at most 20 names, and how many more", () => {
+    const r = runInProcess(["tools", rolesConfig, "--role", "admn"]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^agent-sandbox: No role named "admn"\. Did you mean "admin"\? Roles: admin, role-0, role-1, /);
+    assert.match(r.stderr, new RegExp(`, … and ${(ROLES - LISTED_NAMES).toLocaleString("en")} more\\.\\n`));
+    assert.equal(r.stderr.match(/role-\d+/g)?.length, LISTED_NAMES - 1);
+    assert.ok(r.stderr.length < 1000, `${r.stderr.length} characters`);
+  });
+
+  test("an unknown role with no close name lists the first 20 in the config's order", () => {
+    const r = runInProcess(["prompt", rolesConfig, "--role", "zzzzzzzz"]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /No role named "zzzzzzzz"\. Roles: admin, role-0, /);
+    assert.doesNotMatch(r.stderr, /Did you mean/);
+  });
+});
+
+describe("10,000 subagents", () => {
+  test("an unknown agent in tools, prompt and explain: a short message with the closest name first", () => {
+    for (const args of [["tools", subagentsConfig], ["prompt", subagentsConfig], ["explain", subagentsConfig, "--op", "read", "--path", "/a"]]) {
+      const r = runInProcess([...args, "--agent", "agent-12x"]);
+      assert.equal(r.code, 2, args[0]);
+      assert.match(r.stderr, /^agent-sandbox: No agent named "agent-12x"\. Did you mean "agent-12"\? Agents: agent-12, main, general-purpose, agent-0, /, args[0]);
+      assert.match(r.stderr, /… and 9,982 more\./, args[0]);
+      assert.ok(r.stderr.length < 1000, `${args[0]}: ${r.stderr.length} characters`);
+    }
+  });
+
+  test("tools: every agent's entry, in few writes", () => {
+    const r = runInProcess(["tools", subagentsConfig]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.split("\n").filter((l) => /^agent-\d+: /.test(l)).length, ROLES);
+    assert.ok(r.writes <= writesFor(r.stdout), `${r.writes} writes for ${r.stdout.length} characters`);
+  });
+});
+
+describe("tools text: grouping roles", () => {
+  const file = tempConfig({
+    version: 1,
+    authorization: {
+      enabled: true,
+      default_role: "admin",
+      roles: {
+        admin: { tools: { allow: "*" } },
+        "guest one": { tools: { allow: ["read_file", "ls"] } },
+        ls: { tools: { allow: ["read_file", "ls"] } },
+        guest2: { tools: { allow: ["read_file", "ls"] } },
+        tool: { tools: { allow: ["read_file", "ls"] } },
+      },
+    },
+  });
+
+  test("roles whose tools differ only by their own name in the reasons share a block with <role> in the reasons", () => {
+    const r = runInProcess(["tools", file, "--agent", "main"]);
+    assert.equal(r.code, 0, r.stderr);
+    const blocks = r.stdout.split(/\n(?=\S)/);
+    assert.equal(blocks.length, 4, r.stdout);
+    assert.match(blocks[1]!, /^main \(role admin\): 8 tool\(s\): /);
+    // A name that needs quoting is quoted; `ls` is also a tool's name, but only where it names the role is it <role>.
+    assert.match(blocks[2]!, /^main \(3 roles\): 2 tool\(s\): ls, read_file\n {2}roles: "guest one", ls, guest2\n/);
+    assert.match(blocks[2]!, /\n {2}hidden write_file \(authorization\): role "<role>" may not call it: role '<role>' is denied 'write_file' on resource 'tool'\n/);
+    // `tool` is named in its reasons where it is not the role (on resource 'tool'): a block of its own, as before.
+    assert.match(blocks[3]!, /^main \(role tool\): 2 tool\(s\): ls, read_file\n {2}hidden write_file \(authorization\): role "tool" may not call it: role 'tool' is denied 'write_file' on resource 'tool'\n/);
+  });
+
+  test("with --role, one role's entry exactly as before", () => {
+    const r = runInProcess(["tools", file, "--agent", "main", "--role", "guest2"]);
+    assert.match(r.stdout, /^main \(role guest2\): 2 tool\(s\): ls, read_file\n {2}hidden write_file \(authorization\): role "guest2" may not call it: role 'guest2' is denied 'write_file'/);
+  });
+});
+
+describe("the built CLI", () => {
+  test("an unknown role on 10,000 roles: exit 2, a short message", () => {
+    const r = spawnSync(process.execPath, [CLI, "tools", rolesConfig, "--role", "admn"], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    assert.equal(r.status, 2);
+    assert.equal(r.stdout, "");
+    assert.match(r.stderr, /Did you mean "admin"\?/);
+    assert.ok(r.stderr.length < 1000, `${r.stderr.length} characters`);
+  });
+});
