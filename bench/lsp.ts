@@ -7,8 +7,10 @@
  *   (server/src/lsp/exactPhase.ts): every other check at once, then the analysis's findings from a worker thread.
  *   Pushed, first phase: from the didChange to the first publishDiagnostics of that version, minus the server's
  *   debounce (the issue's "within 50 ms of the debounce"); pushed, complete: to the didCheck notification that says
- *   the analysis of that version is done, minus the debounce; pulled: didChange + textDocument/diagnostic round
- *   trip (what VS Code does; the first phase's answer). Each round starts when the previous one is complete;
+ *   the analysis of that version is done (the server sends it once the complete set is pushed), minus the debounce;
+ *   pulled: didChange + textDocument/diagnostic round trip (what VS Code does; the first phase's answer). Each round
+ *   starts when the previous one is complete (when the complete set is quick enough to wait for); the server's
+ *   request thread's CPU time per edit is reported beside them (Linux);
  * - hover latency on a rule, a path pattern and an agent name of the largest config run through the server
  *   (sample workspace present);
  * - extension activation: loading the shipped client bundle and running `activate()` in a fresh Node process,
@@ -53,6 +55,12 @@ export interface LspBenchResult {
     /** From opening the file in a fresh server to its complete set (worker start, nothing compiled yet). */
     coldCompleteMs: number;
     pullMs: number;
+    /**
+     * CPU time of the server's request thread per edit of the push rounds (Linux: /proc, 10 ms ticks summed over
+     * every round; NaN elsewhere): the first phase, plus whatever the thread does for the complete set. Unlike the
+     * wall-clock figures, it does not grow with the machine's load, so it tells a slower server from a busier machine.
+     */
+    serverCpuPerEditMs: number;
     skipped?: string;
   }[];
   /** The size the hover figures were taken on. */
@@ -70,6 +78,19 @@ const RULE_COUNTS = [10, 100, 1000];
 const SLOW_CHECK_MS = 5000;
 /** A second phase slower than this (cold) is reported once and not waited for in every round. */
 const COMPLETE_ROUNDS_MS = 8000;
+
+/** User + system CPU time of a process's main thread (the server's request thread), in ms; NaN without /proc. */
+function threadCpuMs(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+/** `getconf CLK_TCK`: 100 on every Linux Node supports. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -115,7 +136,7 @@ export async function runLspBench(options: { quick?: boolean } = {}): Promise<Ls
       const engineMs = engineTime(true);
       if (engineMs > SLOW_CHECK_MS) {
         const skipped = `the engine's check with the analysis alone takes ${(engineMs / 1000).toFixed(1)} s`;
-        diagnostics.push({ rules, bytes: text.length, engineFirstMs, engineMs, pushAboveDebounceMs: NaN, completeAboveDebounceMs: NaN, coldCompleteMs: NaN, pullMs: NaN, skipped });
+        diagnostics.push({ rules, bytes: text.length, engineFirstMs, engineMs, pushAboveDebounceMs: NaN, completeAboveDebounceMs: NaN, coldCompleteMs: NaN, pullMs: NaN, serverCpuPerEditMs: NaN, skipped });
         break;
       }
       const wait = Math.max(120_000, engineMs * 30);
@@ -135,6 +156,7 @@ export async function runLspBench(options: { quick?: boolean } = {}): Promise<Ls
       const n = Math.max(3, Math.min(rounds, Math.floor(15_000 / Math.max(1, perRound))));
       const push: number[] = [];
       const complete: number[] = [];
+      const cpuBefore = threadCpuMs(client.process.pid);
       for (let i = 0; i < n; i++) {
         const doc = client.document(uri);
         const at = doc.getText().indexOf('"/', doc.getText().indexOf('"permissions"')) + 1;
@@ -155,6 +177,8 @@ export async function runLspBench(options: { quick?: boolean } = {}): Promise<Ls
         await client.change(uri, [{ range: { start: doc.positionAt(at), end: doc.positionAt(at + 1) }, text: "" }]);
         await undone;
       }
+
+      const serverCpuPerEditMs = (threadCpuMs(client.process.pid) - cpuBefore) / (2 * n);
 
       // The push server's worker may still be analysing; it must not share the cores with what follows.
       await done(client, client.document(uri).version);
@@ -183,6 +207,7 @@ export async function runLspBench(options: { quick?: boolean } = {}): Promise<Ls
         completeAboveDebounceMs: waitForComplete ? median(complete) : NaN,
         coldCompleteMs,
         pullMs: median(pull),
+        serverCpuPerEditMs,
       });
       hoverRules = rules;
       hoverUri = uri;
@@ -308,21 +333,22 @@ export function formatLspBench(r: LspBenchResult): string {
   const lines: string[] = [];
   const ms = (x: number) => (Number.isNaN(x) ? "n/a" : `${x.toFixed(1)} ms`);
   lines.push("  Language server (dist/server.js over LSP), exact rule analysis on (the editor's default), medians");
-  const head = ["rules", "size", "engine: first phase", "engine: with analysis (warm)", `push, first phase (−${r.debounceMs} ms debounce)`, `push, complete (−${r.debounceMs} ms)`, "pull, first phase"];
+  const head = ["rules", "size", "engine: first phase", "engine: with analysis (warm)", `push, first phase (−${r.debounceMs} ms debounce)`, `push, complete (−${r.debounceMs} ms)`, "pull, first phase", "server CPU per edit"];
   const rows = r.diagnostics.map((d) => [
     String(d.rules),
     `${(d.bytes / 1024).toFixed(0)} KB`,
     ms(d.engineFirstMs),
     ms(d.engineMs),
     ...(d.skipped
-      ? [`not run through the server: ${d.skipped}`, "", ""]
-      : [ms(d.pushAboveDebounceMs), Number.isNaN(d.completeAboveDebounceMs) ? `${ms(d.coldCompleteMs)} (once, cold)` : ms(d.completeAboveDebounceMs), ms(d.pullMs)]),
+      ? [`not run through the server: ${d.skipped}`, "", "", ""]
+      : [ms(d.pushAboveDebounceMs), Number.isNaN(d.completeAboveDebounceMs) ? `${ms(d.coldCompleteMs)} (once, cold)` : ms(d.completeAboveDebounceMs), ms(d.pullMs), ms(d.serverCpuPerEditMs)]),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   for (const row of [head, ...rows]) lines.push(`  ${row.map((c, i) => c.padStart(widths[i]!)).join("   ")}`);
   lines.push("  (first phase: every check but the exact rule analysis, answered at once; complete: the analysis's findings too,");
   lines.push("   from the server's worker thread, pushed again / announced to pull clients by workspace/diagnostic/refresh;");
-  lines.push("   the engine's figures are warm, in this process, with the analysis's caches as a re-check of the same text leaves them)");
+  lines.push("   the engine's figures are warm, in this process, with the analysis's caches as a re-check of the same text leaves them;");
+  lines.push("   server CPU per edit: the request thread's CPU time over the push rounds per edit, unaffected by the machine's load)");
   const cold = r.diagnostics.filter((d) => !d.skipped).map((d) => `${d.rules} rules ${ms(d.coldCompleteMs)}`);
   if (cold.length) lines.push(`  complete set in a fresh server (worker starting, nothing compiled yet), from didOpen: ${cold.join(" · ")}`);
   lines.push(`  hover (${r.hoverRules} rules): rule ${r.hoverMs.rule.toFixed(1)} ms · pattern ${r.hoverMs.pattern.toFixed(1)} ms · agent ${r.hoverMs.agent.toFixed(1)} ms`);

@@ -225,7 +225,7 @@ describe("diagnostics (push, and files that are not open)", () => {
     };
     const threads = readdirSync(`/proc/${pid}/task`);
     assert.equal(nice(String(pid)), 0, "the thread answering requests keeps its priority");
-    assert.deepEqual(threads.map(nice).filter((n) => n !== 0), [10], "exactly one thread, the analysis's, is lowered");
+    assert.deepEqual(threads.map(nice).filter((n) => n !== 0), [5], "exactly one thread, the analysis's, is lowered");
   });
 
   it("registers watchers for the config file names and for the inputs a config reads", async () => {

@@ -13,10 +13,14 @@ import { runExactJob, type ExactJob } from "./exactJob";
  * The analysis is background work: on a machine with fewer free cores than busy threads (two cores, a build
  * running), a first phase that shares a core with it takes several times longer. Linux gives each thread its own
  * nice value, so this thread alone yields to the one answering requests (and to the user's other programs) and
- * still gets every core nobody else wants. Elsewhere the same call would lower the whole server's priority
- * (macOS, Windows), so it is made only with this thread's own id, which only Linux's /proc gives.
+ * still gets every core nobody else wants. Not lower than 5: sharing a core, the request thread then gets three
+ * quarters of it, while on a machine busy with other work the analysis still gets a third of a normal share (at 10,
+ * a tenth: a 1,000-rule analysis that took 33 s at load 10 took over 2 minutes). An unprivileged process cannot
+ * raise a priority again, so this is set once, not around each first phase. Elsewhere the same call would lower the
+ * whole server's priority (macOS, Windows), so it is made only with this thread's own id, which only Linux's /proc
+ * gives.
  */
-const ANALYSIS_THREAD_NICE = 10;
+const ANALYSIS_THREAD_NICE = 5;
 
 function lowerThisThreadsPriority(): void {
   if (process.platform !== "linux") return;

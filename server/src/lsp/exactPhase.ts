@@ -43,7 +43,10 @@ export class ExactPhase {
     private readonly log: (message: string) => void,
   ) {}
 
-  /** Queue the full check of `job.text`; settles with `undefined` when replaced by a newer request for `key` first. */
+  /**
+   * Queue the full check of `job.text`; settles with `undefined` when a newer request for `key` (or `cancel`) comes
+   * first, whether the job was still waiting or already running.
+   */
   run(key: string, job: Omit<ExactJob, "id">): Promise<SecondPhaseOutcome | undefined> {
     this.cancel(key);
     if (this.disposed) return Promise.resolve(undefined);
