@@ -26,7 +26,9 @@ export interface Outcome {
 
 /** Per table: for each state, the classes whose transition differs from the state's most common one. */
 interface Rows {
-  readonly exceptions: readonly (readonly number[])[];
+  /** State s's exceptions are `exceptions[start[s]]` up to `exceptions[start[s + 1]]`, ascending. */
+  readonly start: Int32Array;
+  readonly exceptions: Int32Array;
 }
 
 const rowsCache = new WeakMap<Table, Map<string, Rows>>();
@@ -37,7 +39,8 @@ function rowsOf(table: Table, classes: readonly number[]): Rows {
   if (!byClasses) rowsCache.set(table, (byClasses = new Map()));
   let rows = byClasses.get(key);
   if (rows) return rows;
-  const exceptions: number[][] = [];
+  const exceptions: number[] = [];
+  const start = new Int32Array(table.size + 1);
   const counts = new Map<number, number>();
   for (let s = 0; s < table.size; s++) {
     counts.clear();
@@ -53,15 +56,15 @@ function rowsOf(table: Table, classes: readonly number[]): Rows {
         bestCount = c;
       }
     }
-    const list: number[] = [];
+    start[s] = exceptions.length;
     for (const k of classes) {
       const t = table.next[s * table.width + k]!;
       const target = t >= 0 && table.live[t] ? t : -1;
-      if (target !== best) list.push(k);
+      if (target !== best) exceptions.push(k);
     }
-    exceptions.push(list);
   }
-  rows = { exceptions };
+  start[table.size] = exceptions.length;
+  rows = { start, exceptions: Int32Array.from(exceptions) };
   byClasses.set(key, rows);
   return rows;
 }
@@ -250,18 +253,21 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   // Outcomes by the set of matching tracks, found again by a hash of the set.
   const outcomes: { matched: number[]; at: number; cost: number }[] = [];
   const outcomeIndex = new Map<number, number[]>();
-  const matched: number[] = [];
+  // The tracks accepting at the tuple being expanded: `matched[0…matchedCount)`, ascending.
+  // (A track with several tables can accept through more than one: room for every (table, owner) pair.)
+  const matched = new Int32Array(Math.max(1, owners.reduce((sum, o) => sum + o.length, 0)));
+  let matchedCount = 0;
   const mentioned = new Int32Array(width);
   let stamp = 0;
   const wanted: number[] = [];
   const record = (head: number, total: number) => {
-    let h = 0x811c9dc5 ^ matched.length;
-    for (const t of matched) h = Math.imul(h ^ t, 0x01000193);
+    let h = 0x811c9dc5 ^ matchedCount;
+    for (let k = 0; k < matchedCount; k++) h = Math.imul(h ^ matched[k]!, 0x01000193);
     const bucket = outcomeIndex.get(h);
     if (bucket) {
       for (const i of bucket) {
         const known = outcomes[i]!;
-        if (known.matched.length !== matched.length || known.matched.some((t, k) => t !== matched[k])) continue;
+        if (known.matched.length !== matchedCount || known.matched.some((t, k) => t !== matched[k])) continue;
         if (total < known.cost) {
           known.at = head;
           known.cost = total;
@@ -269,7 +275,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
         return;
       }
     }
-    outcomes.push({ matched: [...matched], at: head, cost: total });
+    outcomes.push({ matched: Array.from(matched.subarray(0, matchedCount)), at: head, cost: total });
     if (bucket) bucket.push(outcomes.length - 1);
     else outcomeIndex.set(h, [outcomes.length - 1]);
   };
@@ -287,16 +293,22 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
       let accepted = true;
       for (let i = 0; i < requiredCount; i++) if (!final[pool[o + 1 + i * 2]!]![pool[o + 2 + i * 2]!]) accepted = false;
       if (accepted) {
-        matched.length = 0;
+        matchedCount = 0;
+        let ascending = true;
         for (let i = requiredCount; i < count; i++) {
           const e = pool[o + 1 + i * 2]!;
-          if (final[e]![pool[o + 2 + i * 2]!]) for (const track of owners[e]!) matched.push(track);
+          if (!final[e]![pool[o + 2 + i * 2]!]) continue;
+          for (const track of owners[e]!) {
+            if (matchedCount > 0 && track <= matched[matchedCount - 1]!) ascending = false;
+            matched[matchedCount++] = track;
+          }
         }
-        if (matched.length > 1) {
-          matched.sort((x, y) => x - y);
+        // Tables shared by several tracks can list them out of order, or twice.
+        if (!ascending) {
+          matched.subarray(0, matchedCount).sort();
           let w = 1;
-          for (let r = 1; r < matched.length; r++) if (matched[r] !== matched[w - 1]) matched[w++] = matched[r]!;
-          matched.length = w;
+          for (let r = 1; r < matchedCount; r++) if (matched[r] !== matched[w - 1]) matched[w++] = matched[r]!;
+          matchedCount = w;
         }
         // A trailing `/` or a final `.`/`..` segment is not plain either.
         record(head, c + ((segment[head] === 0 && head !== 0 && parent[head] !== 0) || segment[head]! >= 2 ? UNREADABLE : 0));
@@ -305,7 +317,10 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
       stamp++;
       wanted.length = 0;
       for (let i = 0; i < count; i++) {
-        for (const k of rows[pool[o + 1 + i * 2]!]!.exceptions[pool[o + 2 + i * 2]!]!) {
+        const { start, exceptions } = rows[pool[o + 1 + i * 2]!]!;
+        const state = pool[o + 2 + i * 2]!;
+        for (let x = start[state]!, end = start[state + 1]!; x < end; x++) {
+          const k = exceptions[x]!;
           if (mentioned[k] !== stamp) {
             mentioned[k] = stamp;
             wanted.push(k);
@@ -342,10 +357,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
         if (dead) continue;
         scratch[0] = n;
         let hash = finishHash(h, n);
-        if (reduce) {
-          reduce(scratch);
-          hash = -1;
-        }
+        if (reduce?.(scratch)) hash = -1;
         // Readability of the step.
         const ch = representative[k]!;
         const state = segment[head]!;
@@ -383,7 +395,12 @@ const liveNextCache = new WeakMap<Table, Int32Array>();
 function liveNext(table: Table): Int32Array {
   let out = liveNextCache.get(table);
   if (!out) {
-    out = Int32Array.from(table.next, (t) => (t >= 0 && table.live[t] ? t : -1));
+    const { next, live } = table;
+    out = new Int32Array(next.length);
+    for (let i = 0; i < next.length; i++) {
+      const t = next[i]!;
+      out[i] = t >= 0 && live[t] ? t : -1;
+    }
     liveNextCache.set(table, out);
   }
   return out;
@@ -536,6 +553,7 @@ class Residuals {
  * For `exploreProduct`'s `deciders`: removes from a tuple every table that another table of it makes redundant (see
  * there). Per residual language present, per list and operation, the table kept is the first one (lowest entry) of
  * the lowest rule covering that operation; a table is kept when it is that for some owner and operation it covers.
+ * Returns whether it dropped any (the walk's hash of the tuple is then stale).
  */
 function sameFuture(
   tables: readonly Table[],
@@ -544,7 +562,7 @@ function sameFuture(
   deciders: DeciderTracks,
   classes: readonly number[],
   width: number,
-): (tuple: Int32Array) => void {
+): (tuple: Int32Array) => boolean {
   const residuals = new Residuals(tables, classes, width);
   const ids = residuals.ids;
   const OPS = 2; // read, write (runtime.ts OPERATIONS)
@@ -552,16 +570,40 @@ function sameFuture(
   const slots = lists * OPS;
   // Per residual id: the stamp of the last tuple it was seen in, and its group there. Per group, per (list, op):
   // the best rule and its entry.
+  // What each entry can decide: per owner track and operation it covers, its (list, operation) slot and rule.
+  const claimStart = new Int32Array(tables.length + 1);
+  const claimSlot: number[] = [];
+  const claimRule: number[] = [];
+  for (let e = 0; e < tables.length; e++) {
+    claimStart[e] = claimSlot.length;
+    for (const track of owners[e]!) {
+      for (let o = 0; o < OPS; o++) {
+        if (deciders.ops[track]! & (1 << o)) {
+          claimSlot.push(deciders.list[track]! * OPS + o);
+          claimRule.push(deciders.rule[track]!);
+        }
+      }
+    }
+  }
+  claimStart[tables.length] = claimSlot.length;
+  const slotOf = Int32Array.from(claimSlot);
+  const ruleOf = Int32Array.from(claimRule);
+  // Per residual id: the stamp of the last tuple it was seen in, and its group there. Per group: how many entries
+  // share it, and (shared groups only) its row of the best rule and entry per (list, op).
   let seenIn = new Int32Array(1024);
   let groupAt = new Int32Array(1024);
   let stamp = 0;
   let bestRule = new Int32Array(64 * slots);
   let bestEntry = new Int32Array(64 * slots);
   let groupOfEntry = new Int32Array(64);
+  let groupSize = new Int32Array(64);
+  let rowOfGroup = new Int32Array(64);
   return (tuple) => {
     const length = tuple[0]!;
     if (groupOfEntry.length < length) {
       groupOfEntry = new Int32Array(length * 2);
+      groupSize = new Int32Array(length * 2);
+      rowOfGroup = new Int32Array(length * 2);
     }
     stamp++;
     let groups = 0;
@@ -581,52 +623,51 @@ function sameFuture(
       }
       if (seenIn[id] === stamp) {
         shared = true;
-        groupOfEntry[i] = groupAt[id]!;
+        const g = groupAt[id]!;
+        groupOfEntry[i] = g;
+        groupSize[g]!++;
       } else {
         seenIn[id] = stamp;
         groupAt[id] = groups;
+        groupSize[groups] = 1;
         groupOfEntry[i] = groups++;
       }
     }
     // Every table has a future of its own: nothing to drop.
-    if (!shared) return;
-    if (groups * slots > bestRule.length) {
-      bestRule = new Int32Array(groups * slots * 2);
-      bestEntry = new Int32Array(groups * slots * 2);
+    if (!shared) return false;
+    // An entry alone in its group is the best of its group for everything it covers: only shared groups get a row.
+    let rows = 0;
+    for (let g = 0; g < groups; g++) rowOfGroup[g] = groupSize[g]! > 1 ? rows++ : -1;
+    if (rows * slots > bestRule.length) {
+      bestRule = new Int32Array(rows * slots * 2);
+      bestEntry = new Int32Array(rows * slots * 2);
     }
-    bestRule.fill(0x7fffffff, 0, groups * slots);
+    bestRule.fill(0x7fffffff, 0, rows * slots);
     for (let i = requiredCount; i < length; i++) {
+      const row = rowOfGroup[groupOfEntry[i]!]!;
+      if (row < 0) continue;
       const e = tuple[1 + i * 2]!;
-      const g = groupOfEntry[i]!;
-      for (const track of owners[e]!) {
-        const rule = deciders.rule[track]!;
-        const ops = deciders.ops[track]!;
-        const base = g * slots + deciders.list[track]! * OPS;
-        for (let o = 0; o < OPS; o++) {
-          // Entries come in ascending order: the first entry of the lowest rule wins ties.
-          if (ops & (1 << o) && rule < bestRule[base + o]!) {
-            bestRule[base + o] = rule;
-            bestEntry[base + o] = e;
-          }
+      for (let c = claimStart[e]!, end = claimStart[e + 1]!; c < end; c++) {
+        const at = row * slots + slotOf[c]!;
+        // Entries come in ascending order: the first entry of the lowest rule wins ties.
+        if (ruleOf[c]! < bestRule[at]!) {
+          bestRule[at] = ruleOf[c]!;
+          bestEntry[at] = e;
         }
       }
     }
     let w = requiredCount;
     for (let i = requiredCount; i < length; i++) {
       const e = tuple[1 + i * 2]!;
-      const g = groupOfEntry[i]!;
-      let keep = false;
-      for (const track of owners[e]!) {
-        const ops = deciders.ops[track]!;
-        const base = g * slots + deciders.list[track]! * OPS;
-        for (let o = 0; o < OPS && !keep; o++) if (ops & (1 << o) && bestEntry[base + o] === e) keep = true;
-        if (keep) break;
-      }
+      const row = rowOfGroup[groupOfEntry[i]!]!;
+      let keep = row < 0;
+      for (let c = claimStart[e]!, end = claimStart[e + 1]!; c < end && !keep; c++) if (bestEntry[row * slots + slotOf[c]!] === e) keep = true;
       if (!keep) continue;
       tuple[1 + w * 2] = e;
       tuple[2 + w * 2] = tuple[2 + i * 2]!;
       w++;
     }
     tuple[0] = w;
+    return w !== length;
   };
 }
