@@ -3,6 +3,9 @@ import assert from "node:assert/strict";
 import { applyFix, config, expectFindings, expectNoFindings, findings } from "../helpers/checkFixture";
 import { deepagentsJs, deepagentsPy } from "../../server/src/engine/runtime";
 import { CompiledRuleList } from "../../server/src/engine/permissions/ruleList";
+import { checkConfigText } from "../../server/src/engine/checkConfig";
+import { WITNESS_WORK_BUDGET, workBudget } from "../../server/src/engine/checks/check";
+import { generateConfigText } from "../../bench/generate";
 
 const CODE = "dotfiles-unprotected";
 const PY = `"runtime": "deepagents-py",\n  `;
@@ -83,4 +86,36 @@ test("silenced by an ignore comment", () => {
     // agent-sandbox-ignore dotfiles-unprotected
     "/workspace/**"
   ] }]`), CODE);
+});
+
+test("the findings do not depend on the clock, nor on what earlier runs left in the shared caches", () => {
+  // The benchmark's 100-rule config (deepagents-js with deepagents-py in compatibleWith): many findings of this check.
+  const text = generateConfigText(100, 1100, "https://example.invalid/schema.json");
+  const summary = () => checkConfigText(text).findings.filter((f) => f.code === CODE).map((f) => `${f.span.start} ${f.witness} ${f.message}`);
+  const first = summary();
+  assert.ok(first.length > 10, `only ${first.length} findings: the comparison would say little`);
+  // Warm caches (compiled patterns, gaps, rule lists and then their automata, kept across runs).
+  for (let run = 0; run < 3; run++) assert.deepEqual(summary(), first, `run ${run + 2}`);
+  // A machine so loaded that every clock reading is a second later than the last: a wall-clock budget would
+  // have stopped the check after its first question.
+  const realNow = performance.now.bind(performance);
+  let skew = 0;
+  performance.now = () => realNow() + (skew += 1000);
+  try {
+    assert.deepEqual(summary(), first, "under a (simulated) loaded machine");
+  } finally {
+    performance.now = realNow;
+  }
+});
+
+test("the work budget counts questions, not time", () => {
+  const budget = workBudget(3);
+  budget.spend(2);
+  assert.equal(budget.expired, false);
+  budget.spend();
+  assert.equal(budget.expired, false, "exactly the limit is still within it");
+  budget.spend();
+  assert.equal(budget.expired, true);
+  assert.equal(budget.spent, 4);
+  assert.ok(WITNESS_WORK_BUDGET >= 100_000, "far above what real configs need");
 });

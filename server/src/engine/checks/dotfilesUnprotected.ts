@@ -3,7 +3,7 @@ import { spanOf } from "../config/parse";
 import type { Fix } from "../diagnostics";
 import { CompiledRuleList, type PermissionRuleInput, type RuleDecision } from "../permissions/ruleList";
 import { OPERATIONS, RUNTIME_IDS, runtimeById, type CompiledPattern, type Operation, type Runtime } from "../runtime";
-import { budget, type Check } from "./check";
+import { workBudget, type Check } from "./check";
 import { patternTable, probeMatcher } from "./patternTable";
 import { analysable, type ExampleFill, examplePaths, isCanonical, isLiteralText, leadingFolders, scanGlob } from "../runtime/globText";
 
@@ -27,7 +27,8 @@ export const dotfilesUnprotected: Check = {
     const who = runtime === context.model.runtime ? runtime.label : `${runtime.label} (in compatibleWith)`;
     const reference = covering[0]!;
     const table = patternTable(context);
-    const expired = budget();
+    // Counted, not timed (check.ts `WITNESS_WORK_BUDGET`): the same file gets the same findings on any machine.
+    const work = workBudget();
 
     // What a pattern alone says in this runtime (the rule list and the reference runtime come later): the dotfile
     // paths it misses, in the order `examplePaths` proposes them. Rules repeat patterns, so once each.
@@ -35,14 +36,26 @@ export const dotfilesUnprotected: Check = {
     const gapsOf = (pattern: string): readonly string[] => {
       let found = gaps.get(pattern);
       if (found) return found;
-      found = [];
-      // Plain text (no wildcard, brace, class, escape or group) matches itself in both runtimes and nothing else,
-      // so it leaves no such path; checking that would cost two compilations per pattern.
-      if (!isPlainText(pattern) && !table.pathProblem(runtime, pattern) && !table.pathProblem(reference, pattern)) {
-        const here = table.compile(runtime, pattern);
-        found = examplePaths(pattern, DOTFILE_FILL).filter((p) =>
-          hasOneDotfileSegment(p) && !here.matches(p) && isCanonical(runtime, p) && isCanonical(reference, p));
+      // A pure function of the pattern and the two runtimes: kept across runs (`sharedGaps`). The work is counted
+      // the same either way, so the findings do not depend on what an earlier run left behind.
+      const key = `${runtime.id}\n${reference.id}\n${pattern}`;
+      let known = sharedGaps.get(key);
+      if (!known) {
+        known = { paths: [], asked: 0 };
+        // Plain text (no wildcard, brace, class, escape or group) matches itself in both runtimes and nothing
+        // else, so it leaves no such path; checking that would cost two compilations per pattern.
+        if (!isPlainText(pattern) && !table.pathProblem(runtime, pattern) && !table.pathProblem(reference, pattern)) {
+          const here = table.compile(runtime, pattern);
+          const candidates = examplePaths(pattern, DOTFILE_FILL);
+          known = {
+            paths: candidates.filter((p) => hasOneDotfileSegment(p) && !here.matches(p) && isCanonical(runtime, p) && isCanonical(reference, p)),
+            asked: candidates.length,
+          };
+        }
+        remember(sharedGaps, key, known);
       }
+      work.spend(known.asked);
+      found = known.paths;
       gaps.set(pattern, found);
       return found;
     };
@@ -52,8 +65,8 @@ export const dotfilesUnprotected: Check = {
     // Python, whose matcher reads a `/` as `[/]+` and so offers no literal prefix of its own: without one, every
     // decision tries every pattern.
     const prefixed = new Map<string, CompiledPattern>();
-    const indexed: Runtime = {
-      ...table.through(runtime),
+    const indexed = {
+      ...runtime,
       compilePattern(pattern: string): CompiledPattern {
         let c = prefixed.get(pattern);
         if (!c) {
@@ -61,7 +74,18 @@ export const dotfilesUnprotected: Check = {
           // Plain text matches exactly itself among such paths, so all of it is the prefix.
           const folders = isPlainText(pattern) ? pattern : leadingFolders(pattern);
           // An unusable pattern fails every call that reaches it: it must stay a candidate for every path.
-          c = compiledHere.unusable || folders === "" ? compiledHere : { pattern, matches: compiledHere.matches.bind(compiledHere), literalPrefix: folders };
+          // The plain-path restatement is passed on (read lazily: it costs a compilation), so a list asked often
+          // can use its automaton; the wider prefix serves the trie and the patterns the automaton leaves out.
+          c = compiledHere.unusable || folders === ""
+            ? compiledHere
+            : {
+              pattern,
+              matches: compiledHere.matches.bind(compiledHere),
+              literalPrefix: folders,
+              get plainPathRegex() {
+                return compiledHere.plainPathRegex;
+              },
+            };
           prefixed.set(pattern, c);
         }
         return c;
@@ -76,13 +100,17 @@ export const dotfilesUnprotected: Check = {
         const known = decisions.get(op)!;
         let d = known.get(path);
         if (!d) {
-          compiled ??= new CompiledRuleList(indexed, list.rules.map((r) => dotPathRule(r.input, (p) => table.compile(runtime, p).unusable)));
+          compiled ??= sharedRuleList(indexed, list.rules.map((r) => dotPathRule(r.input, (p) => table.compile(runtime, p).unusable)));
+          work.spend();
           known.set(path, (d = compiled.decide(op, path)));
         }
         return d;
       };
       for (const rule of list.rules) {
-        if (expired()) return;
+        // Out of budget: stop looking. The findings so far are exact; the rules not reached are not reported on.
+        // CheckContext has no way to say "not finished" (the analysis checks' `skipped` list lives in
+        // automata/modelAnalysis.ts, outside CheckContext): wiring one through to the hosts is left to them.
+        if (work.expired) return;
         if (rule.input.mode !== "deny") continue;
         const ops = OPERATIONS.filter((op) => runtime.operationsCover(rule.input.operations, op));
         if (ops.length === 0) continue;
@@ -91,7 +119,7 @@ export const dotfilesUnprotected: Check = {
           if (!analysable(node.value)) continue;
           const pattern = node.value;
           // The reference runtime's matcher is asked last: most patterns never get that far, and it compiles.
-          const witness = gapsOf(pattern).find((p) => ops.some((op) => decide(op, p).decision !== "deny") && table.compile(reference, pattern).matches(p));
+          const witness = gapsOf(pattern).find((p) => ops.some((op) => decide(op, p).decision !== "deny") && (work.spend(), table.compile(reference, pattern).matches(p)));
           if (!witness) continue;
           written ??= new Set(rule.pathNodes.map((n) => n.value));
           const added = dotfilePatterns(pattern).filter((p) => !written!.has(p));
@@ -119,6 +147,47 @@ export const dotfilesUnprotected: Check = {
     }
   },
 };
+
+// ---------------------------------------------------------------------------------------------------------------
+// Kept across runs, as compiled patterns are (checks/patternTable.ts): the language server checks the same file
+// again on every edit, where nearly every rule list is unchanged. Each is a pure function of its key; the caches
+// are bounded in entries and emptied when full.
+
+const SHARED_ENTRIES = 4096;
+const sharedGaps = new Map<string, { readonly paths: readonly string[]; readonly asked: number }>();
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): void {
+  if (cache.size >= SHARED_ENTRIES) cache.clear();
+  cache.set(key, value);
+}
+
+/** Lists longer than this (in JSON text) are compiled for their run only. */
+const SHARED_LIST_MAX_CHARS = 1 << 20;
+const SHARED_LISTS = 32;
+const sharedLists = new Map<string, { list: CompiledRuleList; automaton: boolean }>();
+
+/**
+ * The rule list for `rules` (after `dotPathRule`), compiled once and kept across runs. Seen for the first time it
+ * is decided by its prefix trie only: its automaton costs more to build than the few hundred decisions of one
+ * run save (each witness path visits states no other path needs). Seen again (the file is being edited), it gets
+ * its automaton, whose states then serve every later run. The deciding rule is the same either way (ruleList.ts).
+ */
+function sharedRuleList(indexed: { compilePattern(pattern: string): CompiledPattern } & Runtime, rules: PermissionRuleInput[]): CompiledRuleList {
+  const key = JSON.stringify([indexed.id, rules.map((r) => [r.operations, r.paths, r.mode])]);
+  const cached = sharedLists.get(key);
+  if (cached?.automaton) return cached.list;
+  // The list keeps the runtime it was compiled with: give it one that holds nothing of this run once built.
+  const base = runtimeById(indexed.id);
+  let compileNow: ((pattern: string) => CompiledPattern) | undefined = (p) => indexed.compilePattern(p);
+  const detached: Runtime = { ...base, compilePattern: (p) => (compileNow ?? base.compilePattern)(p) };
+  const list = new CompiledRuleList(detached, rules, cached ? {} : { noAutomaton: true });
+  compileNow = undefined;
+  if (key.length <= SHARED_LIST_MAX_CHARS) {
+    if (sharedLists.size >= SHARED_LISTS && !cached) sharedLists.clear();
+    sharedLists.set(key, { list, automaton: cached !== undefined });
+  }
+  return list;
+}
 
 /** Letters, digits and `_ . / -` only, without `//` or a trailing `/`: text that is no glob syntax in either runtime. */
 function isPlainText(pattern: string): boolean {

@@ -158,7 +158,10 @@ export class RuleAutomaton {
   /** ε-edges that may be taken only at the end of the input (`$`). */
   private readonly endEps: number[][] = [];
   /** The smallest pattern id accepted from this state at the end of the input (ε- and `$`-edges), or -1. */
-  private acceptAtEnd: Int32Array = new Int32Array(0);
+  private readonly acceptAtEnd: number[] = [];
+  /** `closure`'s visited marks, one per NFA state (`mark[s] === stamp`: seen in the current closure). */
+  private mark = new Int32Array(0);
+  private stamp = 0;
   private readonly starts: number[] = [];
 
   // The deterministic automaton, grown lazily. State 0 is `NOT_PLAIN`'s sink.
@@ -200,10 +203,8 @@ export class RuleAutomaton {
         }
       }
     }
-    const grown = new Int32Array(this.eps.length);
-    grown.set(this.acceptAtEnd);
-    for (let s = first; s < this.eps.length; s++) grown[s] = acc[s - first] ? id : -1;
-    this.acceptAtEnd = grown;
+    // Appended, not copied: a list adds hundreds of patterns of about a hundred states each.
+    for (let s = first; s < this.eps.length; s++) this.acceptAtEnd[s] = acc[s - first] ? id : -1;
     if (this.firstId === Infinity) this.firstId = id;
   }
 
@@ -417,17 +418,27 @@ export class RuleAutomaton {
 
   /** ε-closure; `atStart`: before the first character, where a backwards automaton's `$` edges may be taken. */
   private closure(states: Iterable<number>, atStart = false): Int32Array {
-    const seen = new Set<number>();
-    const stack = [...states];
+    // A stamped mark array instead of a `Set`: a state of a long list closes over hundreds of NFA states, and a
+    // list builds hundreds of states.
+    if (this.mark.length < this.eps.length) this.mark = new Int32Array(this.eps.length);
+    if (this.stamp >= 0x3fffffff) {
+      this.mark.fill(0);
+      this.stamp = 0;
+    }
+    const stamp = ++this.stamp;
+    const mark = this.mark;
+    const stack: number[] = [];
+    for (const s of states) stack.push(s);
+    // Only states with character edges or an accepting future matter; dropping the rest merges equal states.
+    const kept: number[] = [];
     while (stack.length > 0) {
       const s = stack.pop()!;
-      if (seen.has(s)) continue;
-      seen.add(s);
-      for (const t of this.eps[s]!) if (!seen.has(t)) stack.push(t);
-      if (atStart && this.backwards) for (const t of this.endEps[s]!) if (!seen.has(t)) stack.push(t);
+      if (mark[s] === stamp) continue;
+      mark[s] = stamp;
+      if (this.charEdges[s]!.length > 0 || this.acceptAtEnd[s]! >= 0) kept.push(s);
+      for (const t of this.eps[s]!) if (mark[t] !== stamp) stack.push(t);
+      if (atStart && this.backwards) for (const t of this.endEps[s]!) if (mark[t] !== stamp) stack.push(t);
     }
-    // Only states with character edges or an accepting future matter; dropping the rest merges equal states.
-    const kept = [...seen].filter((s) => this.charEdges[s]!.length > 0 || this.acceptAtEnd[s]! >= 0);
     return Int32Array.from(kept).sort();
   }
 
