@@ -1,3 +1,5 @@
+// First: it must be in place before the imports below load the engine's bundle.
+import "./compileCache";
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { checkConfigText, type CheckOptions } from "../engine/checkConfig";
