@@ -12,6 +12,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { arch, cpus, loadavg, platform, release, totalmem } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { ANALYSIS_SIZES, ANALYSIS_TARGET, analysisTargetMet, formatAnalysisBench, runAnalysisBench, type AnalysisBenchRow } from "./analysis";
 import { benchCheck, type CheckResultRow } from "./check";
 import { benchCli } from "./cli";
 import { benchDecisions, type DecisionResult } from "./decisions";
@@ -51,6 +52,8 @@ const checkOptions: RoundOptions = QUICK
   ? { rounds: 3, minRoundMs: 30, warmupMs: 150, budgetMs: 3000 }
   : { rounds: 7, minRoundMs: 100, warmupMs: 500, minWarmupPasses: 5, budgetMs: 8000 };
 const CLI_RUNS = QUICK ? 4 : 11;
+/** Section 6: analyses timed per figure (after an edit, unchanged, and the check without the analysis). */
+const ANALYSIS_RUNS = QUICK ? 3 : 7;
 
 const TARGETS = { oursOverRuntime: 100, oursOverCompileOnce: 5, checkOverVscode: 1.5, cliAboveNodeMs: 100, scaleOverVscode: 3 };
 
@@ -242,6 +245,14 @@ async function main(): Promise<void> {
   console.log("5. The editor: the language server (dist/server.js over LSP), extension activation, bundles.\n");
   console.log("failed" in lsp ? `  FAILED: ${lsp.failed}\n` : `${formatLspBench(lsp)}\n`);
 
+  // 6. The exact rule analysis (bench/analysis.ts).
+  progress("measuring the exact rule analysis…");
+  const analysis: AnalysisBenchRow[] = runAnalysisBench({ runs: ANALYSIS_RUNS, print: false });
+  endProgress();
+  console.log(`6. The exact rule analysis (rule-shadowed, rule-redundant, rule-partially-shadowed, runtime-divergence, subagent-escalation paths)`);
+  console.log(`   on the whole config, ms per analysis (median of ${ANALYSIS_RUNS}; cold: once), against check without the analysis on the same text.\n`);
+  console.log(`${formatAnalysisBench(analysis)}\n`);
+
   // Targets.
   const targets: Target[] = [];
   for (const d of decisions) {
@@ -267,6 +278,10 @@ async function main(): Promise<void> {
         ? { what: cliTarget, measured: `> ${cli.timedOut / 1000} s`, pass: false }
         : { what: cliTarget, measured: `${fmtMs(cli.aboveNodeMs)} ms`, pass: cli.aboveNodeMs < TARGETS.cliAboveNodeMs },
   );
+  for (const a of analysis) {
+    const met = analysisTargetMet(a);
+    if (met !== undefined) targets.push({ what: `exact analysis at ${a.rules} rules: < ${ANALYSIS_TARGET.ms} ms after an edit, none skipped`, measured: `${fmtMs(a.afterEditMs)} ms (${fmtRatio(a.afterEditMs / a.checkMs)} check), ${a.skipped} skipped`, pass: met });
+  }
   if ("failed" in lsp) targets.push({ what: "the editor's figures (bench/lsp.ts)", measured: "not measured", pass: false });
   else for (const t of lsp.targets) targets.push({ what: t.what, measured: t.measured, pass: t.pass });
   console.log("Targets");
@@ -285,7 +300,7 @@ async function main(): Promise<void> {
     clock: clock(),
     loadAverage: { before: loadBefore, after: loadAfter },
     seconds,
-    options: { decisions: decisionOptions, runtime: runtimeOptions, check: checkOptions, cliRuns: CLI_RUNS },
+    options: { decisions: decisionOptions, runtime: runtimeOptions, check: checkOptions, cliRuns: CLI_RUNS, analysisRuns: ANALYSIS_RUNS, analysisSizes: ANALYSIS_SIZES },
     decisions: decisions.map((d) => ({
       rules: d.ruleCount,
       patterns: d.patternCount,
@@ -319,6 +334,7 @@ async function main(): Promise<void> {
       roundsPerSecond: { ours: r.ours.rates, vscodeJson: r.vscode.rates },
       ratio: r.ours.msPerUnit / r.vscode.msPerUnit,
     })),
+    analysis: analysis.map((a) => ({ ...a, ratio: { afterEditOverCheck: a.afterEditMs / a.checkMs, coldOverCheck: a.coldMs / a.checkMs, unchangedOverCheck: a.unchangedMs / a.checkMs } })),
     targets: targets.map((t) => ({ target: t.what, measured: t.measured, result: t.pass === undefined ? "skip" : t.pass ? "pass" : "fail" })),
   };
   const dir = join(__dirname, "results");
