@@ -100,7 +100,7 @@ export const dotfilesUnprotected: Check = {
         const known = decisions.get(op)!;
         let d = known.get(path);
         if (!d) {
-          compiled ??= sharedRuleList(indexed, list.rules.map((r) => dotPathRule(r.input, (p) => table.compile(runtime, p).unusable)));
+          compiled ??= sharedRuleList(indexed, list.rules.map((r) => r.input), (input) => dotPathRule(input, (p) => table.compile(runtime, p).unusable));
           work.spend();
           known.set(path, (d = compiled.decide(op, path)));
         }
@@ -172,10 +172,12 @@ const sharedLists = new Map<string, { list: CompiledRuleList; automaton: boolean
  * run save (each witness path visits states no other path needs). Seen again (the file is being edited), it gets
  * its automaton, whose states then serve every later run. The deciding rule is the same either way (ruleList.ts).
  */
-function sharedRuleList(indexed: { compilePattern(pattern: string): CompiledPattern } & Runtime, rules: PermissionRuleInput[]): CompiledRuleList {
-  const key = JSON.stringify([indexed.id, rules.map((r) => [r.operations, r.paths, r.mode])]);
+function sharedRuleList(indexed: Runtime, inputs: readonly PermissionRuleInput[], keep: (input: PermissionRuleInput) => PermissionRuleInput): CompiledRuleList {
+  // Keyed by the rules as written (`keep` is a pure function of each), so a list seen before is not filtered again.
+  const key = JSON.stringify([indexed.id, inputs.map((r) => [r.operations, r.paths, r.mode])]);
   const cached = sharedLists.get(key);
   if (cached?.automaton) return cached.list;
+  const rules = inputs.map(keep);
   // The list keeps the runtime it was compiled with: give it one that holds nothing of this run once built.
   const base = runtimeById(indexed.id);
   let compileNow: ((pattern: string) => CompiledPattern) | undefined = (p) => indexed.compilePattern(p);
@@ -250,7 +252,16 @@ function hasOneDotfileSegment(path: string): boolean {
  * The portable spelling of "dotfiles too" for the two shapes whose meaning is plain: `<dir>/**` (any depth: a
  * dot name as the last segment, or a dot folder with anything under it) and `<dir>/*` (one level).
  */
-function dotfilePatterns(pattern: string): string[] {
+function dotfilePatterns(pattern: string): readonly string[] {
+  // A pure function of the pattern, asked once per finding, and scanning is most of it: kept across runs.
+  let known = sharedDotfilePatterns.get(pattern);
+  if (!known) remember(sharedDotfilePatterns, pattern, (known = dotfilePatternsOf(pattern)));
+  return known;
+}
+const sharedDotfilePatterns = new Map<string, readonly string[]>();
+
+function dotfilePatternsOf(pattern: string): string[] {
+  if (!pattern.endsWith("/**") && !pattern.endsWith("/*")) return [];
   const chars = scanGlob(pattern);
   if (pattern.endsWith("/**") && isLiteralText(chars, 0, pattern.length - 3)) {
     const dir = pattern.slice(0, -3);
