@@ -1,7 +1,12 @@
 /**
  * Section 3: the whole CLI process, as a pre-commit hook or CI step runs it, on the 1,000-rule config:
  * wall time of `node dist/cli.js check <file> --format json` minus the wall time of `node -e 0` (Node's own
- * start-up, which no product can avoid), each the median of several runs, interleaved.
+ * start-up, which no product can avoid), each the median of several runs, interleaved. The first, untimed run
+ * also leaves V8's compiled code of the bundles in the compile cache (Node 22's own, or the CLI's on Node 20:
+ * server/src/cli/compileCache.ts), as any earlier run on that machine would.
+ *
+ * Alone, e.g. to compare two builds in the same minute:
+ *   node --import tsx bench/cli.ts [--runs N] [--rules N] [--cli path/to/cli.js ...]
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -64,8 +69,8 @@ function timed(args: string[], cwd: string): { ms: number; cpuMs: number | undef
 }
 
 /** `undefined` with a reason when the CLI bundle is not there (run `npm run build`). */
-export function benchCli(ruleCount: number, runs: number): CliResult | { skipped: string } | { timedOut: number } {
-  if (!existsSync(CLI_PATH)) return { skipped: `${CLI_PATH} does not exist (npm run build has not produced the CLI yet)` };
+export function benchCli(ruleCount: number, runs: number, cliPath = CLI_PATH): CliResult | { skipped: string } | { timedOut: number } {
+  if (!existsSync(cliPath)) return { skipped: `${cliPath} does not exist (npm run build has not produced the CLI yet)` };
   const dir = mkdtempSync(join(tmpdir(), "agent-sandbox-bench-"));
   try {
     const file = join(dir, "agent-sandbox.jsonc");
@@ -73,7 +78,7 @@ export function benchCli(ruleCount: number, runs: number): CliResult | { skipped
     mkdirSync(join(dir, "sample-workspace"));
     writeFileSync(join(dir, "sample-workspace", "README.md"), "# sample\n");
 
-    const cliArgs = [CLI_PATH, "check", file, "--format", "json"];
+    const cliArgs = [cliPath, "check", file, "--format", "json"];
     const nodeArgs = ["-e", "0"];
     // A first run of each checks the answer and warms the file cache.
     const first = timed(cliArgs, dir);
@@ -123,5 +128,22 @@ export function benchCli(ruleCount: number, runs: number): CliResult | { skipped
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  const argv = process.argv.slice(2);
+  const option = (name: string) => argv.flatMap((a, i) => (a === name && argv[i + 1] !== undefined ? [argv[i + 1]!] : []));
+  const runs = Number(option("--runs").at(-1) ?? 11);
+  const rules = Number(option("--rules").at(-1) ?? 1000);
+  const clis = option("--cli");
+  for (const cli of clis.length ? clis : [CLI_PATH]) {
+    const r = benchCli(rules, runs, cli);
+    if ("skipped" in r) console.log(`${cli}: skipped: ${r.skipped}`);
+    else if ("timedOut" in r) console.log(`${cli}: the first run took over ${r.timedOut / 1000} s`);
+    else {
+      const cpu = r.cliCpuMs !== undefined && r.nodeCpuMs !== undefined ? `, CPU ${r.cliCpuMs.toFixed(0)} ms vs ${r.nodeCpuMs.toFixed(0)} ms (${(r.cliCpuMs - r.nodeCpuMs).toFixed(0)} ms above)` : "";
+      console.log(`${cli}: ${rules} rules, median of ${r.runs}: ${r.cliMs.toFixed(1)} ms vs node -e 0 ${r.nodeMs.toFixed(1)} ms: ${r.aboveNodeMs.toFixed(1)} ms above Node's start-up${cpu} (exit ${r.exitCode}, ${r.diagnostics} diagnostics)`);
+    }
   }
 }
