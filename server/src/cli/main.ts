@@ -252,7 +252,7 @@ function tools(args: ParsedArgs, io: Io): number {
       continue;
     }
     out.add(toolsText(entryOf(name, null), io.color));
-    for (const group of groupRoles(roles.map((r) => entryOf(name, r)))) out.add(group.roles.length === 1 ? toolsText(group.entry, io.color) : groupText(group, io.color));
+    for (const group of groupRoles(roles, (r) => entryOf(name, r))) out.add(group.roles.length === 1 ? toolsText(group.entry, io.color) : groupText(group, io.color));
   }
   out.flush();
   return 0;
@@ -292,19 +292,33 @@ const ROLE = "\u0001";
  * so printing the group's reasons with `<role>` in those places says what each entry says. Role names are in
  * the config's own text; tool names and reasons are the engine's words, which hold none of these separators.
  */
-function groupRoles(entries: ToolsEntry[]): RoleGroup[] {
+function groupRoles(roles: readonly string[], entryOf: (role: string) => ToolsEntry): RoleGroup[] {
   const groups = new Map<string, RoleGroup>();
   let alone = 0;
-  for (const entry of entries) {
-    const role = entry.role ?? "";
+  // One entry at a time, kept only when it starts a group: 10,000 roles' tool lists held at once cost more in
+  // garbage collection than computing them.
+  for (const role of roles) {
+    const entry = entryOf(role);
     const groupable = role !== "" && !role.includes(QUOTED_ROLE) && !role.includes(ROLE);
     const quoted = JSON.stringify(role);
-    const reasons = entry.tools.filter((t) => !t.visible).map((t) => (groupable ? `${t.reason}`.split(quoted).join(QUOTED_ROLE).split(role).join(ROLE) : `${t.reason}`));
-    // Separators no tool name, step or reason holds (JSON.stringify(tools) would do, at twice the cost).
-    const key = groupable ? `${entry.tools.map((t) => `${t.name}\u0002${t.visible}\u0002${t.hiddenBy}`).join("\u0003")}\u0004${reasons.join("\u0003")}` : `\u0005${alone++}`;
-    const group = groups.get(key);
+    const reasons: string[] = [];
+    // The key: each tool, visible (+) or hidden (-) with its step and reason, every string prefixed with its
+    // length, so that no name or reason, whatever it holds, can make two different lists read the same.
+    const key: string[] = [];
+    for (const t of entry.tools) {
+      if (t.visible) {
+        key.push(`+${t.name.length}:${t.name}`);
+        continue;
+      }
+      const reason = `${t.reason}`;
+      const general = groupable && reason.includes(role) ? reason.replaceAll(quoted, QUOTED_ROLE).replaceAll(role, ROLE) : reason;
+      reasons.push(general);
+      key.push(`-${t.name.length}:${t.name}${`${t.hiddenBy}`.length}:${t.hiddenBy}${general.length}:${general}`);
+    }
+    const id = groupable ? key.join("") : `*${alone++}`;
+    const group = groups.get(id);
     if (group) group.roles.push(role);
-    else groups.set(key, { roles: [role], entry, reasons });
+    else groups.set(id, { roles: [role], entry, reasons });
   }
   return [...groups.values()];
 }
