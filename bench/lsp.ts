@@ -58,7 +58,8 @@ export interface LspBenchResult {
     /**
      * CPU time of the server's request thread per edit of the push rounds (Linux: /proc, 10 ms ticks summed over
      * every round; NaN elsewhere): the first phase, plus whatever the thread does for the complete set. Unlike the
-     * wall-clock figures, it does not grow with the machine's load, so it tells a slower server from a busier machine.
+     * wall-clock figures, it does not count the time spent waiting for a core (it still moves by some 20-40 % with
+     * the load: shared caches, a sibling hyperthread), so it tells a slower server from a busier machine.
      */
     serverCpuPerEditMs: number;
     skipped?: string;
@@ -348,7 +349,7 @@ export function formatLspBench(r: LspBenchResult): string {
   lines.push("  (first phase: every check but the exact rule analysis, answered at once; complete: the analysis's findings too,");
   lines.push("   from the server's worker thread, pushed again / announced to pull clients by workspace/diagnostic/refresh;");
   lines.push("   the engine's figures are warm, in this process, with the analysis's caches as a re-check of the same text leaves them;");
-  lines.push("   server CPU per edit: the request thread's CPU time over the push rounds per edit, unaffected by the machine's load)");
+  lines.push("   server CPU per edit: the request thread's CPU time per edit of the push rounds, without the waits for a core)");
   const cold = r.diagnostics.filter((d) => !d.skipped).map((d) => `${d.rules} rules ${ms(d.coldCompleteMs)}`);
   if (cold.length) lines.push(`  complete set in a fresh server (worker starting, nothing compiled yet), from didOpen: ${cold.join(" · ")}`);
   lines.push(`  hover (${r.hoverRules} rules): rule ${r.hoverMs.rule.toFixed(1)} ms · pattern ${r.hoverMs.pattern.toFixed(1)} ms · agent ${r.hoverMs.agent.toFixed(1)} ms`);
