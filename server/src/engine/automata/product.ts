@@ -195,9 +195,10 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     const c = cost[index]!;
     (buckets[c] ??= []).push(index);
   };
-  const reach = (buffer: Int32Array, from: number, k: number, newCost: number, newSegment: number, hash = -1): void => {
+  /** `hash`: the tuple's hash when known (else -1); `index`: its index when already looked up (-1: new), else -2. */
+  const reach = (buffer: Int32Array, from: number, k: number, newCost: number, newSegment: number, hash = -1, index = -2): void => {
     const h = hash >= 0 ? hash : hashOf(buffer, 0);
-    const known = find(buffer, h);
+    const known = index === -2 ? find(buffer, h) : index;
     if (known >= 0) {
       if (!expanded[known] && newCost < cost[known]!) {
         cost[known] = newCost;
@@ -216,21 +217,21 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     }
     for (let i = 0; i < size; i++) pool[used + i] = buffer[i]!;
     if (count === offsets.length) grow();
-    const index = count++;
-    offsets[index] = used;
+    const added = count++;
+    offsets[added] = used;
     used += size;
-    cost[index] = newCost;
-    segment[index] = newSegment;
-    parent[index] = from;
-    via[index] = k;
+    cost[added] = newCost;
+    segment[added] = newSegment;
+    parent[added] = from;
+    via[added] = k;
     budget.spend();
     if (count * 2 > slots.length) {
       slots = new Int32Array(slots.length * 2).fill(-1);
       for (let i = 0; i < count; i++) place(i, hashOf(pool, offsets[i]!));
     } else {
-      place(index, h);
+      place(added, h);
     }
-    push(index);
+    push(added);
   };
 
   const scratch = new Int32Array(1 + tables.length * 2);
@@ -357,7 +358,16 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
         if (dead) continue;
         scratch[0] = n;
         let hash = finishHash(h, n);
-        if (reduce?.(scratch)) hash = -1;
+        let index = -2;
+        if (reduce) {
+          // The walk keeps reduced tuples only, and reducing one changes nothing: a successor found as it is needs
+          // no reduction (most are found: the same tuples are reached again and again).
+          index = find(scratch, hash);
+          if (index < 0 && reduce(scratch)) {
+            hash = -1;
+            index = -2;
+          }
+        }
         // Readability of the step.
         const ch = representative[k]!;
         const state = segment[head]!;
@@ -370,7 +380,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
           if (!plainCharacter(ch)) step += UNREADABLE;
           after = ch === DOT && state === 0 ? 2 : ch === DOT && state === 2 ? 3 : 1;
         }
-        reach(scratch, head, k, c + step, after, hash);
+        reach(scratch, head, k, c + step, after, hash, index);
       }
     }
     buckets[c] = [];
