@@ -87,14 +87,16 @@ export function realiseOutcomes(
     const known = byKey.get(key);
     if (!known || rank < known.rank) byKey.set(key, { matched: o.matched, word: o.word, rank });
   }
-  // Sample-workspace paths beat generated ones for the combination they realise.
+  // Sample-workspace paths beat generated ones for the combination they realise. A table accepts only paths that
+  // start with its literal prefix (space.ts), which rules most tables out without reading the path through them.
+  const prefixes = trackTables.map((tables) => tables.map((t) => space.prefixOf(t)));
   space.candidates.forEach((candidate, order) => {
     const alphabet = lists[0]?.tables.alphabet ?? "utf16";
     const classes = space.classesOf(candidate, alphabet);
     if (!required.every((t) => t.accepts(classes))) return;
     const matched: number[] = [];
     trackTables.forEach((tables, id) => {
-      if (tables.some((t) => t.accepts(classes))) matched.push(id);
+      if (tables.some((t, j) => candidate.startsWith(prefixes[id]![j]!) && t.accepts(classes))) matched.push(id);
     });
     const key = keyOf(matched);
     const known = byKey.get(key);

@@ -244,7 +244,9 @@ export class Table {
     for (const k of classes) {
       if (k < 0) return false;
       s = this.next[s * this.width + k]!;
-      if (s < 0) return false;
+      // A state that cannot reach acceptance ends the walk as surely as no transition (most tables reject a path
+      // within its first characters: `/workspace/…` against `/etc/**`).
+      if (s < 0 || !this.live[s]) return false;
     }
     return this.final[s] === 1;
   }
