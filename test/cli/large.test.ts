@@ -140,6 +140,18 @@ describe("tools text: grouping roles", () => {
     assert.match(blocks[3]!, /^main \(role tool\): 2 tool\(s\): ls, read_file\n {2}hidden write_file \(authorization\): role "tool" may not call it: role 'tool' is denied 'write_file' on resource 'tool'\n/);
   });
 
+  test("roles whose reasons hold the marks that stand for a role's name are never grouped", () => {
+    // A user tool named with U+0001: the reasons that name it could not be told apart from a generalised one.
+    const marked = tempConfig({
+      version: 1,
+      tools: ["odd\u0001tool"],
+      authorization: { enabled: true, default_role: "r1", roles: { r1: { tools: { allow: ["read_file"] } }, r2: { tools: { allow: ["read_file"] } }, r3: { tools: { allow: ["ls"] } }, r4: { tools: { allow: ["ls"] } } } },
+    });
+    const r = runInProcess(["tools", marked, "--agent", "main"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.stdout.split("\n").filter((l) => /^\S/.test(l)).map((l) => l.replace(/: .*/, "")), ["main", "main (role r1)", "main (role r2)", "main (role r3)", "main (role r4)"]);
+  });
+
   test("with --role, one role's entry exactly as before", () => {
     const r = runInProcess(["tools", file, "--agent", "main", "--role", "guest2"]);
     assert.match(r.stdout, /^main \(role guest2\): 2 tool\(s\): ls, read_file\n {2}hidden write_file \(authorization\): role "guest2" may not call it: role 'guest2' is denied 'write_file'/);

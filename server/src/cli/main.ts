@@ -289,8 +289,8 @@ const ROLE = "\u0001";
  * The roles grouped by their effective tools, in the order each group's first role comes in the config. A
  * role's tools are its group's key with the role's name taken out of the reasons (`role "x" may not call it: role
  * 'x' is denied …`): two roles are in one group exactly when their entries differ only where each names itself,
- * so printing the group's reasons with `<role>` in those places says what each entry says. Role names are in
- * the config's own text; tool names and reasons are the engine's words, which hold none of these separators.
+ * so printing the group's reasons with `<role>` in those places says what each entry says. A role whose name or
+ * reasons already hold one of the two marks (a tool named with a control character) is a group of its own.
  */
 function groupRoles(roles: readonly string[], entryOf: (role: string) => ToolsEntry): RoleGroup[] {
   const groups = new Map<string, RoleGroup>();
@@ -299,7 +299,7 @@ function groupRoles(roles: readonly string[], entryOf: (role: string) => ToolsEn
   // garbage collection than computing them.
   for (const role of roles) {
     const entry = entryOf(role);
-    const groupable = role !== "" && !role.includes(QUOTED_ROLE) && !role.includes(ROLE);
+    let groupable = role !== "" && !role.includes(QUOTED_ROLE) && !role.includes(ROLE);
     const quoted = JSON.stringify(role);
     const reasons: string[] = [];
     // The key: each tool, visible (+) or hidden (-) with its step and reason, every string prefixed with its
@@ -311,6 +311,7 @@ function groupRoles(roles: readonly string[], entryOf: (role: string) => ToolsEn
         continue;
       }
       const reason = `${t.reason}`;
+      if (reason.includes(QUOTED_ROLE) || reason.includes(ROLE)) groupable = false;
       const general = groupable && reason.includes(role) ? reason.replaceAll(quoted, QUOTED_ROLE).replaceAll(role, ROLE) : reason;
       reasons.push(general);
       key.push(`-${t.name.length}:${t.name}${`${t.hiddenBy}`.length}:${t.hiddenBy}${general.length}:${general}`);
