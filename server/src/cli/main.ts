@@ -2,13 +2,11 @@
 import "./compileCache";
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
-import { checkConfigText, type CheckOptions } from "../engine/checkConfig";
-import { SEVERITIES, type Finding, type Severity } from "../engine/diagnostics";
-import { agentsOf, findAgent } from "../engine/agents/agents";
-import { toDiagnosticJson, type DiagnosticJson } from "../engine/output";
+import type { CheckOptions } from "../engine/checkConfig";
+import type { Finding, Severity } from "../engine/diagnostics";
+import type { DiagnosticJson } from "../engine/output";
 import type { Operation } from "../engine/runtime/runtime";
 import { flag, oneOf, parseArgs, UsageError, type ParsedArgs } from "./args";
-import { displayPath, findFiles, isConfigFileName, isDirectory, isDryRunFileName, relativeAccess } from "./files";
 import { BatchedOutput, listedName, unknownNameMessage, writeJsonList } from "./output";
 import { isTerminal, writeAll } from "./stdio";
 import { paint, textReport } from "./text";
@@ -18,6 +16,13 @@ import { paint, textReport } from "./text";
  * (bench/cli.ts), and each module costs its load and initialisation.
  */
 const later = {
+  // The engine itself: `--version`, `--help` and a mistyped command or option run without loading it.
+  checkConfig: () => require("../engine/checkConfig") as typeof import("../engine/checkConfig"),
+  diagnostics: () => require("../engine/diagnostics") as typeof import("../engine/diagnostics"),
+  agents: () => require("../engine/agents/agents") as typeof import("../engine/agents/agents"),
+  output: () => require("../engine/output") as typeof import("../engine/output"),
+  // Shared with the language server, so it lives in the engine's bundle.
+  files: () => require("./files") as typeof import("./files"),
   dryRun: () => require("../engine/checkDryRun") as typeof import("../engine/checkDryRun"),
   explain: () => require("../engine/explain") as typeof import("../engine/explain"),
   effectiveTools: () => require("../engine/agents/effectiveTools") as typeof import("../engine/agents/effectiveTools"),
@@ -89,8 +94,9 @@ function severityOverrides(args: ParsedArgs): Record<string, Severity | "off"> {
   const overrides: Record<string, Severity | "off"> = {};
   for (const entry of args.flags.get("severity") ?? []) {
     const [code, level] = entry.split("=");
-    if (!code || !level || !([...SEVERITIES, "off"] as string[]).includes(level)) {
-      throw new UsageError(`--severity takes CODE=LEVEL with LEVEL one of ${[...SEVERITIES, "off"].join(", ")} (got "${entry}")`);
+    const levels: string[] = [...later.diagnostics().SEVERITIES, "off"];
+    if (!code || !level || !levels.includes(level)) {
+      throw new UsageError(`--severity takes CODE=LEVEL with LEVEL one of ${levels.join(", ")} (got "${entry}")`);
     }
     overrides[code] = level as Severity | "off";
   }
@@ -107,6 +113,7 @@ function check(args: ParsedArgs, io: Io): number {
   const fix = !!flag(args, "fix");
   const severities = severityOverrides(args);
   const targets = args.positionals.length ? args.positionals : ["."];
+  const { displayPath, findFiles, isConfigFileName, isDirectory, isDryRunFileName, relativeAccess } = later.files();
   const files: string[] = [];
   for (const target of targets) {
     if (isDirectory(target)) files.push(...findFiles(target, (n) => isConfigFileName(n) || isDryRunFileName(n)));
@@ -125,7 +132,7 @@ function check(args: ParsedArgs, io: Io): number {
     }
     const dryRun = isDryRunFileName(basename(file));
     const options: CheckOptions = { ...relativeAccess(file), severities, analysis: !!flag(args, "analysis") };
-    const run = (t: string) => (dryRun ? { ...later.dryRun().checkDryRunText(t), model: undefined } : checkConfigText(t, options));
+    const run = (t: string) => (dryRun ? { ...later.dryRun().checkDryRunText(t), model: undefined } : later.checkConfig().checkConfigText(t, options));
     let result = run(text);
     if (fix && !dryRun) {
       let fixed = text;
@@ -138,7 +145,7 @@ function check(args: ParsedArgs, io: Io): number {
       }
       if (fixed !== text) writeFileSync(file, fixed);
     }
-    reports.push({ path: displayPath(file), diagnostics: result.findings.map((f: Finding) => toDiagnosticJson(f, result.lines)) });
+    reports.push({ path: displayPath(file), diagnostics: result.findings.map((f: Finding) => later.output().toDiagnosticJson(f, result.lines)) });
   }
   if (files.length === 0) {
     io.err(`agent-sandbox: no config or dry-run files found in ${targets.join(", ")}\n`);
@@ -168,6 +175,7 @@ function explain(args: ParsedArgs, io: Io): number {
   if (!flag(args, "op")) throw new UsageError("explain needs --op read|write");
   const path = flag(args, "path");
   if (path === undefined) throw new UsageError("explain needs --path PATH");
+  const { displayPath, relativeAccess } = later.files();
   let text: string;
   try {
     text = readFileSync(configPath, "utf8");
@@ -175,7 +183,7 @@ function explain(args: ParsedArgs, io: Io): number {
     io.err(`agent-sandbox: cannot read ${displayPath(configPath)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
     return 2;
   }
-  const result = checkConfigText(text, relativeAccess(configPath));
+  const result = later.checkConfig().checkConfigText(text, relativeAccess(configPath));
   if (!result.model) {
     const first = result.findings[0];
     const where = first ? `:${result.lines.positionAt(first.span.start).line + 1}` : "";
@@ -184,6 +192,7 @@ function explain(args: ParsedArgs, io: Io): number {
   }
   const agentName = flag(args, "agent") ?? "main";
   // The engine's own answer lists every agent: with 10,000 subagents, a screenful of names before the point.
+  const { agentsOf, findAgent } = later.agents();
   if (!findAgent(result.model, agentName)) throw new UsageError(unknownNameMessage("agent", "Agents", agentName, agentsOf(result.model).map((a) => a.name)));
   const answer = later.explain().explainDecision(result.model, agentName, op, path);
   if (!answer.ok) throw new UsageError(answer.error);
@@ -201,6 +210,7 @@ function explain(args: ParsedArgs, io: Io): number {
 function loadModel(args: ParsedArgs, io: Io, command: string) {
   const configPath = args.positionals[0];
   if (!configPath || args.positionals.length > 1) throw new UsageError(`${command} takes exactly one CONFIG file`);
+  const { displayPath, relativeAccess } = later.files();
   let text: string;
   try {
     text = readFileSync(configPath, "utf8");
@@ -209,7 +219,7 @@ function loadModel(args: ParsedArgs, io: Io, command: string) {
     return undefined;
   }
   const access = relativeAccess(configPath);
-  const result = checkConfigText(text, access);
+  const result = later.checkConfig().checkConfigText(text, access);
   if (!result.model) {
     const first = result.findings[0];
     io.err(`agent-sandbox: ${displayPath(configPath)}: ${first?.message ?? "not a configuration"}\n`);
@@ -217,6 +227,7 @@ function loadModel(args: ParsedArgs, io: Io, command: string) {
   }
   const model = result.model;
   const agent = flag(args, "agent");
+  const { agentsOf, findAgent } = later.agents();
   if (agent !== undefined && !findAgent(model, agent)) {
     throw new UsageError(unknownNameMessage("agent", "Agents", agent, agentsOf(model).map((a) => a.name)));
   }
@@ -235,7 +246,7 @@ function tools(args: ParsedArgs, io: Io): number {
   const { model, agent, role, roles } = loaded;
   const { effectiveTools } = later.effectiveTools();
   const out = new BatchedOutput(io.out);
-  const agentNames = agent !== undefined ? [agent] : agentsOf(model).map((a) => a.name);
+  const agentNames = agent !== undefined ? [agent] : later.agents().agentsOf(model).map((a) => a.name);
   // Without --role: no role, and one entry per role as well when the config has authorization (cli.md).
   const rolesToShow: (string | null)[] = role !== null ? [role] : [null, ...roles];
   const entryOf = (name: string, r: string | null): ToolsEntry => ({ agent: name, role: r, tools: effectiveTools(model, name, r) ?? [] });

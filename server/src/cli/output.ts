@@ -2,7 +2,6 @@
  * Output of the commands whose size grows with the config (`tools` on 10,000 roles prints tens of megabytes of
  * JSON): collected into large batches, so that a run makes a few big writes instead of one system call per line.
  */
-import { closeName } from "../engine/authorization/suggest";
 
 /** Characters collected before they are written: large enough that writes are few, small enough to bound memory. */
 export const BATCH_CHARS = 1 << 20;
@@ -56,6 +55,8 @@ export const LISTED_NAMES = 20;
  */
 export function unknownNameMessage(what: string, plural: string, word: string, names: readonly string[]): string {
   const distinct = [...new Set(names)].filter((n) => n !== "");
+  // Loaded here, not at the top: the CLI loads no engine module before a command needs one.
+  const { closeName } = require("../engine/authorization/suggest") as typeof import("../engine/authorization/suggest");
   const close = closeName(word, distinct);
   const ordered = close === undefined ? distinct : [close, ...distinct.filter((n) => n !== close)];
   const shown = ordered.slice(0, LISTED_NAMES).map(listedName);
