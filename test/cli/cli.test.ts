@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
@@ -173,5 +173,24 @@ describe("agent-sandbox tools and prompt", () => {
     const text = run(["prompt", EXAMPLE]).stdout;
     assert.match(text, /careful research assistant/);
     assert.doesNotMatch(text, /`execute`/);
+  });
+});
+
+describe("start-up", () => {
+  test("--version, --help and usage errors run without the engine's bundle (it is not even loaded)", () => {
+    // The CLI's bundle alone, without engine.js beside it: anything that loaded the engine would fail.
+    const dir = mkdtempSync(join(tmpdir(), "agent-sandbox-cli-alone-"));
+    copyFileSync(CLI, join(dir, "cli.js"));
+    const alone = (args: string[]) => spawnSync(process.execPath, [join(dir, "cli.js"), ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    assert.match(alone(["--version"]).stdout, /^\d+\.\d+\.\d+\n$/);
+    assert.match(alone(["--help"]).stdout, /^agent-sandbox .*\n\nUsage:/);
+    for (const args of [["frobnicate"], ["check", "--bogus"], ["tools", "--format", "xml", "x"]]) {
+      const r = alone(args);
+      assert.equal(r.status, 2, args.join(" "));
+      assert.match(r.stderr, /^agent-sandbox: (unknown command|unknown option|--format must be)/, args.join(" "));
+    }
+    // The same bundle does need it to check a file: the test above would pass for a broken copy too otherwise.
+    const file = tempConfig('{ "version": 1 }');
+    assert.equal(alone(["check", file]).status, 2);
   });
 });
