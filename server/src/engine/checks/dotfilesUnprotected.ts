@@ -163,7 +163,8 @@ function remember<V>(cache: Map<string, V>, key: string, value: V): void {
 
 /** Lists longer than this (in JSON text) are compiled for their run only. */
 const SHARED_LIST_MAX_CHARS = 1 << 20;
-const SHARED_LISTS = 32;
+/** Few: a list's automata may hold thousands of states (ruleAutomaton.ts caps them at 10,000 each). */
+const SHARED_LISTS = 8;
 const sharedLists = new Map<string, { list: CompiledRuleList; automaton: boolean }>();
 
 /**
