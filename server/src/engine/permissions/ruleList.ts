@@ -83,14 +83,14 @@ export interface CompiledRuleListOptions {
  *
  * Speed without a cache, in two tiers per operation, both exact:
  * - The automata (ruleAutomaton.ts): every pattern the runtime can restate as a plain-path regular expression
- *   (runtime.ts `PlainPathRegex`; deepagents-js only) joins one of two automata, one reading paths left to right
+ *   (runtime.ts `PlainPathRegex`; deepagents-js: jsGlob.ts, deepagents-py: pyPlainPath.ts) joins one of two automata, one reading paths left to right
  *   (patterns decided by their start, `/a/b/**`), one right to left (decided by their end, `/**` + `/*.pem`). Each
  *   names the first of its patterns (in rule order) that matches, usually after a few characters; the smaller of
  *   the two is the answer, unless a pattern they do not cover, earlier in the list, matches. A path that is not
  *   plain (`/a/./b`, `//a`, `/a/`, `/`) and that some automaton pattern may match goes to the second tier.
  * - The trie: every pattern sits in a trie under the literal text its matches must start with. A walk over the
  *   path yields the few candidates in a bit set; they are tried in rule order with the runtime's own matcher.
- *   It answers the first `AUTOMATON_AFTER` decisions of each operation, and everything for deepagents-py.
+ *   It answers the first `AUTOMATON_AFTER` decisions of each operation.
  * Construction only sorts the entries; both tiers are built on first use.
  */
 export class CompiledRuleList {

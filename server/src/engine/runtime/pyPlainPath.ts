@@ -3,7 +3,8 @@ import type { PlainPathRegex } from "./runtime";
 
 // ---------------------------------------------------------------------------------------------------------------
 // wcmatch's regular expression, restated for plain paths (runtime.ts `PlainPathRegex`), so Python rule lists can
-// use the rule automaton (permissions/ruleAutomaton.ts) instead of one Pike-VM run per pattern.
+// use the rule automaton (permissions/ruleAutomaton.ts), and each pattern its own small automaton
+// (`PlainPathDfa`, below), instead of one Pike-VM run per pattern and path.
 //
 // The restatement reads the pieces `WcParse` emits for each brace expansion (pyGlob.ts `wcmatchFragments`), never
 // the glob, and gives up (`undefined`) on anything it does not recognise. Two properties must hold, because the
@@ -30,9 +31,10 @@ import type { PlainPathRegex } from "./runtime";
 //                              `.` at offset 0, impossible after the `(?=[/])`); the `/` or end-of-input that the
 //                              divider then needs makes the look-ahead past GSTAR's last character hold by itself.
 //                              So the three are exactly (nothing | `/` X) (`/+` | end), X = any text with no `/.`
-//                              and not starting with `.` (nothing then end is ruled out by the `(?=[/])`). The divider's `$` branch survives only when the pattern ends
-//                              there (everything after `**` needs a character, or a `(?=[^/])`), and its `^`
-//                              branch (offset 0, a leading `/**`) only when a `\/` follows, which gives up.
+//                              and not starting with `.` (nothing then end is ruled out by the `(?=[/])`). The
+//                              divider's `$` branch survives only when the pattern ends there (everything after
+//                              `**` needs a character, or a `(?=[^/])`), and its `^` branch (offset 0, a leading
+//                              `/**`) only when a `\/` follows, which gives up.
 //   [/]*?                      the end: `/*`.
 // ---------------------------------------------------------------------------------------------------------------
 
