@@ -83,7 +83,8 @@ export interface CompiledRuleListOptions {
  *
  * Speed without a cache, in two tiers per operation, both exact:
  * - The automata (ruleAutomaton.ts): every pattern the runtime can restate as a plain-path regular expression
- *   (runtime.ts `PlainPathRegex`; deepagents-js: jsGlob.ts, deepagents-py: pyPlainPath.ts) joins one of two automata, one reading paths left to right
+ *   (runtime.ts `PlainPathRegex`; deepagents-js: jsGlob.ts, deepagents-py: pyPlainPath.ts) joins one of two
+ *   automata, one reading paths left to right
  *   (patterns decided by their start, `/a/b/**`), one right to left (decided by their end, `/**` + `/*.pem`). Each
  *   names the first of its patterns (in rule order) that matches, usually after a few characters; the smaller of
  *   the two is the answer, unless a pattern they do not cover, earlier in the list, matches. A path that is not
