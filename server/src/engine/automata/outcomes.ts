@@ -25,7 +25,8 @@ export interface ListTracks {
 export interface RealisedOutcome {
   /** Position in the list `realiseOutcomes` returned (readings index their per-outcome answers by it). */
   readonly id: number;
-  readonly matched: ReadonlySet<number>;
+  /** Ascending. */
+  readonly matched: readonly number[];
   readonly path: string;
   /** Lower is better: a sample-workspace path first, then by cost (length, plainness). */
   readonly rank: number;
@@ -107,7 +108,7 @@ export function realiseOutcomes(
     let path = o.path;
     return {
       id,
-      matched: new Set(o.matched),
+      matched: o.matched,
       get path() {
         return (path ??= space.text(o.word!));
       },

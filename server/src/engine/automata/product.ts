@@ -268,7 +268,10 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     if (bucket) {
       for (const i of bucket) {
         const known = outcomes[i]!;
-        if (known.matched.length !== matchedCount || known.matched.some((t, k) => t !== matched[k])) continue;
+        if (known.matched.length !== matchedCount) continue;
+        let same = true;
+        for (let k = 0; k < matchedCount && same; k++) if (known.matched[k] !== matched[k]) same = false;
+        if (!same) continue;
         if (total < known.cost) {
           known.at = head;
           known.cost = total;
@@ -276,7 +279,9 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
         return;
       }
     }
-    outcomes.push({ matched: Array.from(matched.subarray(0, matchedCount)), at: head, cost: total });
+    const ids: number[] = new Array(matchedCount);
+    for (let k = 0; k < matchedCount; k++) ids[k] = matched[k]!;
+    outcomes.push({ matched: ids, at: head, cost: total });
     if (bucket) bucket.push(outcomes.length - 1);
     else outcomeIndex.set(h, [outcomes.length - 1]);
   };
