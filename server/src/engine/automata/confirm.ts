@@ -59,15 +59,35 @@ export class Confirm {
 
   /** The runtime's compiled pattern (cached across checks). */
   pattern(p: string): CompiledPattern {
-    let byPattern = compiledPatterns.get(this.runtime.id);
-    if (!byPattern) compiledPatterns.set(this.runtime.id, (byPattern = new Map()));
-    let compiled = byPattern.get(p);
-    if (!compiled) {
-      if (byPattern.size >= 5000) byPattern.clear();
-      byPattern.set(p, (compiled = this.runtime.compilePattern(p)));
-    }
-    return compiled;
+    return cachedPattern(this.runtime, p);
   }
+}
+
+/** The runtime's compiled pattern, shared by every confirmation (and kept across checks: most patterns survive an edit). */
+function cachedPattern(runtime: Runtime, p: string): CompiledPattern {
+  let byPattern = compiledPatterns.get(runtime.id);
+  if (!byPattern) compiledPatterns.set(runtime.id, (byPattern = new Map()));
+  let compiled = byPattern.get(p);
+  if (!compiled) {
+    if (byPattern.size >= 5000) byPattern.clear();
+    byPattern.set(p, (compiled = runtime.compilePattern(p)));
+  }
+  return compiled;
+}
+
+/**
+ * The runtime, but compiling each pattern once for all the rule lists built to confirm witnesses: an edit rebuilds
+ * the edited list, and its unchanged patterns keep their matchers (deepagents-py's build a faster automaton of their
+ * own after their first runs). Everything else is the runtime's own.
+ */
+const sharingRuntimes = new Map<string, Runtime>();
+function sharingPatterns(runtime: Runtime): Runtime {
+  let sharing = sharingRuntimes.get(runtime.id);
+  if (!sharing || Object.getPrototypeOf(sharing) !== runtime) {
+    sharing = Object.create(runtime, { compilePattern: { value: (p: string) => cachedPattern(runtime, p) } }) as Runtime;
+    sharingRuntimes.set(runtime.id, sharing);
+  }
+  return sharing;
 }
 
 /**
@@ -94,7 +114,9 @@ function compiledList(runtime: Runtime, inputs: CompiledRuleList["rules"]): Comp
   const key = `${runtime.id}\u0000${JSON.stringify(inputs)}`;
   let compiled = compiledLists.get(key);
   if (!compiled) {
-    compiled = new CompiledRuleList(runtime, inputs);
+    // A few hundred confirmations per list: the literal-prefix trie and the (shared, warm) matchers answer them
+    // sooner than the list's own automata are built. The same decisions either way (permissions/ruleList.ts).
+    compiled = new CompiledRuleList(sharingPatterns(runtime), inputs, { noAutomaton: true });
     if (compiledLists.size >= 16) compiledLists.delete(compiledLists.keys().next().value!);
   } else {
     compiledLists.delete(key);
