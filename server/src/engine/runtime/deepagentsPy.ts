@@ -7,7 +7,7 @@ import { backendCanDelete, backendCanExecute } from "./backendCapabilities";
 import { FILESYSTEM_TOOLS, type CanonicalToolPath, type CompiledPattern, type FilesystemAllowlist, type Operation, type PathProblem, type PlainPathRegex, type Runtime } from "./runtime";
 
 /** Pike-VM runs of one pattern before its plain-path automaton is built (see `compilePattern`). */
-const DFA_AFTER = 2;
+const DFA_AFTER = 16;
 
 /**
  * deepagents-py 0.7.8. Rule paths are validated in `FilesystemPermission.__post_init__` (py:middleware/
@@ -86,7 +86,7 @@ export const deepagentsPy: Runtime = {
     let plain: PlainPathRegex | undefined | null = null;
     const plainRegex = () => (plain === null ? (plain = pattern.startsWith("/") ? pyPlainPathRegex(full()) : undefined) : plain);
     // The restatement as a small automaton (exact on plain paths, a sure "no" on any string), built once the
-    // pattern has needed the Pike VM a few times: a pattern asked once is not worth it, and compiled patterns
+    // pattern has needed the Pike VM `DFA_AFTER` times: building costs tens of VM runs, and compiled patterns
     // are shared across runs (checks/patternTable.ts), so a busy one pays once.
     let dfa: PlainPathDfa | undefined | null = null;
     let vmRuns = 0;

@@ -302,18 +302,27 @@ export class PlainPathDfa {
     }
   }
 
-  private closure(states: readonly number[], atEnd = false): Int32Array {
-    const seen = new Set<number>();
-    const stack = [...states];
+  /** `closure`'s visited marks (`mark[s] === stamp`: seen in the current closure), cheaper than a `Set`. */
+  private mark = new Int32Array(0);
+  private stamp = 0;
+
+  private closure(states: Iterable<number>, atEnd = false): Int32Array {
+    if (this.mark.length < this.eps.length) this.mark = new Int32Array(this.eps.length);
+    // At most two closures per state, and states are capped: the stamp never comes near overflowing.
+    const stamp = ++this.stamp;
+    const mark = this.mark;
+    const stack: number[] = [];
+    for (const s of states) stack.push(s);
+    // Only states that read a character (or accept, or may at the end) matter; dropping the rest merges equal states.
+    const kept: number[] = [];
     while (stack.length > 0) {
       const s = stack.pop()!;
-      if (seen.has(s)) continue;
-      seen.add(s);
-      for (const t of this.eps[s]!) stack.push(t);
-      if (atEnd) for (const t of this.endEps[s]!) stack.push(t);
+      if (mark[s] === stamp) continue;
+      mark[s] = stamp;
+      if (this.charEdges[s]!.length > 0 || s === this.accept || (!atEnd && this.endEps[s]!.length > 0)) kept.push(s);
+      for (const t of this.eps[s]!) if (mark[t] !== stamp) stack.push(t);
+      if (atEnd) for (const t of this.endEps[s]!) if (mark[t] !== stamp) stack.push(t);
     }
-    // Only states that read a character (or accept) matter; dropping the rest merges equal states.
-    const kept = [...seen].filter((s) => this.charEdges[s]!.length > 0 || s === this.accept || (!atEnd && this.endEps[s]!.length > 0));
     return Int32Array.from(kept).sort();
   }
 
@@ -336,7 +345,7 @@ export class PlainPathDfa {
     this.sets.push(set);
     this.index.set(key, id);
     // Accepting at the end of the input: the accepting state, through ε- and `$`-edges.
-    this.acceptsAtEnd[id] = this.closure([...set], true).includes(this.accept) ? 1 : 0;
+    this.acceptsAtEnd[id] = this.closure(set, true).includes(this.accept) ? 1 : 0;
     return id;
   }
 
