@@ -33,24 +33,23 @@ interface Rows {
 
 const rowsCache = new WeakMap<Table, Map<string, Rows>>();
 
-function rowsOf(table: Table, classes: readonly number[]): Rows {
-  const key = classes.join(",");
+function rowsOf(table: Table, classes: readonly number[], key = classes.join(",")): Rows {
   let byClasses = rowsCache.get(table);
   if (!byClasses) rowsCache.set(table, (byClasses = new Map()));
   let rows = byClasses.get(key);
   if (rows) return rows;
   const exceptions: number[] = [];
   const start = new Int32Array(table.size + 1);
-  const counts = new Map<number, number>();
+  // How many classes lead to each target (index target + 1: -1 is dead), cleared after each state.
+  const counts = new Int32Array(table.size + 1);
+  const { next, live, width } = table;
   for (let s = 0; s < table.size; s++) {
-    counts.clear();
     let best = -1;
     let bestCount = -1;
     for (const k of classes) {
-      const t = table.next[s * table.width + k]!;
-      const target = t >= 0 && table.live[t] ? t : -1;
-      const c = (counts.get(target) ?? 0) + 1;
-      counts.set(target, c);
+      const t = next[s * width + k]!;
+      const target = t >= 0 && live[t] ? t : -1;
+      const c = ++counts[target + 1]!;
       if (c > bestCount) {
         best = target;
         bestCount = c;
@@ -58,8 +57,9 @@ function rowsOf(table: Table, classes: readonly number[]): Rows {
     }
     start[s] = exceptions.length;
     for (const k of classes) {
-      const t = table.next[s * table.width + k]!;
-      const target = t >= 0 && table.live[t] ? t : -1;
+      const t = next[s * width + k]!;
+      const target = t >= 0 && live[t] ? t : -1;
+      counts[target + 1] = 0;
       if (target !== best) exceptions.push(k);
     }
   }
@@ -130,7 +130,8 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   const representative = alphabet.representative;
   const next = tables.map(liveNext);
   const final = tables.map((t) => t.final);
-  const rows = tables.map((t) => rowsOf(t, classes));
+  const classesKey = classes.join(",");
+  const rows = tables.map((t) => rowsOf(t, classes, classesKey));
   const isRequired = (e: number) => e < requiredCount;
 
   // Tuple storage: [length, entry0, state0, …]; plus per tuple its cost, readability state, parent and class.
