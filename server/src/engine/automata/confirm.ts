@@ -65,8 +65,8 @@ export class Confirm {
 
 /** The runtime's compiled pattern, shared by every confirmation (and kept across checks: most patterns survive an edit). */
 function cachedPattern(runtime: Runtime, p: string): CompiledPattern {
-  let byPattern = compiledPatterns.get(runtime.id);
-  if (!byPattern) compiledPatterns.set(runtime.id, (byPattern = new Map()));
+  let byPattern = compiledPatterns.get(runtime);
+  if (!byPattern) compiledPatterns.set(runtime, (byPattern = new Map()));
   let compiled = byPattern.get(p);
   if (!compiled) {
     if (byPattern.size >= 5000) byPattern.clear();
@@ -80,12 +80,12 @@ function cachedPattern(runtime: Runtime, p: string): CompiledPattern {
  * the edited list, and its unchanged patterns keep their matchers (deepagents-py's build a faster automaton of their
  * own after their first runs). Everything else is the runtime's own.
  */
-const sharingRuntimes = new Map<string, Runtime>();
+const sharingRuntimes = new WeakMap<Runtime, Runtime>();
 function sharingPatterns(runtime: Runtime): Runtime {
-  let sharing = sharingRuntimes.get(runtime.id);
-  if (!sharing || Object.getPrototypeOf(sharing) !== runtime) {
+  let sharing = sharingRuntimes.get(runtime);
+  if (!sharing) {
     sharing = Object.create(runtime, { compilePattern: { value: (p: string) => cachedPattern(runtime, p) } }) as Runtime;
-    sharingRuntimes.set(runtime.id, sharing);
+    sharingRuntimes.set(runtime, sharing);
   }
   return sharing;
 }
@@ -105,7 +105,8 @@ export function toolArgumentFor(runtime: Runtime, path: string): string | undefi
   return undefined;
 }
 
-const compiledPatterns = new Map<string, Map<string, CompiledPattern>>();
+/** Per runtime (the object: a test may build another with the same id), by pattern. */
+const compiledPatterns = new WeakMap<Runtime, Map<string, CompiledPattern>>();
 
 /** Compiled rule lists of recent checks, by content: re-checks of unchanged rules do not recompile every pattern. */
 const compiledLists = new Map<string, CompiledRuleList>();
