@@ -1800,11 +1800,19 @@ function compileExpanded(expanded: string): CompiledExpansion {
   const program = ProgramBuilder.build({ t: "seq", items });
   let sourceLength = 0;
   for (const part of js) sourceLength += part.length;
-  const regex =
-    sourceLength <= NATIVE_SOURCE_LIMIT ? new RegExp(`^(?:${js.join("")})$`, "su") : new PyGlobRegExp(js, program);
   const literals: string[] = [];
   for (const item of items) if (item.t === "lit") literals.push(literalText(item.cps));
-  return { expanded, regex, program, literals };
+  // Matching runs on the program; the JavaScript RegExp is for readers of `regexes` (a literal prefix, the exact
+  // analysis), which most patterns of a check run never meet: built when first read.
+  let regex: RegExp | undefined;
+  return {
+    expanded,
+    get regex(): RegExp {
+      return (regex ??= sourceLength <= NATIVE_SOURCE_LIMIT ? new RegExp(`^(?:${js.join("")})$`, "su") : new PyGlobRegExp(js, program));
+    },
+    program,
+    literals,
+  };
 }
 
 /** The regex pieces `WcParse` appends for one expanded pattern, in order (their concatenation is the regex body). */
@@ -1882,10 +1890,13 @@ export function compilePyGlob(pattern: string): CompiledPyGlob {
     }
   }
 
+  let regexes: readonly RegExp[] | undefined;
   return {
     pattern,
     error: undefined,
-    regexes: compiled.map((c) => c.regex),
+    get regexes(): readonly RegExp[] {
+      return (regexes ??= compiled.map((c) => c.regex));
+    },
     expansions: compiled.map((c) => c.expanded),
     matches: (path: string) => {
       for (let k = 0; k < compiled.length; k++) {
