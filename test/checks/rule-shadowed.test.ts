@@ -6,7 +6,7 @@ import { CompiledRuleList } from "../../server/src/engine/permissions/ruleList";
 import { deepagentsJs } from "../../server/src/engine/runtime";
 
 const CODE = "rule-shadowed";
-/** The exact analysis runs on request (`check --analysis`). */
+/** The engine runs the exact analysis when asked (the CLI and the editor ask by default; `check --no-analysis` does not). */
 const ON = { analysis: true } as const;
 
 test("fires on the .env deny placed after allow /workspace/** (deepagents-js), with the witness and the earlier rule", () => {

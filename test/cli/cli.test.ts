@@ -44,6 +44,38 @@ describe("agent-sandbox check", () => {
     assert.deepEqual(json.summary, { files: 1, errors: 2, warnings: 0, information: 0, hints: 0 });
   });
 
+  test("the exact rule-order analysis runs by default; --no-analysis leaves it out", () => {
+    // deepagents-semantics.md's own example: the deny of .env comes after the allow that takes every path first.
+    const file = tempConfig(
+      '{\n  "version": 1,\n  "permissions": [\n    { "operations": ["read"], "paths": ["/workspace/**"], "mode": "allow" },\n    { "operations": ["read"], "paths": ["/workspace/.env"], "mode": "deny" }\n  ]\n}\n',
+    );
+    const codes = (args: string[]) => JSON.parse(run(["check", file, "--format", "json", ...args]).stdout).files[0].diagnostics.map((d: { code: string }) => d.code);
+    const byDefault = JSON.parse(run(["check", file, "--format", "json"]).stdout).files[0].diagnostics;
+    const shadowed = byDefault.find((d: { code: string }) => d.code === "rule-shadowed");
+    assert.ok(shadowed, JSON.stringify(byDefault));
+    assert.equal(shadowed.witness, "/workspace/.env");
+    assert.equal(shadowed.range.start.line, 4);
+    assert.deepEqual(codes(["--analysis"]), byDefault.map((d: { code: string }) => d.code));
+    assert.ok(!codes(["--no-analysis"]).includes("rule-shadowed"));
+  });
+
+  test("what the exact analysis could not analyse is listed once per file (skipped), in JSON and in text", () => {
+    // picomatch passes a lookbehind through to its regular expression: no exact automaton for that pattern.
+    const file = tempConfig(
+      '{\n  "version": 1,\n  "permissions": [\n    { "operations": ["read"], "paths": ["/a/(?<=a)b"], "mode": "deny" },\n    { "operations": ["read"], "paths": ["/a/**"], "mode": "allow" }\n  ]\n}\n',
+    );
+    const json = JSON.parse(run(["check", file, "--format", "json"]).stdout);
+    const skipped = json.files[0].skipped;
+    assert.ok(Array.isArray(skipped) && skipped.length >= 1, JSON.stringify(json.files[0]));
+    assert.equal(skipped[0].what, "rule 0 of the top-level permissions");
+    assert.match(skipped[0].why, /lookbehind/);
+    assert.ok(skipped[0].checks.includes("rule-shadowed"));
+    assert.equal(skipped[0].range.start.line, 3);
+    assert.ok(!json.files[0].diagnostics.some((d: { code: string }) => d.code === "rule-shadowed"));
+    assert.match(run(["check", file]).stdout, /not analysed: rule 0 of the top-level permissions \(.*lookbehind/);
+    assert.equal(JSON.parse(run(["check", file, "--format", "json", "--no-analysis"]).stdout).files[0].skipped, undefined);
+  });
+
   test("--fix applies safe fixes only, and the file then checks clean", () => {
     const original = '{\n  "version": 1,\n  "permissions": [\n    { "operations": "readwrite", "paths": ["secrets/**"], "mode": "deny" },\n    { "operations": ["read"], "paths": [], "mode": "deny" }\n  ]\n}\n';
     const file = tempConfig(original);
@@ -63,14 +95,14 @@ describe("agent-sandbox check", () => {
   });
 
   test("--severity changes or silences a code", () => {
-    const file = tempConfig('{ "version": 1, "permissions": [{ "operations": "read", "paths": ["/a"] }] }');
+    const file = tempConfig('{ "version": 1, "permissions": [{ "operations": "read", "paths": ["/a"], "mode": "deny" }] }');
     assert.equal(run(["check", file, "--severity", "operations-not-list=warning"]).code, 0);
     assert.match(run(["check", file, "--severity", "operations-not-list=off"]).stdout, /no problems/);
     assert.equal(run(["check", file, "--severity", "nonsense"]).code, 2);
   });
 
   test("SARIF 2.1.0", () => {
-    const file = tempConfig('{ "version": 1, "permissions": [{ "operations": "read", "paths": ["/a"] }] }');
+    const file = tempConfig('{ "version": 1, "permissions": [{ "operations": "read", "paths": ["/a"], "mode": "deny" }] }');
     const sarif = JSON.parse(run(["check", file, "--format", "sarif"]).stdout);
     assert.equal(sarif.version, "2.1.0");
     assert.equal(sarif.runs[0].results[0].ruleId, "operations-not-list");

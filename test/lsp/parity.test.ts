@@ -1,7 +1,7 @@
 /**
  * One engine, two hosts: `dist/cli.js check --format json` and the language server's diagnostics must agree exactly
  * (code, severity, range, message, related information, tags) on every LSP fixture, every example and every e2e
- * fixture file: with the exact rule analysis (the editor's default, the CLI's `--analysis`) and without it.
+ * fixture file: with the exact rule analysis (the default of both; the CLI's `--no-analysis` turns it off) and without it.
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -42,7 +42,7 @@ for (const analysis of [true, false]) {
       files.push(...filesUnder(join(ROOT, "examples")), ...filesUnder(join(ROOT, "e2e", "fixtures")));
       let out: string;
       try {
-        const flags = analysis ? ["--analysis"] : [];
+        const flags = analysis ? [] : ["--no-analysis"];
         out = execFileSync(process.execPath, [join(ROOT, "dist", "cli.js"), "check", "--format", "json", ...flags, ...files], { encoding: "utf8", maxBuffer: 64 << 20 });
       } catch (error) {
         out = (error as { stdout: string }).stdout; // exit 1: findings at error level

@@ -29,6 +29,8 @@ const later = {
   promptPreview: () => require("../engine/agents/promptPreview") as typeof import("../engine/agents/promptPreview"),
   fixes: () => require("../engine/fixes") as typeof import("../engine/fixes"),
   sarif: () => require("./sarif") as typeof import("./sarif"),
+  // Loaded by the checks already when the analysis ran; asked only then.
+  analysis: () => require("../engine/analysisLoader").exactAnalysis() as typeof import("../engine/analysis"),
 };
 
 declare const AGENT_SANDBOX_VERSION: string;
@@ -38,14 +40,15 @@ const DOCS = "https://github.com/agent-sandbox/agent-sandbox/blob/main/docs";
 const USAGE = `agent-sandbox ${VERSION}: see and check your agents' sandbox configuration
 
 Usage:
-  agent-sandbox check [PATH ...] [--format text|json|sarif] [--fix] [--severity CODE=LEVEL ...] [--analysis]
+  agent-sandbox check [PATH ...] [--format text|json|sarif] [--fix] [--severity CODE=LEVEL ...] [--no-analysis]
   agent-sandbox explain CONFIG --op read|write --path PATH [--agent NAME] [--role ROLE] [--format text|json]
   agent-sandbox tools CONFIG [--agent NAME] [--role ROLE] [--format text|json]
   agent-sandbox prompt CONFIG [--agent NAME] [--role ROLE] [--format text|json]
 
 PATH: config files (agent-sandbox.jsonc, *.agent-sandbox.jsonc), dry-run files (*.dryrun.jsonc) or folders
-to search (default: the current folder). --analysis adds the exact rule-order analysis (rule-shadowed,
-rule-redundant, rule-partially-shadowed, runtime-divergence; slow on large configs). LEVEL: error, warning, information, hint or off.
+to search (default: the current folder). --no-analysis leaves out the exact rule-order analysis (rule-shadowed,
+rule-redundant, rule-partially-shadowed, runtime-divergence, subagent-escalation's paths), the slowest part on
+configs with hundreds of rules. LEVEL: error, warning, information, hint or off.
 Exit codes: 0 nothing at error level, 1 findings at error level, 2 the command could not run.
 `;
 
@@ -58,7 +61,7 @@ interface Io {
 export function main(argv: readonly string[], io: Io): number {
   let args: ParsedArgs;
   try {
-    args = parseArgs(argv, { values: ["format", "severity", "op", "path", "agent", "role"], booleans: ["fix", "help", "version", "analysis"] });
+    args = parseArgs(argv, { values: ["format", "severity", "op", "path", "agent", "role"], booleans: ["fix", "help", "version", "analysis", "no-analysis"] });
     if (flag(args, "version")) {
       io.out(`${VERSION}\n`);
       return 0;
@@ -106,6 +109,11 @@ function severityOverrides(args: ParsedArgs): Record<string, Severity | "off"> {
 interface FileReport {
   path: string;
   diagnostics: DiagnosticJson[];
+  /**
+   * What the exact rule analysis left unanalysed (its budget, a construct without an automaton), said once per
+   * file: the checks stayed silent there rather than guess. Present only when something was skipped.
+   */
+  skipped?: { what: string; why: string; checks: string[]; range: DiagnosticJson["range"] }[];
 }
 
 function check(args: ParsedArgs, io: Io): number {
@@ -131,7 +139,7 @@ function check(args: ParsedArgs, io: Io): number {
       continue;
     }
     const dryRun = isDryRunFileName(basename(file));
-    const options: CheckOptions = { ...relativeAccess(file), severities, analysis: !!flag(args, "analysis") };
+    const options: CheckOptions = { ...relativeAccess(file), severities, analysis: analysisWanted(args) };
     const run = (t: string) => (dryRun ? { ...later.dryRun().checkDryRunText(t), model: undefined } : later.checkConfig().checkConfigText(t, options));
     let result = run(text);
     if (fix && !dryRun) {
@@ -145,7 +153,17 @@ function check(args: ParsedArgs, io: Io): number {
       }
       if (fixed !== text) writeFileSync(file, fixed);
     }
-    reports.push({ path: displayPath(file), diagnostics: result.findings.map((f: Finding) => later.output().toDiagnosticJson(f, result.lines)) });
+    const report: FileReport = { path: displayPath(file), diagnostics: result.findings.map((f: Finding) => later.output().toDiagnosticJson(f, result.lines)) };
+    const skipped = options.analysis && result.model ? later.analysis().skippedAnalyses(result.model) : [];
+    if (skipped.length > 0) {
+      report.skipped = skipped.map((s) => ({
+        what: s.what,
+        why: s.why,
+        checks: [...s.checks],
+        range: { start: result.lines.positionAt(s.span.start), end: result.lines.positionAt(s.span.end) },
+      }));
+    }
+    reports.push(report);
   }
   if (files.length === 0) {
     io.err(`agent-sandbox: no config or dry-run files found in ${targets.join(", ")}\n`);
@@ -380,4 +398,13 @@ if (require.main === module) {
     color: isTerminal(1) && !process.env.NO_COLOR,
   });
   process.exitCode = code;
+}
+
+/**
+ * The exact rule-order analysis runs unless `--no-analysis` says otherwise: the findings it gives (a deny after a
+ * broader allow that never fires) are the ones this product exists for, and cli.md's own `check` example is one.
+ * `--analysis`, its opt-in spelling from before it was the default, is still accepted and changes nothing.
+ */
+function analysisWanted(args: ParsedArgs): boolean {
+  return !flag(args, "no-analysis");
 }

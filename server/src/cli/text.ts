@@ -10,14 +10,17 @@ const SEVERITY_COLOUR = { error: "red", warning: "yellow", information: "blue", 
 
 /** Human-friendly output, one block per file, in the style linters use (`line:col  severity  message  code`). */
 export function textReport(
-  files: { path: string; diagnostics: DiagnosticJson[] }[],
+  files: { path: string; diagnostics: DiagnosticJson[]; skipped?: { what: string; why: string; checks: string[] }[] }[],
   summary: { files: number; errors: number; warnings: number; information: number; hints: number },
   color: boolean,
 ): string {
   let out = "";
   for (const file of files) {
-    if (file.diagnostics.length === 0) continue;
+    if (file.diagnostics.length === 0 && !file.skipped) continue;
     out += `${paint(file.path, "bold", color)}\n`;
+    for (const s of file.skipped ?? []) {
+      out += `  ${paint(`not analysed: ${s.what} (${s.why}); ${s.checks.join(", ")} stayed silent there`, "gray", color)}\n`;
+    }
     for (const d of file.diagnostics) {
       const where = `${d.range.start.line + 1}:${d.range.start.character + 1}`.padEnd(8);
       out += `  ${where}${paint(d.severity.padEnd(12), SEVERITY_COLOUR[d.severity], color)}${d.message}  ${paint(d.code, "gray", color)}\n`;
