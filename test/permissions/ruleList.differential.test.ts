@@ -165,6 +165,27 @@ describe("CompiledRuleList agrees with the rule-by-rule definition", () => {
     });
   }
 
+  test("a pattern written again later in the list is decided by its first copy (the trie asks only that one)", () => {
+    // Copies under other modes and operations, an unusable copy (Python: too many brace expansions) and a rule
+    // whose call fails, between them: the first to match is still the first in rule order.
+    const unusable = `/u/${"{a,b}".repeat(11)}`;
+    const rules: PermissionRuleInput[] = [
+      { operations: ["write"], paths: ["/**/.env"], mode: "deny" },
+      { operations: ["read"], paths: ["/w/**", "/**/*.pem"], mode: "allow" },
+      { operations: ["read", "write"], paths: ["/**/.env", unusable], mode: "deny" },
+      { operations: ["read"], paths: ["/w/**", "/w/*.pem"], mode: "deny" },
+      { operations: ["read"], paths: [unusable, "/**/*.pem"], mode: "interrupt" },
+      { operations: null, paths: ["/x"], mode: "deny" },
+      { operations: ["read", "write"], paths: ["/**/*.pem", "/**/.env"], mode: "deny" },
+    ];
+    const paths = ["/w/.env", "/w/a.pem", "/.env", "/a/.env", "/u/aaaaaaaaaaa", "/x", "/v/.env", "/a/b.pem", "//w/a.pem", "/w/", "/"];
+    for (const runtime of [deepagentsJs, deepagentsPy]) {
+      for (const cut of [2, 3, 4, 5, 7]) assert.ok(compareAll(runtime, rules.slice(0, cut), paths, `${runtime.id} first ${cut}`) > 0);
+      // Without the failing rule, the copies after it are reached.
+      assert.ok(compareAll(runtime, rules.filter((r) => r.operations !== null), paths, `${runtime.id} all usable`) > 0);
+    }
+  });
+
   test("deepagents-js: the automata cover the common shapes (the tier under test is really used)", () => {
     for (const p of ["/a/**", "/**/*.pem", "/**/.env", "/a/**/*.{pem,key}", "/a/{b,c}/**", "/a/*/dist", "/a/[0-9]*.csv", "/a/?.md", "/a/b", "/**/id_rsa*"]) {
       assert.ok(deepagentsJs.compilePattern(p).plainPathRegex, p);

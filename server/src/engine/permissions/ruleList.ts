@@ -213,7 +213,15 @@ function tryEntry(entry: Entry, path: string): RuleDecision | undefined {
 
 function buildTrie(entries: readonly Entry[]): TrieNode {
   const root = newNode();
+  // A pattern written again later in the list (configs repeat a few patterns across hundreds of rules) can never
+  // be the first to match: the earlier copy has the same prefix, so it is a candidate for the same paths and is
+  // tried first, and it answers the same (an unusable one always decides). Only the first copy is asked.
+  const seen = new Set<string>();
   entries.forEach((entry, id) => {
+    if (entry.patternIndex >= 0) {
+      if (seen.has(entry.pattern.pattern)) return;
+      seen.add(entry.pattern.pattern);
+    }
     let node = root;
     for (let i = 0; i < entry.pattern.literalPrefix.length; i++) {
       const code = entry.pattern.literalPrefix.charCodeAt(i);
