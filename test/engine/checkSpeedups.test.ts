@@ -5,7 +5,7 @@ import { firstTooDeepOffset, firstTooDeepOffsetByScanner, MAX_NESTING } from "..
 import { deepagentsJs, deepagentsPy } from "../../server/src/engine/runtime";
 import { leadingFolders } from "../../server/src/engine/runtime/globText";
 import { commonPrefix, literalPrefixOfRegex } from "../../server/src/engine/runtime/literalPrefix";
-import { compilePyGlob, pyGlobError, pyGlobTextLiterals } from "../../server/src/engine/runtime/pyGlob";
+import { compilePyGlob, hasLiteralAlternative, pyGlobError, pyGlobTextLiteralAlternatives, pyGlobTextLiterals } from "../../server/src/engine/runtime/pyGlob";
 import { makeRng } from "../helpers/random";
 
 /**
@@ -87,6 +87,35 @@ describe("check speed-ups agree with the full computation", () => {
         if (!inOrder) assert.equal(compiled.matches(path), false, `${pattern} against ${path}`);
       }
     }
+  });
+
+  test("a path holding no brace expansion's literal text is not matched (Python)", () => {
+    // Brace patterns as configs write them, and the generated ones; paths also with `//` and a trailing `/`.
+    const written = ["/w/{dist,.cache}/**", "/w/**/*.{pem,key}", "/w/{a,b}/{c,.env}", "/w/{,.}env", "/{a,b{c,d}}/x", "/w/{.git,}/**", "/w/{a,{b}", "/w/{1..3}.log", "/w/{a..c}/*"];
+    const all = [...written, ...pats.filter((p) => p.includes("{"))];
+    const extra = ["/w/dist/a", "/w/.cache/x", "/w/a.pem", "/w/b/.env", "/w/env", "/w/.env", "/bd/x", "/w//dist/a", "/w/.git/", "/w/2.log", "/w/b/c"];
+    let filtered = 0;
+    let told = 0;
+    for (const pattern of all) {
+      const alternatives = pyGlobTextLiteralAlternatives(pattern);
+      if (!alternatives) continue;
+      told++;
+      const compiled = compilePyGlob(pattern);
+      const lazy = deepagentsPy.compilePattern(pattern);
+      for (const path of [...ps, ...extra, ...ps.map((q) => `/${q}`), ...ps.map((q) => `${q}/`)]) {
+        const matches = compiled.matches(path);
+        if (!hasLiteralAlternative(alternatives, path)) {
+          filtered++;
+          assert.equal(matches, false, `${pattern} against ${path}`);
+        }
+        assert.equal(lazy.matches(path), matches, `${pattern} against ${path} (compiled lazily)`);
+      }
+    }
+    // The test says something only if the alternatives are read for many patterns and rule paths out.
+    assert.ok(told > 40 && filtered > 1000, `${told} patterns told, ${filtered} paths ruled out`);
+    assert.deepEqual(pyGlobTextLiteralAlternatives("/w/{dist,.cache}/**"), [["w", "dist"], ["w", ".cache"]]);
+    // What the text cannot tell: an escape, a class, an expansion with no literal text, the expansion limit.
+    for (const pattern of ["/w/\\{a,b}", "/w/[ab]{c,d}", "/{a,**}", "/{a,b}".repeat(10)]) assert.equal(pyGlobTextLiteralAlternatives(pattern), undefined, pattern);
   });
 
   test("a Python pattern without a dot-capable spot matches no path with a dot name", () => {

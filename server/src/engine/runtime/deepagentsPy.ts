@@ -1,4 +1,4 @@
-import { compilePyGlob, hasLiteralsInOrder, pyGlobError, pyGlobTextLiterals, type CompiledPyGlob } from "./pyGlob";
+import { compilePyGlob, hasLiteralAlternative, pyGlobError, pyGlobTextLiteralAlternatives, type CompiledPyGlob } from "./pyGlob";
 import { commonPrefix, literalPrefixOfRegex } from "./literalPrefix";
 import { DFA_NO, DFA_YES, isPlainPath, PlainPathDfa, pyPlainPathRegex } from "./pyPlainPath";
 import { hasParentSegment, posixNormpath } from "./posixpath";
@@ -80,8 +80,9 @@ export const deepagentsPy: Runtime = {
     let glob: CompiledPyGlob | undefined = pattern.includes("[") ? compilePyGlob(pattern) : undefined;
     const full = () => (glob ??= compilePyGlob(pattern));
     // Until a path gets past the pattern's literal text, there is nothing to compile: a rule list asks most of its
-    // patterns about paths that do not even contain their folder names.
-    let literals: string[] | undefined | null = null;
+    // patterns about paths that do not even contain their folder names. With braces, one expansion's text must be
+    // there (`/w/{dist,.cache}/**` asks for `dist` or `.cache`, not just `w`).
+    let literals: string[][] | undefined | null = null;
     let prefix: string | undefined;
     let plain: PlainPathRegex | undefined | null = null;
     const plainRegex = () => (plain === null ? (plain = pattern.startsWith("/") ? pyPlainPathRegex(full()) : undefined) : plain);
@@ -94,8 +95,8 @@ export const deepagentsPy: Runtime = {
       pattern,
       matches(path) {
         if (!glob) {
-          if (literals === null) literals = pyGlobTextLiterals(pattern);
-          if (literals && !hasLiteralsInOrder(literals, path)) return false;
+          if (literals === null) literals = pyGlobTextLiteralAlternatives(pattern);
+          if (literals && !hasLiteralAlternative(literals, path)) return false;
         }
         if (dfa === null && ++vmRuns > DFA_AFTER) {
           const re = plainRegex();

@@ -1919,6 +1919,43 @@ export function pyGlobTextLiterals(pattern: string): string[] | undefined {
   return pattern.split(/[*?/]+/).filter((run) => run !== "");
 }
 
+/** Past this many brace expansions, listing their literals costs more than the test saves. */
+const TEXT_LITERAL_EXPANSIONS = 64;
+
+/**
+ * `pyGlobTextLiterals` through brace expansion: one list of literal runs per pattern bracex yields, so that a path
+ * `pattern` matches holds at least one of them in order (wcmatch tries each expansion, and each is read as
+ * `pyGlobTextLiterals` reads a pattern without braces). `undefined` when the text does not tell: a class or an
+ * escape, an expansion that keeps a `{` (unbalanced), the expansion limit or bracex's `RecursionError` fallback,
+ * an expansion without literal text (every path passes), or too many expansions.
+ */
+export function pyGlobTextLiteralAlternatives(pattern: string): string[][] | undefined {
+  if (/[[\\]/.test(pattern)) return undefined;
+  if (!pattern.includes("{")) {
+    const literals = pyGlobTextLiterals(pattern)!;
+    return literals.length === 0 ? undefined : [literals];
+  }
+  const braces = parseBraces(pattern, PATTERN_LIMIT);
+  const root = braces.root;
+  if (braces.limitExceeded || braces.recursionFallback || !root || root.n > TEXT_LITERAL_EXPANSIONS) return undefined;
+  const alternatives: string[][] = [];
+  for (let k = 0; k < root.n; k++) {
+    const item = root.itemAt(k);
+    // `compilePyGlob` skips bracex's empty results too.
+    if (item === EMPTY) continue;
+    const literals = pyGlobTextLiterals(item);
+    if (!literals || literals.length === 0) return undefined;
+    alternatives.push(literals);
+  }
+  return alternatives;
+}
+
+/** Whether `path` holds one of `alternatives` (`pyGlobTextLiteralAlternatives`) in order. */
+export function hasLiteralAlternative(alternatives: readonly (readonly string[])[], path: string): boolean {
+  for (let k = 0; k < alternatives.length; k++) if (hasLiteralsInOrder(alternatives[k]!, path)) return true;
+  return false;
+}
+
 /**
  * `compilePyGlob(pattern).error`, without compiling when that is not needed: Python's `re` can only reject the
  * character classes a `[` in the pattern produces (wcmatch's own fragments always compile), so without a `[` the
