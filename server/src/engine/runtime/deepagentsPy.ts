@@ -6,8 +6,12 @@ import { pyRepr, pyTypeName } from "./pyRepr";
 import { backendCanDelete, backendCanExecute } from "./backendCapabilities";
 import { FILESYSTEM_TOOLS, type CanonicalToolPath, type CompiledPattern, type FilesystemAllowlist, type Operation, type PathProblem, type PlainPathRegex, type Runtime } from "./runtime";
 
-/** Pike-VM runs of one pattern before its plain-path automaton is built (see `compilePattern`). */
-const DFA_AFTER = 16;
+/**
+ * Pike-VM runs of one pattern before its plain-path automaton is built (see `compilePattern`). Only paths that
+ * hold the pattern's literal text reach the VM, so a cold check's patterns rarely need this many: building the
+ * automaton (restatement, states) for the few dozen runs they do need cost more than the runs (was 16).
+ */
+const DFA_AFTER = 256;
 
 /**
  * deepagents-py 0.7.8. Rule paths are validated in `FilesystemPermission.__post_init__` (py:middleware/
