@@ -630,7 +630,26 @@ interface BraceResult {
   readonly root?: BNode;
 }
 
+/**
+ * `parseBraces(pattern, PATTERN_LIMIT)` for recent patterns: a Python pattern's braces are parsed for its error
+ * (`pyGlobError`), its literal text (`pyGlobTextLiteralAlternatives`) and its compilation, usually within one check
+ * run. A result is a pure function of the pattern (its trees are never changed); bounded, emptied when full.
+ */
+const BRACES = new Map<string, BraceResult>();
+const BRACES_ENTRIES = 1024;
+const BRACES_PATTERN_MAX = 2048;
+
 function parseBraces(pattern: string, limit: number): BraceResult {
+  if (limit !== PATTERN_LIMIT || pattern.length > BRACES_PATTERN_MAX) return parseBracesNow(pattern, limit);
+  let result = BRACES.get(pattern);
+  if (!result) {
+    if (BRACES.size >= BRACES_ENTRIES) BRACES.clear();
+    BRACES.set(pattern, (result = parseBracesNow(pattern, limit)));
+  }
+  return result;
+}
+
+function parseBracesNow(pattern: string, limit: number): BraceResult {
   const chars = codePoints(pattern);
   try {
     const root = new BraceParser(chars, limit).parse();
