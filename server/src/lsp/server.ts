@@ -139,6 +139,7 @@ connection.onInitialized(() => {
 // ---------------------------------------------------------------------------------------------------------------
 
 let lensRefresh: NodeJS.Timeout | undefined;
+let lateLensRefresh: NodeJS.Timeout | undefined;
 
 function notifyChecked(uri: string, analysis: Analysis, version: number): void {
   if (lastNotified.get(uri) === analysis) return;
@@ -148,7 +149,11 @@ function notifyChecked(uri: string, analysis: Analysis, version: number): void {
   // e2e.sh caught it, while `vscode.executeCodeLensProvider` still answered.)
   if (capabilities.workspace?.codeLens?.refreshSupport) {
     clearTimeout(lensRefresh);
+    clearTimeout(lateLensRefresh);
     lensRefresh = setTimeout(() => void connection.sendRequest(CodeLensRefreshRequest.type), 300);
+    // Once more when things have settled: a refresh that lands while VS Code is still setting the editor up (the
+    // language client loads after activation) can be lost, and the e2e UI run showed an editor left without lenses.
+    lateLensRefresh = setTimeout(() => void connection.sendRequest(CodeLensRefreshRequest.type), 2000);
   }
   const runtime = analysis.model?.runtime.label;
   void connection.sendNotification(DidCheckNotification, {
