@@ -1,4 +1,5 @@
 import type { PlainPathRegex } from "../runtime/runtime";
+import { ThompsonNfa } from "../runtime/thompsonNfa";
 
 /**
  * One automaton for many patterns: which of them (by position in the rule list) is the first to match a plain path
@@ -148,15 +149,12 @@ function nullable(re: PlainPathRegex): boolean {
   }
 }
 
-export class RuleAutomaton {
+export class RuleAutomaton extends ThompsonNfa {
   /** `backwards`: read paths right to left (see `readsBackwards`). */
-  constructor(private readonly backwards = false) {}
+  constructor(private readonly backwards = false) {
+    super();
+  }
 
-  // The nondeterministic automaton, in flat arrays.
-  private readonly charEdges: { set: Uint8Array; to: number }[][] = [];
-  private readonly eps: number[][] = [];
-  /** ε-edges that may be taken only at the end of the input (`$`). */
-  private readonly endEps: number[][] = [];
   /** The smallest pattern id accepted from this state at the end of the input (ε- and `$`-edges), or -1. */
   private readonly acceptAtEnd: number[] = [];
   /** `closure`'s visited marks, one per NFA state (`mark[s] === stamp`: seen in the current closure). */
@@ -366,54 +364,6 @@ export class RuleAutomaton {
     if (codes.length < MIN_CHAIN) return undefined;
     this.chainEnds[state / ROW] = at;
     return { start: state, codes: Uint8Array.from(codes) };
-  }
-
-  private newState(): number {
-    this.charEdges.push([]);
-    this.eps.push([]);
-    this.endEps.push([]);
-    return this.eps.length - 1;
-  }
-
-  /** Thompson's construction: from state `from`, read `re`, return the state where it ends. */
-  private build(re: PlainPathRegex, from: number): number {
-    switch (re.kind) {
-      case "set": {
-        const to = this.newState();
-        this.charEdges[from]!.push({ set: re.set, to });
-        return to;
-      }
-      case "seq": {
-        let at = from;
-        for (const item of re.items) at = this.build(item, at);
-        return at;
-      }
-      case "alt": {
-        const to = this.newState();
-        for (const item of re.items) {
-          // Each alternative gets its own entry state, so no alternative's edges leak into another's loops.
-          const entry = this.newState();
-          this.eps[from]!.push(entry);
-          this.eps[this.build(item, entry)]!.push(to);
-        }
-        return to;
-      }
-      case "star": {
-        const loop = this.newState();
-        this.eps[from]!.push(loop);
-        const body = this.newState();
-        this.eps[loop]!.push(body);
-        this.eps[this.build(re.item, body)]!.push(loop);
-        const out = this.newState();
-        this.eps[loop]!.push(out);
-        return out;
-      }
-      case "end": {
-        const to = this.newState();
-        this.endEps[from]!.push(to);
-        return to;
-      }
-    }
   }
 
   /** ε-closure; `atStart`: before the first character, where a backwards automaton's `$` edges may be taken. */

@@ -1,5 +1,6 @@
 import { parseWcmatchFragment, setHas, wcmatchFragments, WCMATCH_PIECES as W, type Ast, type CompiledPyGlob } from "./pyGlob";
 import type { PlainPathRegex } from "./runtime";
+import { ThompsonNfa } from "./thompsonNfa";
 
 // ---------------------------------------------------------------------------------------------------------------
 // wcmatch's regular expression, restated for plain paths (runtime.ts `PlainPathRegex`), so Python rule lists can
@@ -193,11 +194,7 @@ export const DFA_YES = 1;
 /** The restatement accepts, but the string is not plain (or the state budget is spent): ask the exact matcher. */
 export const DFA_UNSURE = 2;
 
-export class PlainPathDfa {
-  // The nondeterministic automaton (Thompson's construction).
-  private readonly charEdges: { set: Uint8Array; to: number }[][] = [];
-  private readonly eps: number[][] = [];
-  private readonly endEps: number[][] = [];
+export class PlainPathDfa extends ThompsonNfa {
   private readonly accept: number;
   /** Column (0–128) → class: columns every set of the pattern treats alike share one. */
   private readonly classOf = new Uint8Array(COLUMNS);
@@ -213,6 +210,7 @@ export class PlainPathDfa {
   private full = false;
 
   constructor(re: PlainPathRegex) {
+    super();
     const from = this.newState();
     this.accept = this.build(re, from);
     // Column classes: the distinct membership signatures over every set the pattern uses.
@@ -254,52 +252,6 @@ export class PlainPathDfa {
       at = next;
     }
     return this.acceptsAtEnd[at] === 1 ? DFA_YES : DFA_NO;
-  }
-
-  private newState(): number {
-    this.charEdges.push([]);
-    this.eps.push([]);
-    this.endEps.push([]);
-    return this.eps.length - 1;
-  }
-
-  private build(re: PlainPathRegex, from: number): number {
-    switch (re.kind) {
-      case "set": {
-        const to = this.newState();
-        this.charEdges[from]!.push({ set: re.set, to });
-        return to;
-      }
-      case "seq": {
-        let at = from;
-        for (const item of re.items) at = this.build(item, at);
-        return at;
-      }
-      case "alt": {
-        const to = this.newState();
-        for (const item of re.items) {
-          const entry = this.newState();
-          this.eps[from]!.push(entry);
-          this.eps[this.build(item, entry)]!.push(to);
-        }
-        return to;
-      }
-      case "star": {
-        const loop = this.newState();
-        this.eps[from]!.push(loop);
-        const body = this.newState();
-        this.eps[loop]!.push(body);
-        this.eps[this.build(re.item, body)]!.push(loop);
-        const out = this.newState();
-        this.eps[loop]!.push(out);
-        return out;
-      }
-      case "end": {
-        const to = this.newState();
-        this.endEps[from]!.push(to);
-        return to;
-      }
-    }
   }
 
   /** `closure`'s visited marks (`mark[s] === stamp`: seen in the current closure), cheaper than a `Set`. */
