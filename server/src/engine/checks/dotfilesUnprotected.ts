@@ -94,17 +94,12 @@ export const dotfilesUnprotected: Check = {
     for (const list of allRuleLists(context.model)) {
       // Decisions are only asked about paths with a dot name in them (the gaps above), so the list is compiled
       // without the patterns that cannot match such a path here (below): same decision, same deciding rule.
-      let compiled: CompiledRuleList | undefined;
-      const decisions = new Map<Operation, Map<string, RuleDecision>>(OPERATIONS.map((op) => [op, new Map()]));
+      let shared: SharedList | undefined;
       const decide = (op: Operation, path: string): RuleDecision => {
-        const known = decisions.get(op)!;
-        let d = known.get(path);
-        if (!d) {
-          compiled ??= sharedRuleList(indexed, list.rules.map((r) => r.input), (input) => dotPathRule(input, (p) => table.compile(runtime, p).unusable));
-          work.spend();
-          known.set(path, (d = compiled.decide(op, path)));
-        }
-        return d;
+        shared ??= sharedRuleList(indexed, list.rules.map((r) => dotPathRule(r.input, (p) => table.compile(runtime, p).unusable)));
+        // Counted whether or not an earlier run knew the answer, so the findings never depend on the cache.
+        work.spend();
+        return shared.decide(op, path);
       };
       for (const rule of list.rules) {
         // Out of budget: stop looking. The findings so far are exact; the rules not reached are not reported on.
@@ -163,33 +158,51 @@ function remember<V>(cache: Map<string, V>, key: string, value: V): void {
 
 /** Lists longer than this (in JSON text) are compiled for their run only. */
 const SHARED_LIST_MAX_CHARS = 1 << 20;
-/** Few: a list's automata may hold thousands of states (ruleAutomaton.ts caps them at 10,000 each). */
+/** Lists kept: the top-level one and a few subagents' (a file with more lists re-decides the rest). */
 const SHARED_LISTS = 8;
-const sharedLists = new Map<string, { list: CompiledRuleList; automaton: boolean }>();
+/** Decisions kept per list; a list asked more than this starts over (each is a path string and a small object). */
+const SHARED_DECISIONS = 50_000;
+
+interface SharedList {
+  decide(op: Operation, path: string): RuleDecision;
+}
+const sharedLists = new Map<string, SharedList>();
 
 /**
- * The rule list for `rules` (after `dotPathRule`), compiled once and kept across runs. Seen for the first time it
- * is decided by its prefix trie only: its automaton costs more to build than the few hundred decisions of one
- * run save (each witness path visits states no other path needs). Seen again (the file is being edited), it gets
- * its automaton, whose states then serve every later run. The deciding rule is the same either way (ruleList.ts).
+ * The rule list of `rules` (already reduced by `dotPathRule`) with its decisions, kept across runs: a decision is
+ * a pure function of the reduced list, the operation and the path. The language server checks the file again on
+ * every keystroke, and an edit that does not touch a pattern able to match a dot name leaves the reduced list as
+ * it was, so its decisions are answered from memory. A list seen for the first time is decided by its prefix trie
+ * only: building its automaton costs more than the few thousand decisions of one run (each witness path visits
+ * states no other path needs), and a list seen again needs no decision it has not already made.
  */
-function sharedRuleList(indexed: Runtime, inputs: readonly PermissionRuleInput[], keep: (input: PermissionRuleInput) => PermissionRuleInput): CompiledRuleList {
-  // Keyed by the rules as written (`keep` is a pure function of each), so a list seen before is not filtered again.
-  const key = JSON.stringify([indexed.id, inputs.map((r) => [r.operations, r.paths, r.mode])]);
+function sharedRuleList(indexed: Runtime, rules: readonly PermissionRuleInput[]): SharedList {
+  const key = JSON.stringify([indexed.id, rules.map((r) => [r.operations, r.paths, r.mode])]);
   const cached = sharedLists.get(key);
-  if (cached?.automaton) return cached.list;
-  const rules = inputs.map(keep);
+  if (cached) return cached;
   // The list keeps the runtime it was compiled with: give it one that holds nothing of this run once built.
   const base = runtimeById(indexed.id);
   let compileNow: ((pattern: string) => CompiledPattern) | undefined = (p) => indexed.compilePattern(p);
   const detached: Runtime = { ...base, compilePattern: (p) => (compileNow ?? base.compilePattern)(p) };
-  const list = new CompiledRuleList(detached, rules, cached ? {} : { noAutomaton: true });
+  const list = new CompiledRuleList(detached, rules, { noAutomaton: true });
   compileNow = undefined;
+  let known = new Map<string, RuleDecision>();
+  const shared: SharedList = {
+    decide(op, path) {
+      const at = `${op}\n${path}`;
+      let d = known.get(at);
+      if (!d) {
+        if (known.size >= SHARED_DECISIONS) known = new Map();
+        known.set(at, (d = list.decide(op, path)));
+      }
+      return d;
+    },
+  };
   if (key.length <= SHARED_LIST_MAX_CHARS) {
-    if (sharedLists.size >= SHARED_LISTS && !cached) sharedLists.clear();
-    sharedLists.set(key, { list, automaton: cached !== undefined });
+    if (sharedLists.size >= SHARED_LISTS) sharedLists.clear();
+    sharedLists.set(key, shared);
   }
-  return list;
+  return shared;
 }
 
 /** Letters, digits and `_ . / -` only, without `//` or a trailing `/`: text that is no glob syntax in either runtime. */
