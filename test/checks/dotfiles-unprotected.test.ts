@@ -5,6 +5,7 @@ import { deepagentsJs, deepagentsPy } from "../../server/src/engine/runtime";
 import { CompiledRuleList } from "../../server/src/engine/permissions/ruleList";
 import { checkConfigText } from "../../server/src/engine/checkConfig";
 import { WITNESS_WORK_BUDGET, workBudget } from "../../server/src/engine/checks/check";
+import { clearDotfilesCaches } from "../../server/src/engine/checks/dotfilesUnprotected";
 import { generateConfigText } from "../../bench/generate";
 
 const CODE = "dotfiles-unprotected";
@@ -118,4 +119,31 @@ test("the work budget counts questions, not time", () => {
   assert.equal(budget.expired, true);
   assert.equal(budget.spent, 4);
   assert.ok(WITNESS_WORK_BUDGET >= 10_000, "well above what real configs need (3,500 for 1,000 rules)");
+});
+
+test("a re-check replays each unchanged list's findings exactly as a fresh run finds them, wherever the list moved", () => {
+  const schema = "https://example.invalid/schema.json";
+  // deepagents-py as the runtime, and as compatibleWith: both ways of asking the check.
+  const texts = [generateConfigText(100, 1100, schema), generateConfigText(60, 7, schema), generateConfigText(30, 99, schema).replace('"version": 1,', '"version": 1,\n  "runtime": "deepagents-py",')];
+  const summary = (text: string, shift = 0) =>
+    checkConfigText(text).findings.filter((f) => f.code === CODE).map((f) =>
+      JSON.stringify([f.span.start - shift, f.span.end - shift, f.witness, f.message, f.fixes?.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: { start: e.span.start - shift, end: e.span.end - shift } })) }))]));
+  const fresh = texts.map((t) => {
+    clearDotfilesCaches();
+    return summary(t);
+  });
+  assert.ok(fresh.every((f) => f.length > 3), "each text has findings of this check");
+  clearDotfilesCaches();
+  for (let round = 0; round < 2; round++) {
+    texts.forEach((t, i) => assert.deepEqual(summary(t), fresh[i], `text ${i}, round ${round}`));
+  }
+  // Text inserted before the rules: the same lists, replayed onto their new positions.
+  const padding = "// a longer comment before everything else\n";
+  texts.forEach((t, i) => assert.deepEqual(summary(padding + t, padding.length), fresh[i], `text ${i} moved`));
+  // One rule edited: that list is asked again (its other rules' decisions come from memory) and still agrees.
+  const edited = texts[0]!.replace('"mode": "deny"', '"mode": "allow"');
+  assert.notEqual(edited, texts[0]);
+  const warm = summary(edited);
+  clearDotfilesCaches();
+  assert.deepEqual(warm, summary(edited));
 });

@@ -1,6 +1,5 @@
-import { allRuleLists } from "../config/model";
+import { allRuleLists, type RuleSpec } from "../config/model";
 import { spanOf } from "../config/parse";
-import type { Fix } from "../diagnostics";
 import { CompiledRuleList, type PermissionRuleInput, type RuleDecision } from "../permissions/ruleList";
 import { OPERATIONS, RUNTIME_IDS, runtimeById, type CompiledPattern, type Operation, type Runtime } from "../runtime";
 import { workBudget, type Check } from "./check";
@@ -91,32 +90,71 @@ export const dotfilesUnprotected: Check = {
         return c;
       },
     };
+    // A list's findings are a pure function of its rules, the two runtimes and the work left when it starts
+    // (which the lists before it decide): so each outcome is kept under a key that holds all of these, and a
+    // re-check of a file whose rules did not change (the language server, on every keystroke elsewhere) replays
+    // it, counting the same work, instead of asking the same questions again.
+    let chain = `${runtime.id}\n${reference.id}\n${who}`;
     for (const list of allRuleLists(context.model)) {
+      chain += `\u0000${JSON.stringify(list.rules.map((r) => [r.input.operations, r.input.paths, r.input.mode]))}`;
+      const keep = chain.length <= SHARED_LIST_MAX_CHARS;
+      let outcome = keep ? sharedOutcomes.get(chain) : undefined;
+      if (outcome) {
+        work.spend(outcome.spent);
+      } else {
+        const before = work.spent;
+        const found = listFindings(list.rules);
+        outcome = { ...found, spent: work.spent - before };
+        if (keep) remember(sharedOutcomes, chain, outcome, SHARED_OUTCOMES);
+      }
+      for (const f of outcome.findings) {
+        const node = list.rules[f.rule]!.pathNodes[f.node]!;
+        const end = node.offset + node.length;
+        context.report({
+          message: f.message,
+          span: spanOf(node),
+          witness: f.witness,
+          fixes: f.fix ? [{ title: f.fix.title, edits: [{ span: { start: end, end }, newText: f.fix.newText }], safe: false }] : [],
+        });
+      }
+      if (outcome.stopped) return;
+    }
+
+    /** What the check finds in one rule list (`stopped` when the work budget ran out part way). */
+    function listFindings(rules: readonly RuleSpec[]): Omit<ListOutcome, "spent"> {
+      const findings: ListFinding[] = [];
       // Decisions are only asked about paths with a dot name in them (the gaps above), so the list is compiled
       // without the patterns that cannot match such a path here (below): same decision, same deciding rule.
       let shared: SharedList | undefined;
+      // Each distinct question of this run is counted once, whether or not an earlier run knew the answer, so the
+      // findings never depend on the cache.
+      const asked = new Set<string>();
       const decide = (op: Operation, path: string): RuleDecision => {
-        shared ??= sharedRuleList(indexed, list.rules.map((r) => dotPathRule(r.input, (p) => table.compile(runtime, p).unusable)));
-        // Counted whether or not an earlier run knew the answer, so the findings never depend on the cache.
-        work.spend();
-        return shared.decide(op, path);
+        shared ??= sharedRuleList(indexed, rules.map((r) => dotPathRule(r.input, (p) => table.compile(runtime, p).unusable)));
+        const question = `${op}\n${path}`;
+        if (!asked.has(question)) {
+          asked.add(question);
+          work.spend();
+        }
+        return shared.decide(question, op, path);
       };
-      for (const rule of list.rules) {
+      for (let r = 0; r < rules.length; r++) {
+        const rule = rules[r]!;
         // Out of budget: stop looking. The findings so far are exact; the rules not reached are not reported on.
         // CheckContext has no way to say "not finished" (the analysis checks' `skipped` list lives in
         // automata/modelAnalysis.ts, outside CheckContext): wiring one through to the hosts is left to them.
-        if (work.expired) return;
+        if (work.expired) return { findings, stopped: true };
         if (rule.input.mode !== "deny") continue;
         const ops = OPERATIONS.filter((op) => runtime.operationsCover(rule.input.operations, op));
         if (ops.length === 0) continue;
         let written: Set<unknown> | undefined;
-        for (const node of rule.pathNodes) {
-          if (!analysable(node.value)) continue;
-          const pattern = node.value;
+        for (let n = 0; n < rule.pathNodes.length; n++) {
+          const pattern = rule.pathNodes[n]!.value;
+          if (!analysable(pattern)) continue;
           // The reference runtime's matcher is asked last: most patterns never get that far, and it compiles.
           const witness = gapsOf(pattern).find((p) => ops.some((op) => decide(op, p).decision !== "deny") && (work.spend(), table.compile(reference, pattern).matches(p)));
           if (!witness) continue;
-          written ??= new Set(rule.pathNodes.map((n) => n.value));
+          written ??= new Set(rule.pathNodes.map((node) => node.value));
           const added = dotfilePatterns(pattern).filter((p) => !written!.has(p));
           // After the fix this rule denies the witness, unless an earlier rule decides it first.
           const covered = added.some((p) => table.compile(runtime, p).matches(witness))
@@ -124,24 +162,47 @@ export const dotfilesUnprotected: Check = {
               const before = decide(op, witness);
               return before.decision === "deny" || before.ruleIndex === -1 || before.ruleIndex > rule.index;
             });
-          const fixes: Fix[] = covered
-            ? [{
-              title: `Also deny dotfiles: add ${added.map((p) => JSON.stringify(p)).join(" and ")}`,
-              edits: [{ span: { start: node.offset + node.length, end: node.offset + node.length }, newText: added.map((p) => `, ${JSON.stringify(p)}`).join("") }],
-              safe: false,
-            }]
-            : [];
-          context.report({
+          findings.push({
+            rule: r,
+            node: n,
             message: `In ${who}, wildcards (\`*\`, \`**\`, \`?\`, classes) never match a name that starts with \`.\`: this deny does not cover \`${witness}\`, which ${reference.label} matches with the same pattern, and no other rule here denies it.${covered ? ` Add ${added.map((p) => `\`${p}\``).join(" and ")} to the rule.` : " Spell the dotfiles out in the pattern (e.g. `/dir/.*`)."}`,
-            span: spanOf(node),
             witness,
-            fixes,
+            fix: covered ? { title: `Also deny dotfiles: add ${added.map((p) => JSON.stringify(p)).join(" and ")}`, newText: added.map((p) => `, ${JSON.stringify(p)}`).join("") } : undefined,
           });
         }
       }
+      return { findings, stopped: false };
     }
   },
 };
+
+/** One finding of a list, by position (rule in the list, entry in its `paths`), so it replays onto a later parse. */
+interface ListFinding {
+  readonly rule: number;
+  readonly node: number;
+  readonly message: string;
+  readonly witness: string;
+  /** The quick fix: text inserted after the entry. */
+  readonly fix: { readonly title: string; readonly newText: string } | undefined;
+}
+interface ListOutcome {
+  readonly findings: readonly ListFinding[];
+  /** Work counted while finding them. */
+  readonly spent: number;
+  /** The budget ran out in this list: the check reported what it had and stopped. */
+  readonly stopped: boolean;
+}
+/** Keyed by the runtimes and every list up to this one (see `run`). Few: the keys are the lists' JSON text. */
+const SHARED_OUTCOMES = 16;
+const sharedOutcomes = new Map<string, ListOutcome>();
+
+/** Forgets everything kept across runs (tests compare a fresh run with a replayed one). */
+export function clearDotfilesCaches(): void {
+  sharedOutcomes.clear();
+  sharedLists.clear();
+  sharedGaps.clear();
+  sharedDotfilePatterns.clear();
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Kept across runs, as compiled patterns are (checks/patternTable.ts): the language server checks the same file
@@ -151,8 +212,8 @@ export const dotfilesUnprotected: Check = {
 const SHARED_ENTRIES = 4096;
 const sharedGaps = new Map<string, { readonly paths: readonly string[]; readonly asked: number }>();
 
-function remember<V>(cache: Map<string, V>, key: string, value: V): void {
-  if (cache.size >= SHARED_ENTRIES) cache.clear();
+function remember<V>(cache: Map<string, V>, key: string, value: V, entries = SHARED_ENTRIES): void {
+  if (cache.size >= entries) cache.clear();
   cache.set(key, value);
 }
 
@@ -164,7 +225,8 @@ const SHARED_LISTS = 8;
 const SHARED_DECISIONS = 50_000;
 
 interface SharedList {
-  decide(op: Operation, path: string): RuleDecision;
+  /** `question` is `${op}\n${path}`. */
+  decide(question: string, op: Operation, path: string): RuleDecision;
 }
 const sharedLists = new Map<string, SharedList>();
 
@@ -188,12 +250,11 @@ function sharedRuleList(indexed: Runtime, rules: readonly PermissionRuleInput[])
   compileNow = undefined;
   let known = new Map<string, RuleDecision>();
   const shared: SharedList = {
-    decide(op, path) {
-      const at = `${op}\n${path}`;
-      let d = known.get(at);
+    decide(question, op, path) {
+      let d = known.get(question);
       if (!d) {
         if (known.size >= SHARED_DECISIONS) known = new Map();
-        known.set(at, (d = list.decide(op, path)));
+        known.set(question, (d = list.decide(op, path)));
       }
       return d;
     },
