@@ -35,7 +35,34 @@ export class SchemaValidator {
     return findings;
   }
 
+  /**
+   * Every schema object the walk meets, with its `$ref`s followed, once: the walk visits each rule of a 1,000-rule
+   * file with the same few schema objects, and building the merged object again per node was a good part of it.
+   */
+  private readonly resolved = new WeakMap<Schema, Schema>();
+  private readonly facts = new WeakMap<Schema, SchemaFacts>();
+  private readonly discriminated = new WeakMap<Schema, Discriminated>();
+
   private resolve(schema: Schema): Schema {
+    let r = this.resolved.get(schema);
+    if (!r) this.resolved.set(schema, (r = this.resolveNow(schema)));
+    return r;
+  }
+
+  /** What the walk derives from one (resolved) schema object, once. */
+  private factsOf(schema: Schema): SchemaFacts {
+    let f = this.facts.get(schema);
+    if (!f) {
+      f = {
+        types: schema.type === undefined ? undefined : Array.isArray(schema.type) ? schema.type : [schema.type],
+        known: Object.keys(schema.properties ?? {}),
+      };
+      this.facts.set(schema, f);
+    }
+    return f;
+  }
+
+  private resolveNow(schema: Schema): Schema {
     let s = schema;
     for (let guard = 0; s.$ref && guard < 16; guard++) {
       const name = s.$ref.replace(/^#\/definitions\//, "");
@@ -66,7 +93,7 @@ export class SchemaValidator {
 
   /** Type, const and enum. Returns false when the value is of the wrong kind (no point looking inside). */
   private checkTypeAndValue(node: JsonNode, schema: Schema, out: Finding[]): boolean {
-    const types = schema.type === undefined ? undefined : Array.isArray(schema.type) ? schema.type : [schema.type];
+    const { types } = this.factsOf(schema);
     if (types && !types.some((t) => typeMatches(node, t))) {
       out.push(error(node, `Expected ${types.map(article).join(" or ")}, found ${article(kindOf(node))}.`));
       return false;
@@ -90,8 +117,8 @@ export class SchemaValidator {
   }
 
   private checkObject(node: JsonNode, schema: Schema, out: Finding[]): void {
-    const seen = new Map<string, JsonNode>();
-    const known = Object.keys(schema.properties ?? {});
+    const seen = new Set<string>();
+    const { known } = this.factsOf(schema);
     for (const prop of node.children ?? []) {
       const [keyNode, valueNode] = prop.children ?? [];
       if (!keyNode) continue;
@@ -99,7 +126,7 @@ export class SchemaValidator {
       if (seen.has(key)) {
         out.push(error(keyNode, `Duplicate key ${JSON.stringify(key)}: only the last one counts.`));
       }
-      seen.set(key, keyNode);
+      seen.add(key);
       const propertySchema = schema.properties?.[key];
       if (propertySchema) {
         if (valueNode) this.check(valueNode, propertySchema, out);
@@ -122,21 +149,30 @@ export class SchemaValidator {
   }
 
   private checkDiscriminated(node: JsonNode, schema: Schema, out: Finding[]): void {
-    if (!this.checkTypeAndValue(node, { type: "object" }, out)) return;
+    if (!this.checkTypeAndValue(node, OBJECT, out)) return;
     const key = schema.discriminator!;
-    const branches = schema.oneOf!.map((b) => this.resolve(b));
-    const values = branches.map((b) => b.properties?.[key]?.const).filter(isString);
+    let d = this.discriminated.get(schema);
+    if (!d) {
+      const branches = schema.oneOf!.map((b) => this.resolve(b));
+      d = {
+        values: branches.map((b) => b.properties?.[key]?.const).filter(isString),
+        // Each branch as checked: its own keys, and the required keys of both.
+        branches: branches.map((b) => ({ tag: b.properties?.[key]?.const, schema: { ...b, required: [...(schema.required ?? []), ...(b.required ?? [])] } })),
+      };
+      d.enumSchema = { enum: d.values };
+      this.discriminated.set(schema, d);
+    }
     const tagNode = node.children?.find((p) => p.children?.[0]?.value === key)?.children?.[1];
     if (!tagNode) {
-      out.push(error(node, `Missing required key ${JSON.stringify(key)}: one of ${values.map((v) => JSON.stringify(v)).join(", ")}.`, true));
+      out.push(error(node, `Missing required key ${JSON.stringify(key)}: one of ${d.values.map((v) => JSON.stringify(v)).join(", ")}.`, true));
       return;
     }
-    const branch = branches.find((b) => b.properties?.[key]?.const === tagNode.value);
+    const branch = d.branches.find((b) => b.tag === tagNode.value);
     if (!branch) {
-      this.checkTypeAndValue(tagNode, { enum: values }, out);
+      this.checkTypeAndValue(tagNode, d.enumSchema!, out);
       return;
     }
-    this.checkObject(node, { ...branch, required: [...(schema.required ?? []), ...(branch.required ?? [])] }, out);
+    this.checkObject(node, branch.schema, out);
   }
 
   private checkAnyOf(node: JsonNode, schema: Schema, out: Finding[]): void {
@@ -157,6 +193,17 @@ export class SchemaValidator {
     this.check(node, fitting[0]!, out);
   }
 }
+
+interface SchemaFacts {
+  readonly types: readonly string[] | undefined;
+  readonly known: readonly string[];
+}
+interface Discriminated {
+  readonly values: string[];
+  readonly branches: { readonly tag: unknown; readonly schema: Schema }[];
+  enumSchema?: Schema;
+}
+const OBJECT: Schema = { type: "object" };
 
 function branchAccepts(node: JsonNode, schema: Schema): boolean {
   if (schema.const !== undefined) return node.value === schema.const;
