@@ -23,23 +23,27 @@ export const patternRootGlobstar: Check = {
     const who = primary ? runtime.label : `${runtime.label} (in compatibleWith)`;
     const others = RUNTIME_IDS.map(runtimeById).filter((r) => !needsOneSegment(r));
     const table = patternTable(context);
-    // What a pattern alone says, once per pattern: `null` when the check does not apply to it, else the root
-    // paths the runtime misses and the repair matches, and the message's comparison with the other runtimes.
-    const byPattern = new Map<string, { gaps: readonly string[]; fixed: string } | null>();
-    const analyse = (pattern: string) => {
-      let found = byPattern.get(pattern);
+    // What a pattern alone says: `null` when the check does not apply to it, else the root paths the runtime
+    // misses and the repair matches, and (per witness) which other runtimes match it. A pure function of the
+    // runtime and the pattern, so kept across runs (the language server checks the same patterns on every edit).
+    let byPattern = sharedAnalyses.get(runtime);
+    if (!byPattern || byPattern.size >= SHARED_ENTRIES) sharedAnalyses.set(runtime, (byPattern = new Map()));
+    const known = byPattern;
+    const analyse = (pattern: string): PatternAnalysis | null => {
+      // Cheap textual test first: most patterns do not start with `/**/`.
+      if (!pattern.startsWith("/**/")) return null;
+      let found = known.get(pattern);
       if (found === undefined) {
         found = null;
-        // Cheap textual test first: most patterns do not start with `/**/`.
-        if (pattern.startsWith("/**/") && hasLeadingGlobstar(pattern) && !table.pathProblem(runtime, pattern)) {
+        if (hasLeadingGlobstar(pattern) && !table.pathProblem(runtime, pattern)) {
           const rest = pattern.slice("/**/".length);
           const fixed = `/{,**/}${rest}`;
           const original = table.compile(runtime, pattern);
           const repaired = table.compile(runtime, fixed);
           const gaps = examplePaths(`/${rest}`, ROOT_FILL).filter((p) => isCanonical(runtime, p) && !original.matches(p) && repaired.matches(p));
-          found = { gaps, fixed };
+          found = { gaps, fixed, othersMatching: new Map() };
         }
-        byPattern.set(pattern, found);
+        known.set(pattern, found);
       }
       return found;
     };
@@ -55,7 +59,11 @@ export const patternRootGlobstar: Check = {
           const { fixed } = analysed;
           const witness = analysed.gaps.find((p) => !siblingMatches(p));
           if (!witness) continue;
-          const otherMatches = others.filter((r) => isCanonical(r, witness) && table.compile(r, pattern).matches(witness)).map((r) => r.label);
+          let otherMatches = analysed.othersMatching.get(witness);
+          if (!otherMatches) {
+            otherMatches = others.filter((r) => isCanonical(r, witness) && table.compile(r, pattern).matches(witness)).map((r) => r.label);
+            analysed.othersMatching.set(witness, otherMatches);
+          }
           const also = otherMatches.length > 0 ? ` (${otherMatches.join(", ")} does match it)` : "";
           context.report({
             message: `In ${who}, a leading \`/**/\` needs at least one folder: this pattern does not match \`${witness}\` at the root${also}. Write \`${fixed}\` to include the root.`,
@@ -68,6 +76,16 @@ export const patternRootGlobstar: Check = {
     }
   },
 };
+
+interface PatternAnalysis {
+  readonly gaps: readonly string[];
+  readonly fixed: string;
+  /** Per witness: the labels of the other runtimes whose matcher matches it with the same pattern. */
+  readonly othersMatching: Map<string, readonly string[]>;
+}
+/** Per runtime, per pattern; emptied when it holds this many. */
+const SHARED_ENTRIES = 4096;
+const sharedAnalyses = new WeakMap<Runtime, Map<string, PatternAnalysis | null>>();
 
 const ROOT_FILL: ExampleFill = { globstar: ["a", ""], star: ["a", ".env", ""], qmark: ["a"], classChars: ["a", "b", "x", "0", "."] };
 
