@@ -1432,11 +1432,17 @@ class ProgramBuilder {
   private op = new Uint8Array(64);
   private next = new Int32Array(64);
   private arg = new Int32Array(64);
-  private readonly sets: CharSet[] = [];
+  private sets: CharSet[] = [];
   private readonly setIndex = new Map<CharSet, number>();
-  private readonly looks: RegExp[] = [];
+  private looks: RegExp[] = [];
   private readonly lookBySource = new Map<string, number>();
   private readonly lookByAst = new Map<Ast, number>();
+
+  /**
+   * One builder for every program: a cold `check` compiles hundreds of patterns, and allocating three typed
+   * arrays and three maps for each was a tenth of compiling one. `build` copies out what the program keeps.
+   */
+  private static readonly scratch = new ProgramBuilder();
 
   private add(op: number, next: number, arg = 0): number {
     if (this.size === this.op.length) {
@@ -1452,9 +1458,15 @@ class ProgramBuilder {
   }
 
   static build(ast: Ast): Program {
-    const b = new ProgramBuilder();
+    const b = ProgramBuilder.scratch;
+    b.size = 0;
+    b.sets = [];
+    b.looks = [];
+    b.setIndex.clear();
+    b.lookBySource.clear();
+    b.lookByAst.clear();
     const start = b.compile(ast, b.add(OP_MATCH, -1));
-    return {
+    const program: Program = {
       op: b.op.slice(0, b.size),
       next: b.next.slice(0, b.size),
       arg: b.arg.slice(0, b.size),
@@ -1464,6 +1476,18 @@ class ProgramBuilder {
       mark: new Int32Array(b.size).fill(-1),
       epoch: 0,
     };
+    // Nothing of this program stays reachable from the builder (a huge pattern's arrays are let go).
+    if (b.op.length > 4096) {
+      b.op = new Uint8Array(64);
+      b.next = new Int32Array(64);
+      b.arg = new Int32Array(64);
+    }
+    b.sets = [];
+    b.looks = [];
+    b.setIndex.clear();
+    b.lookBySource.clear();
+    b.lookByAst.clear();
+    return program;
   }
 
   /** Thompson construction in continuation-passing style: returns the entry state of `ast` followed by `next`. */
@@ -1524,7 +1548,7 @@ class ProgramBuilder {
           const source = astToJs(ast.body);
           index = this.lookBySource.get(source);
           if (index === undefined) {
-            index = this.looks.push(new RegExp(source, "suy")) - 1;
+            index = this.looks.push(lookRegex(source)) - 1;
             this.lookBySource.set(source, index);
           }
           this.lookByAst.set(ast.body, index);
@@ -1533,6 +1557,23 @@ class ProgramBuilder {
       }
     }
   }
+}
+
+/**
+ * The sticky regex of a lookahead body, one per distinct source for every program: every pattern has the same
+ * few (`[/]`, `\.{1,2}(?:$|[/])`, …), and V8 compiles a regex again for each new RegExp object. Sharing is safe:
+ * `lookHolds` sets `lastIndex` before each test and nothing runs in between.
+ */
+const LOOK_REGEXES = new Map<string, RegExp>();
+const LOOK_REGEX_LIMIT = 1024;
+
+function lookRegex(source: string): RegExp {
+  let re = LOOK_REGEXES.get(source);
+  if (!re) {
+    if (LOOK_REGEXES.size >= LOOK_REGEX_LIMIT) LOOK_REGEXES.clear();
+    LOOK_REGEXES.set(source, (re = new RegExp(source, "suy")));
+  }
+  return re;
 }
 
 /**
@@ -1741,9 +1782,14 @@ const NATIVE_SOURCE_LIMIT = 20_000;
 
 interface ParsedFragment {
   readonly ast: Ast;
-  readonly js: string;
+  /** The piece as JavaScript regex source: only for readers of `regexes`, so written when first asked. */
+  js: string | undefined;
   /** Length in code points, for `re.error` positions. */
   readonly length: number;
+}
+
+function fragmentJs(parsed: ParsedFragment): string {
+  return (parsed.js ??= astToJs(parsed.ast));
 }
 
 /**
@@ -1786,7 +1832,7 @@ function literalText(cps: readonly number[]): string {
 function compileExpanded(expanded: string): CompiledExpansion {
   const fragments = new WcParse(codePoints(expanded)).fragments();
   const items: Ast[] = [];
-  const js: string[] = [];
+  const pieces: ParsedFragment[] = [];
   let run: number[] | undefined;
   let offset = PY_PREFIX.length;
   for (const fragment of fragments) {
@@ -1796,7 +1842,7 @@ function compileExpanded(expanded: string): CompiledExpansion {
       const cps = codePoints(fragment);
       try {
         const ast = new PyRegexParser(cps, 0, cps.length).parse();
-        parsed = { ast, js: astToJs(ast), length: cps.length };
+        parsed = { ast, js: undefined, length: cps.length };
       } catch (e) {
         if (!(e instanceof PyReError)) throw e;
         const full = codePoints(PY_PREFIX + fragments.join("") + PY_SUFFIX);
@@ -1813,12 +1859,10 @@ function compileExpanded(expanded: string): CompiledExpansion {
       run = undefined;
       items.push(parsed.ast);
     }
-    js.push(parsed.js);
+    pieces.push(parsed);
     offset += parsed.length;
   }
   const program = ProgramBuilder.build({ t: "seq", items });
-  let sourceLength = 0;
-  for (const part of js) sourceLength += part.length;
   const literals: string[] = [];
   for (const item of items) if (item.t === "lit") literals.push(literalText(item.cps));
   // Matching runs on the program; the JavaScript RegExp is for readers of `regexes` (a literal prefix, the exact
@@ -1827,7 +1871,13 @@ function compileExpanded(expanded: string): CompiledExpansion {
   return {
     expanded,
     get regex(): RegExp {
-      return (regex ??= sourceLength <= NATIVE_SOURCE_LIMIT ? new RegExp(`^(?:${js.join("")})$`, "su") : new PyGlobRegExp(js, program));
+      if (!regex) {
+        const js = pieces.map(fragmentJs);
+        let sourceLength = 0;
+        for (const part of js) sourceLength += part.length;
+        regex = sourceLength <= NATIVE_SOURCE_LIMIT ? new RegExp(`^(?:${js.join("")})$`, "su") : new PyGlobRegExp(js, program);
+      }
+      return regex;
     },
     program,
     literals,
