@@ -1435,8 +1435,7 @@ class ProgramBuilder {
   private sets: CharSet[] = [];
   private readonly setIndex = new Map<CharSet, number>();
   private looks: RegExp[] = [];
-  private readonly lookBySource = new Map<string, number>();
-  private readonly lookByAst = new Map<Ast, number>();
+  private readonly lookIndex = new Map<RegExp, number>();
 
   /**
    * One builder for every program: a cold `check` compiles hundreds of patterns, and allocating three typed
@@ -1463,8 +1462,7 @@ class ProgramBuilder {
     b.sets = [];
     b.looks = [];
     b.setIndex.clear();
-    b.lookBySource.clear();
-    b.lookByAst.clear();
+    b.lookIndex.clear();
     const start = b.compile(ast, b.add(OP_MATCH, -1));
     const program: Program = {
       op: b.op.slice(0, b.size),
@@ -1485,8 +1483,7 @@ class ProgramBuilder {
     b.sets = [];
     b.looks = [];
     b.setIndex.clear();
-    b.lookBySource.clear();
-    b.lookByAst.clear();
+    b.lookIndex.clear();
     return program;
   }
 
@@ -1543,15 +1540,12 @@ class ProgramBuilder {
         return this.add(OP_EOL, next);
       case "look": {
         // Parsed fragments are shared, so most lookaheads are found by identity before serialising.
-        let index = this.lookByAst.get(ast.body);
+        let re = LOOK_BY_AST.get(ast.body);
+        if (!re) LOOK_BY_AST.set(ast.body, (re = lookRegex(astToJs(ast.body))));
+        let index = this.lookIndex.get(re);
         if (index === undefined) {
-          const source = astToJs(ast.body);
-          index = this.lookBySource.get(source);
-          if (index === undefined) {
-            index = this.looks.push(lookRegex(source)) - 1;
-            this.lookBySource.set(source, index);
-          }
-          this.lookByAst.set(ast.body, index);
+          index = this.looks.push(re) - 1;
+          this.lookIndex.set(re, index);
         }
         return this.add(OP_LOOK, next, ast.negate ? ~index : index);
       }
@@ -1565,6 +1559,8 @@ class ProgramBuilder {
  * `lookHolds` sets `lastIndex` before each test and nothing runs in between.
  */
 const LOOK_REGEXES = new Map<string, RegExp>();
+/** The same, found by the (shared, cached) body of a parsed fragment before it is written out as source. */
+const LOOK_BY_AST = new WeakMap<Ast, RegExp>();
 const LOOK_REGEX_LIMIT = 1024;
 
 function lookRegex(source: string): RegExp {
