@@ -128,13 +128,15 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   });
   const classes = distinctClasses(tables, width);
   const representative = alphabet.representative;
-  const next = tables.map(liveNext);
-  const final = tables.map((t) => t.final);
-  const classesKey = classes.join(",");
-  const rows = tables.map((t) => rowsOf(t, classes, classesKey));
-  const isRequired = (e: number) => e < requiredCount;
+  const space = new StateSpace(tables, classes, width);
+  const { entryOfState, baseOf, step, exceptionStart, exceptions, final } = space;
+  const columns = classes.length;
+  const ownerStart = new Int32Array(tables.length + 1);
+  for (let e = 0; e < tables.length; e++) ownerStart[e + 1] = ownerStart[e]! + owners[e]!.length;
+  const ownerList = Int32Array.from(owners.flat());
 
-  // Tuple storage: [length, entry0, state0, …]; plus per tuple its cost, readability state, parent and class.
+  // A tuple is its live states, one per table still alive, as global state numbers (StateSpace), ascending (so
+  // in table order): [length, state0, state1, …]. Plus per tuple its cost, readability state, parent and class.
   let pool = new Int32Array(1 << 16);
   let used = 0;
   let count = 0;
@@ -161,11 +163,11 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     expanded = widen(expanded);
   };
 
-  // The hash of a tuple: its entries and states, then its length (so that the walk can hash as it builds one).
+  // The hash of a tuple: its states, then its length (so that the walk can hash as it builds one).
   const hashOf = (buffer: Int32Array, at: number): number => {
     const length = buffer[at]!;
     let h = 0x811c9dc5;
-    for (let i = 1; i <= length * 2; i++) h = Math.imul(h ^ buffer[at + i]!, 0x01000193);
+    for (let i = 1; i <= length; i++) h = Math.imul(h ^ buffer[at + i]!, 0x01000193);
     return finishHash(h, length);
   };
   const find = (buffer: Int32Array, h: number): number => {
@@ -175,14 +177,9 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
       const index = slots[j]!;
       const o = offsets[index]!;
       if (pool[o] !== length) continue;
-      let same = true;
-      for (let i = 1; i <= length * 2; i++) {
-        if (pool[o + i] !== buffer[i]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return index;
+      let i = 1;
+      while (i <= length && pool[o + i] === buffer[i]) i++;
+      if (i > length) return index;
     }
     return -1;
   };
@@ -210,13 +207,13 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
       }
       return;
     }
-    const size = 1 + buffer[0]! * 2;
+    const size = 1 + buffer[0]!;
     if (used + size > pool.length) {
       const bigger = new Int32Array(Math.max(pool.length * 2, used + size));
       bigger.set(pool);
       pool = bigger;
     }
-    for (let i = 0; i < size; i++) pool[used + i] = buffer[i]!;
+    pool.set(buffer.subarray(0, size), used);
     if (count === offsets.length) grow();
     const added = count++;
     offsets[added] = used;
@@ -235,17 +232,16 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     push(added);
   };
 
-  const scratch = new Int32Array(1 + tables.length * 2);
-  const reduce = deciders ? sameFuture(tables, requiredCount, owners, deciders, classes, width) : undefined;
+  const scratch = new Int32Array(1 + tables.length);
+  const reduce = deciders ? sameFuture(space, requiredCount, owners, deciders) : undefined;
   let length = 0;
   for (let e = 0; e < tables.length; e++) {
     const s = tables[e]!.initial;
     if (!tables[e]!.live[s]) {
-      if (isRequired(e)) return [];
+      if (e < requiredCount) return [];
       continue;
     }
-    scratch[1 + length * 2] = e;
-    scratch[2 + length * 2] = s;
+    scratch[1 + length] = baseOf[e]! + s;
     length++;
   }
   scratch[0] = length;
@@ -257,11 +253,12 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   const outcomeIndex = new Map<number, number[]>();
   // The tracks accepting at the tuple being expanded: `matched[0…matchedCount)`, ascending.
   // (A track with several tables can accept through more than one: room for every (table, owner) pair.)
-  const matched = new Int32Array(Math.max(1, owners.reduce((sum, o) => sum + o.length, 0)));
+  const matched = new Int32Array(Math.max(1, ownerList.length));
   let matchedCount = 0;
-  const mentioned = new Int32Array(width);
+  // Per column: the stamp of the last tuple that asked for it.
+  const mentioned = new Int32Array(columns);
   let stamp = 0;
-  const wanted: number[] = [];
+  const wanted = new Int32Array(columns);
   const record = (head: number, total: number) => {
     let h = 0x811c9dc5 ^ matchedCount;
     for (let k = 0; k < matchedCount; k++) h = Math.imul(h ^ matched[k]!, 0x01000193);
@@ -298,14 +295,16 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
       const count = pool[o]!;
       // Accepted by every required table: which tracks accept here?
       let accepted = true;
-      for (let i = 0; i < requiredCount; i++) if (!final[pool[o + 1 + i * 2]!]![pool[o + 2 + i * 2]!]) accepted = false;
+      for (let i = 0; i < requiredCount; i++) if (!final[pool[o + 1 + i]!]) accepted = false;
       if (accepted) {
         matchedCount = 0;
         let ascending = true;
         for (let i = requiredCount; i < count; i++) {
-          const e = pool[o + 1 + i * 2]!;
-          if (!final[e]![pool[o + 2 + i * 2]!]) continue;
-          for (const track of owners[e]!) {
+          const s = pool[o + 1 + i]!;
+          if (!final[s]) continue;
+          const e = entryOfState[s]!;
+          for (let x = ownerStart[e]!, end = ownerStart[e + 1]!; x < end; x++) {
+            const track = ownerList[x]!;
             if (matchedCount > 0 && track <= matched[matchedCount - 1]!) ascending = false;
             matched[matchedCount++] = track;
           }
@@ -320,46 +319,42 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
         // A trailing `/` or a final `.`/`..` segment is not plain either.
         record(head, c + ((segment[head] === 0 && head !== 0 && parent[head] !== 0) || segment[head]! >= 2 ? UNREADABLE : 0));
       }
-      // The classes some automaton here treats specially, and one for all the rest.
+      // The columns some automaton here treats specially (in the order the tuple's tables first mention them), and
+      // one for all the rest.
       stamp++;
-      wanted.length = 0;
+      let wantedCount = 0;
       for (let i = 0; i < count; i++) {
-        const { start, exceptions } = rows[pool[o + 1 + i * 2]!]!;
-        const state = pool[o + 2 + i * 2]!;
-        for (let x = start[state]!, end = start[state + 1]!; x < end; x++) {
-          const k = exceptions[x]!;
-          if (mentioned[k] !== stamp) {
-            mentioned[k] = stamp;
-            wanted.push(k);
+        const s = pool[o + 1 + i]!;
+        for (let x = exceptionStart[s]!, end = exceptionStart[s + 1]!; x < end; x++) {
+          const column = exceptions[x]!;
+          if (mentioned[column] !== stamp) {
+            mentioned[column] = stamp;
+            wanted[wantedCount++] = column;
           }
         }
       }
-      let other = -1;
-      for (const k of classes) {
-        if (mentioned[k] !== stamp) {
-          other = k;
+      for (let column = 0; column < columns; column++) {
+        if (mentioned[column] !== stamp) {
+          wanted[wantedCount++] = column;
           break;
         }
       }
-      if (other >= 0) wanted.push(other);
-      for (const k of wanted) {
+      for (let w = 0; w < wantedCount; w++) {
+        const column = wanted[w]!;
         let n = 0;
         let dead = false;
         let h = 0x811c9dc5;
         for (let i = 0; i < count; i++) {
-          const e = pool[o + 1 + i * 2]!;
-          const t = next[e]![pool[o + 2 + i * 2]! * width + k]!;
+          const t = step[pool[o + 1 + i]! * columns + column]!;
           if (t < 0) {
-            if (e < requiredCount) {
+            if (i < requiredCount) {
               dead = true;
               break;
             }
             continue;
           }
-          scratch[1 + n * 2] = e;
-          scratch[2 + n * 2] = t;
-          h = Math.imul(Math.imul(h ^ e, 0x01000193) ^ t, 0x01000193);
-          n++;
+          scratch[++n] = t;
+          h = Math.imul(h ^ t, 0x01000193);
         }
         if (dead) continue;
         scratch[0] = n;
@@ -375,18 +370,19 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
           }
         }
         // Readability of the step.
+        const k = classes[column]!;
         const ch = representative[k]!;
         const state = segment[head]!;
-        let step = 1;
+        let stepCost = 1;
         let after: number;
         if (ch === SLASH) {
-          if (head !== 0 && (state === 0 || state >= 2)) step += UNREADABLE; // empty, `.` or `..` segment
+          if (head !== 0 && (state === 0 || state >= 2)) stepCost += UNREADABLE; // empty, `.` or `..` segment
           after = 0;
         } else {
-          if (!plainCharacter(ch)) step += UNREADABLE;
+          if (!plainCharacter(ch)) stepCost += UNREADABLE;
           after = ch === DOT && state === 0 ? 2 : ch === DOT && state === 2 ? 3 : 1;
         }
-        reach(scratch, head, k, c + step, after, hash, index);
+        reach(scratch, head, k, c + stepCost, after, hash, index);
       }
     }
     buckets[c] = [];
@@ -399,6 +395,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   };
   return outcomes.map((x) => ({ matched: x.matched, word: wordTo(x.at), cost: x.cost }));
 }
+
 
 function finishHash(h: number, length: number): number {
   h = Math.imul(h ^ length, 0x01000193);
@@ -571,16 +568,11 @@ class Residuals {
  * the lowest rule covering that operation; a table is kept when it is that for some owner and operation it covers.
  * Returns whether it dropped any (the walk's hash of the tuple is then stale).
  */
-function sameFuture(
-  tables: readonly Table[],
-  requiredCount: number,
-  owners: readonly (readonly number[])[],
-  deciders: DeciderTracks,
-  classes: readonly number[],
-  width: number,
-): (tuple: Int32Array) => boolean {
-  const residuals = new Residuals(tables, classes, width);
-  const ids = residuals.ids;
+function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (readonly number[])[], deciders: DeciderTracks): (tuple: Int32Array) => boolean {
+  const { tables, entryOfState, baseOf } = space;
+  const residuals = new Residuals(tables, space.classes, space.width);
+  // Per global state: its residual id, or -2 while not asked yet.
+  const ids = new Int32Array(space.size).fill(-2);
   const OPS = 2; // read, write (runtime.ts OPERATIONS)
   const lists = Math.max(0, ...deciders.list) + 1;
   const slots = lists * OPS;
@@ -604,6 +596,17 @@ function sameFuture(
   claimStart[tables.length] = claimSlot.length;
   const slotOf = Int32Array.from(claimSlot);
   const ruleOf = Int32Array.from(claimRule);
+  // Per entry: its (list, operation) slots as bits, when there are few enough slots for that (else -1). A table
+  // can only be dropped for another of its group that claims one of the same slots: tuples whose groups share no
+  // slot (the same pattern's tables under two runtimes, say, claim different lists) are left as they are at once.
+  const claimMask = new Int32Array(tables.length).fill(-1);
+  if (slots <= 30) {
+    for (let e = 0; e < tables.length; e++) {
+      let mask = 0;
+      for (let c = claimStart[e]!; c < claimStart[e + 1]!; c++) mask |= 1 << slotOf[c]!;
+      claimMask[e] = mask;
+    }
+  }
   // Per residual id: the stamp of the last tuple it was seen in, and its group there. Per group: how many entries
   // share it, and (shared groups only) its row of the best rule and entry per (list, op).
   let seenIn = new Int32Array(1024);
@@ -613,21 +616,27 @@ function sameFuture(
   let bestEntry = new Int32Array(64 * slots);
   let groupOfEntry = new Int32Array(64);
   let groupSize = new Int32Array(64);
+  let groupMask = new Int32Array(64);
   let rowOfGroup = new Int32Array(64);
-  return (tuple) => {
+  return function reduceTuple(tuple) {
     const length = tuple[0]!;
     if (groupOfEntry.length < length) {
       groupOfEntry = new Int32Array(length * 2);
       groupSize = new Int32Array(length * 2);
+      groupMask = new Int32Array(length * 2);
       rowOfGroup = new Int32Array(length * 2);
     }
     stamp++;
     let groups = 0;
-    let shared = false;
+    // Whether two tables of a group claim a common slot (or a claim cannot be told: mask -1 or 0).
+    let contested = false;
     for (let i = requiredCount; i < length; i++) {
-      const e = tuple[1 + i * 2]!;
-      let id = ids[e]![tuple[2 + i * 2]!]!;
-      if (id === -2) id = residuals.of(e, tuple[2 + i * 2]!);
+      const g = tuple[1 + i]!;
+      let id = ids[g]!;
+      if (id === -2) {
+        const e = entryOfState[g]!;
+        ids[g] = id = residuals.of(e, g - baseOf[e]!);
+      }
       if (id >= seenIn.length) {
         const size = Math.max(seenIn.length * 2, id + 1);
         const a = new Int32Array(size);
@@ -637,20 +646,23 @@ function sameFuture(
         b.set(groupAt);
         groupAt = b;
       }
+      const mask = claimMask[entryOfState[g]!]!;
       if (seenIn[id] === stamp) {
-        shared = true;
-        const g = groupAt[id]!;
-        groupOfEntry[i] = g;
-        groupSize[g]!++;
+        const group = groupAt[id]!;
+        if (mask <= 0 || groupMask[group]! <= 0 || (groupMask[group]! & mask) !== 0) contested = true;
+        groupMask[group] |= mask;
+        groupOfEntry[i] = group;
+        groupSize[group]!++;
       } else {
         seenIn[id] = stamp;
         groupAt[id] = groups;
         groupSize[groups] = 1;
+        groupMask[groups] = mask;
         groupOfEntry[i] = groups++;
       }
     }
-    // Every table has a future of its own: nothing to drop.
-    if (!shared) return false;
+    // Every table has a future of its own, or is the only one of its future to claim what it claims: nothing to drop.
+    if (!contested) return false;
     // An entry alone in its group is the best of its group for everything it covers: only shared groups get a row.
     let rows = 0;
     for (let g = 0; g < groups; g++) rowOfGroup[g] = groupSize[g]! > 1 ? rows++ : -1;
@@ -662,7 +674,7 @@ function sameFuture(
     for (let i = requiredCount; i < length; i++) {
       const row = rowOfGroup[groupOfEntry[i]!]!;
       if (row < 0) continue;
-      const e = tuple[1 + i * 2]!;
+      const e = entryOfState[tuple[1 + i]!]!;
       for (let c = claimStart[e]!, end = claimStart[e + 1]!; c < end; c++) {
         const at = row * slots + slotOf[c]!;
         // Entries come in ascending order: the first entry of the lowest rule wins ties.
@@ -674,16 +686,70 @@ function sameFuture(
     }
     let w = requiredCount;
     for (let i = requiredCount; i < length; i++) {
-      const e = tuple[1 + i * 2]!;
+      const g = tuple[1 + i]!;
+      const e = entryOfState[g]!;
       const row = rowOfGroup[groupOfEntry[i]!]!;
       let keep = row < 0;
       for (let c = claimStart[e]!, end = claimStart[e + 1]!; c < end && !keep; c++) if (bestEntry[row * slots + slotOf[c]!] === e) keep = true;
       if (!keep) continue;
-      tuple[1 + w * 2] = e;
-      tuple[2 + w * 2] = tuple[2 + i * 2]!;
-      w++;
+      tuple[1 + w++] = g;
     }
     tuple[0] = w;
     return w !== length;
   };
+}
+
+/**
+ * The states of every table of one walk, numbered globally (table 0's states first, then table 1's, …), with
+ * everything the walk reads per state in flat arrays: a tuple is then a plain list of numbers (half the size of
+ * (table, state) pairs, and no per-table indirection on each step).
+ */
+class StateSpace {
+  readonly size: number;
+  /** First global number of each table's states (`baseOf[e] + s`). */
+  readonly baseOf: Int32Array;
+  readonly entryOfState: Int32Array;
+  /** `step[g * columns + column]`: the global number of the successor, or -1 when it cannot reach acceptance. */
+  readonly step: Int32Array;
+  /** State g's exceptional columns (rowsOf, as indices into the walk's classes) are `exceptions[exceptionStart[g]…exceptionStart[g + 1])`. */
+  readonly exceptionStart: Int32Array;
+  readonly exceptions: Int32Array;
+  readonly final: Uint8Array;
+
+  constructor(readonly tables: readonly Table[], readonly classes: readonly number[], readonly width: number) {
+    const columns = classes.length;
+    this.baseOf = new Int32Array(tables.length + 1);
+    for (let e = 0; e < tables.length; e++) this.baseOf[e + 1] = this.baseOf[e]! + tables[e]!.size;
+    const size = (this.size = this.baseOf[tables.length]!);
+    this.entryOfState = new Int32Array(size);
+    this.step = new Int32Array(size * columns);
+    this.final = new Uint8Array(size);
+    this.exceptionStart = new Int32Array(size + 1);
+    const columnOf = new Int32Array(width).fill(-1);
+    classes.forEach((k, column) => (columnOf[k] = column));
+    const classesKey = classes.join(",");
+    const rows = tables.map((t) => rowsOf(t, classes, classesKey));
+    let exceptionCount = 0;
+    for (const r of rows) exceptionCount += r.exceptions.length;
+    this.exceptions = new Int32Array(exceptionCount);
+    let x = 0;
+    for (let e = 0; e < tables.length; e++) {
+      const table = tables[e]!;
+      const base = this.baseOf[e]!;
+      const next = liveNext(table);
+      const { start, exceptions } = rows[e]!;
+      for (let s = 0; s < table.size; s++) {
+        const g = base + s;
+        this.entryOfState[g] = e;
+        this.final[g] = table.final[s]!;
+        for (let column = 0; column < columns; column++) {
+          const t = next[s * width + classes[column]!]!;
+          this.step[g * columns + column] = t < 0 ? -1 : base + t;
+        }
+        this.exceptionStart[g] = x;
+        for (let i = start[s]!, end = start[s + 1]!; i < end; i++) this.exceptions[x++] = columnOf[exceptions[i]!]!;
+      }
+    }
+    this.exceptionStart[size] = x;
+  }
 }
