@@ -147,3 +147,29 @@ test("a re-check replays each unchanged list's findings exactly as a fresh run f
   clearDotfilesCaches();
   assert.deepEqual(warm, summary(edited));
 });
+
+test("out of budget it stops, reports only what it found, and says once what it did not check", () => {
+  const text = generateConfigText(100, 1100, "https://example.invalid/schema.json");
+  const full = checkConfigText(text);
+  const all = full.findings.filter((f) => f.code === CODE);
+  assert.deepEqual(full.skipped, [], "the default budget is enough for 100 rules");
+  for (const budget of [40, 200]) {
+    for (const round of [0, 1]) {
+      const result = checkConfigText(text, { witnessBudget: budget });
+      const found = result.findings.filter((f) => f.code === CODE);
+      assert.ok(found.length < all.length, `budget ${budget}: fewer findings (${found.length} of ${all.length})`);
+      // Exact as far as it went: the same findings as the full run, in the same places.
+      assert.deepEqual(found, all.slice(0, found.length), `budget ${budget}, run ${round}: a prefix of the full run's findings`);
+      assert.equal(result.skipped.length, 1, `budget ${budget}: one note`);
+      const [note] = result.skipped;
+      assert.deepEqual(note!.checks, [CODE]);
+      assert.match(note!.what, /^rules \d+ to \d+ of the top-level permissions/);
+      assert.equal(note!.why, `the check's work budget (${budget} matcher questions per file) ran out`);
+      // It points at the first rule not checked, after every finding it made.
+      assert.equal(text[note!.span.start], "{");
+      assert.ok(found.every((f) => f.span.start < note!.span.start));
+    }
+  }
+  // Turned off, the check has nothing to say about what it did not finish.
+  assert.deepEqual(checkConfigText(text, { witnessBudget: 40, severities: { [CODE]: "off" } }).skipped, []);
+});

@@ -140,7 +140,7 @@ function check(args: ParsedArgs, io: Io): number {
     }
     const dryRun = isDryRunFileName(basename(file));
     const options: CheckOptions = { ...relativeAccess(file), severities, analysis: analysisWanted(args) };
-    const run = (t: string) => (dryRun ? { ...later.dryRun().checkDryRunText(t), model: undefined } : later.checkConfig().checkConfigText(t, options));
+    const run = (t: string) => (dryRun ? { ...later.dryRun().checkDryRunText(t), model: undefined, skipped: [] } : later.checkConfig().checkConfigText(t, options));
     let result = run(text);
     if (fix && !dryRun) {
       let fixed = text;
@@ -154,7 +154,8 @@ function check(args: ParsedArgs, io: Io): number {
       if (fixed !== text) writeFileSync(file, fixed);
     }
     const report: FileReport = { path: displayPath(file), diagnostics: result.findings.map((f: Finding) => later.output().toDiagnosticJson(f, result.lines)) };
-    const skipped = options.analysis && result.model ? later.analysis().skippedAnalyses(result.model) : [];
+    // What a fast check's work budget left out, then what the exact analysis could not decide.
+    const skipped = [...result.skipped, ...(options.analysis && result.model ? later.analysis().skippedAnalyses(result.model) : [])];
     if (skipped.length > 0) {
       report.skipped = skipped.map((s) => ({
         what: s.what,

@@ -5,7 +5,7 @@ import { PatternTable } from "./checks/patternTable";
 import { buildModel, type ConfigModel } from "./config/model";
 import { parseJsonc } from "./config/parse";
 import { SchemaValidator, type Schema } from "./config/schemaValidator";
-import type { Finding, Severity } from "./diagnostics";
+import type { Finding, Severity, Skipped } from "./diagnostics";
 import { isSuppressed, suppressedLines } from "./suppressions";
 import { LineIndex } from "./text";
 
@@ -20,6 +20,8 @@ export interface CheckOptions {
   severities?: Readonly<Record<string, Severity | "off">>;
   /** Also run the exact rule-order analysis (ANALYSIS_CHECKS and the path half of subagent-escalation). */
   analysis?: boolean;
+  /** The work budget of each check that looks for witnesses, in matcher questions (default `WITNESS_WORK_BUDGET`; tests lower it). */
+  witnessBudget?: number;
 }
 
 export interface CheckResult {
@@ -27,6 +29,8 @@ export interface CheckResult {
   /** The model, when the file parsed well enough to build one. */
   model: ConfigModel | undefined;
   lines: LineIndex;
+  /** What a check did not finish (its work budget ran out), in file order: it reported nothing there. */
+  skipped: Skipped[];
 }
 
 const configValidator = new SchemaValidator(configSchema as unknown as Schema);
@@ -37,19 +41,21 @@ export function checkConfigText(text: string, options: CheckOptions = {}): Check
   const parsed = parseJsonc(text);
   const findings: Finding[] = [...parsed.findings];
   let model: ConfigModel | undefined;
+  const skipped: Skipped[] = [];
   if (parsed.root) {
     if (parsed.root.type !== "object") {
       findings.push({ code: "schema", severity: "error", message: "A configuration is a JSON object: `{ \"version\": 1, … }`.", span: { start: parsed.root.offset, end: parsed.root.offset + parsed.root.length } });
     } else {
       findings.push(...configValidator.validate(parsed.root));
       model = buildModel(parsed.root);
-      runChecks(model, text, options, findings);
+      runChecks(model, text, options, findings, skipped);
     }
   }
-  return { findings: finish(findings, text, lines, options), model, lines };
+  skipped.sort((a, b) => a.span.start - b.span.start || a.what.localeCompare(b.what));
+  return { findings: finish(findings, text, lines, options), model, lines, skipped };
 }
 
-function runChecks(model: ConfigModel, text: string, options: CheckOptions, out: Finding[]): void {
+function runChecks(model: ConfigModel, text: string, options: CheckOptions, out: Finding[], skipped: Skipped[]): void {
   const runtimes = [...new Set([model.runtime, ...model.compatibleWith.map((c) => c.value).filter((r) => r !== model.runtime)])];
   // One table for the whole run: the checks ask about the same patterns, and each is compiled once.
   const patterns = new PatternTable();
@@ -63,7 +69,12 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
       readFile: options.readFile ?? (() => undefined),
       listDirectory: options.listDirectory,
       analysis: !!options.analysis,
+      ...(options.witnessBudget !== undefined ? { witnessBudget: options.witnessBudget } : {}),
       report: (f) => out.push({ ...f, code: check.code, severity: f.severity ?? check.severity }),
+      skip: (note) => {
+        // A check turned off in the settings has nothing to say about what it did not finish.
+        if (options.severities?.[check.code] !== "off") skipped.push({ ...note, checks: [check.code] });
+      },
     };
     try {
       check.run(context);

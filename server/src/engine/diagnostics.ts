@@ -33,3 +33,18 @@ export interface Finding {
   /** LSP tags: `unnecessary` greys the text out. */
   tags?: "unnecessary"[];
 }
+
+/**
+ * Something a check did not finish, so it stayed silent there rather than guess (design: a check that cannot
+ * finish reports nothing wrong, and says so once). Hosts show these beside the findings: `check --format json`'s
+ * `skipped` list, the text output's "not analysed" line, the editor's language status.
+ */
+export interface Skipped {
+  /** The checks that stayed silent because of it. */
+  readonly checks: readonly string[];
+  /** What was not checked, in words: "rules 812 to 999 of the top-level permissions". */
+  readonly what: string;
+  /** Why: a work budget ran out, a construct has no automaton, … */
+  readonly why: string;
+  readonly span: Span;
+}

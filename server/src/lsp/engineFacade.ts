@@ -106,7 +106,7 @@ export function analyze(fsPath: string, text: string, settings: AnalysisSettings
   }
   const lines = result.lines.text === text ? result.lines : new LineIndex(text);
   // Only an analysed model has anything skipped; asking would load the analysis for nothing otherwise.
-  const skipped = settings.analysis && result.model ? exactAnalysis().skippedAnalyses(result.model) : [];
+  const skipped = [...result.skipped, ...(settings.analysis && result.model ? exactAnalysis().skippedAnalyses(result.model) : [])];
   const analysis: Analysis = { kind, text, lines, findings: result.findings, model: result.model, dependencies, durationMs: performance.now() - started, skipped };
   if (runtimeFromSetting) analysis.runtimeFromSetting = runtimeFromSetting;
   return analysis;
@@ -205,7 +205,7 @@ function shiftBack(result: CheckResult, at: number, length: number): CheckResult
     ...(f.related ? { related: f.related.map((r) => ({ ...r, span: span(r.span) })) } : {}),
     ...(f.fixes ? { fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: span(e.span) })) })) } : {}),
   }));
-  return { ...result, findings };
+  return { ...result, findings, skipped: result.skipped.map((k) => ({ ...k, span: span(k.span) })) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import type { ConfigModel } from "../config/model";
 import type { JsonNode } from "../config/parse";
-import type { Finding, Severity } from "../diagnostics";
+import type { Finding, Severity, Skipped } from "../diagnostics";
 import type { Runtime } from "../runtime/runtime";
 import type { PatternTable } from "./patternTable";
 
@@ -29,9 +29,13 @@ export interface CheckContext {
   /** Whether the exact rule-order analysis was asked for (it is slow on large configs). */
   readonly analysis?: boolean;
   readonly listDirectory?: (relativePath: string) => string[] | undefined;
+  /** The work budget of a check that looks for witnesses (`workBudget`), when not the default. */
+  readonly witnessBudget?: number;
   /** Compiled patterns shared by every check of this run (absent: `patternTable` keeps one per model). */
   readonly patterns?: PatternTable;
   report(finding: Omit<Finding, "code" | "severity"> & { severity?: Severity }): void;
+  /** Says what this check did not finish (absent: the host does not collect it). */
+  skip?(note: Omit<Skipped, "checks">): void;
 }
 
 /** Text of the file between two offsets; checks use it to build edits that keep the user's formatting. */

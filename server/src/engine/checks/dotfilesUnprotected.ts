@@ -2,7 +2,8 @@ import { allRuleLists, type RuleSpec } from "../config/model";
 import { spanOf } from "../config/parse";
 import { CompiledRuleList, type PermissionRuleInput, type RuleDecision } from "../permissions/ruleList";
 import { OPERATIONS, RUNTIME_IDS, runtimeById, type CompiledPattern, type Operation, type Runtime } from "../runtime";
-import { workBudget, type Check } from "./check";
+import { WITNESS_WORK_BUDGET, workBudget, type Check } from "./check";
+import { describeList } from "../config/describe";
 import { patternTable, probeMatcher } from "./patternTable";
 import { analysable, type ExampleFill, examplePaths, isCanonical, isLiteralText, leadingFolders, scanGlob } from "../runtime/globText";
 
@@ -27,7 +28,8 @@ export const dotfilesUnprotected: Check = {
     const reference = covering[0]!;
     const table = patternTable(context);
     // Counted, not timed (check.ts `WITNESS_WORK_BUDGET`): the same file gets the same findings on any machine.
-    const work = workBudget();
+    const limit = context.witnessBudget ?? WITNESS_WORK_BUDGET;
+    const work = workBudget(limit);
 
     // What a pattern alone says in this runtime (the rule list and the reference runtime come later): the dotfile
     // paths it misses, in the order `examplePaths` proposes them. Rules repeat patterns, so once each.
@@ -94,8 +96,9 @@ export const dotfilesUnprotected: Check = {
     // (which the lists before it decide): so each outcome is kept under a key that holds all of these, and a
     // re-check of a file whose rules did not change (the language server, on every keystroke elsewhere) replays
     // it, counting the same work, instead of asking the same questions again.
-    let chain = `${runtime.id}\n${reference.id}\n${who}`;
-    for (const list of allRuleLists(context.model)) {
+    let chain = `${runtime.id}\n${reference.id}\n${who}\n${limit}`;
+    const lists = allRuleLists(context.model);
+    for (const list of lists) {
       chain += `\u0000${JSON.stringify(list.rules.map((r) => [r.input.operations, r.input.paths, r.input.mode]))}`;
       const keep = chain.length <= SHARED_LIST_MAX_CHARS;
       let outcome = keep ? sharedOutcomes.get(chain) : undefined;
@@ -117,7 +120,17 @@ export const dotfilesUnprotected: Check = {
           fixes: f.fix ? [{ title: f.fix.title, edits: [{ span: { start: end, end }, newText: f.fix.newText }], safe: false }] : [],
         });
       }
-      if (outcome.stopped) return;
+      if (outcome.stoppedAt !== undefined) {
+        const from = outcome.stoppedAt;
+        const last = list.rules.length - 1;
+        const later = lists.length - 1 - lists.indexOf(list);
+        context.skip?.({
+          what: `${from === last ? `rule ${from}` : `rules ${from} to ${last}`} of ${describeList(list)}${later > 0 ? ` and ${later === 1 ? "the rule list" : `the ${later} rule lists`} after it` : ""}`,
+          why: `the check's work budget (${limit.toLocaleString("en")} matcher questions per file) ran out`,
+          span: spanOf(list.rules[from]!.node),
+        });
+        return;
+      }
     }
 
     /** What the check finds in one rule list (`stopped` when the work budget ran out part way). */
@@ -140,10 +153,9 @@ export const dotfilesUnprotected: Check = {
       };
       for (let r = 0; r < rules.length; r++) {
         const rule = rules[r]!;
-        // Out of budget: stop looking. The findings so far are exact; the rules not reached are not reported on.
-        // CheckContext has no way to say "not finished" (the analysis checks' `skipped` list lives in
-        // automata/modelAnalysis.ts, outside CheckContext): wiring one through to the hosts is left to them.
-        if (work.expired) return { findings, stopped: true };
+        // Out of budget: stop looking. The findings so far are exact; the rules not reached are not reported on,
+        // and the `skipped` list says so.
+        if (work.expired) return { findings, stoppedAt: r };
         if (rule.input.mode !== "deny") continue;
         const ops = OPERATIONS.filter((op) => runtime.operationsCover(rule.input.operations, op));
         if (ops.length === 0) continue;
@@ -171,7 +183,7 @@ export const dotfilesUnprotected: Check = {
           });
         }
       }
-      return { findings, stopped: false };
+      return { findings, stoppedAt: undefined };
     }
   },
 };
@@ -189,8 +201,8 @@ interface ListOutcome {
   readonly findings: readonly ListFinding[];
   /** Work counted while finding them. */
   readonly spent: number;
-  /** The budget ran out in this list: the check reported what it had and stopped. */
-  readonly stopped: boolean;
+  /** The rule at which the budget ran out in this list: the check reported what it had and stopped there. */
+  readonly stoppedAt: number | undefined;
 }
 /** Keyed by the runtimes and every list up to this one (see `run`). Few: the keys are the lists' JSON text. */
 const SHARED_OUTCOMES = 16;
