@@ -33,8 +33,8 @@ export const dotfilesUnprotected: Check = {
 
     // What a pattern alone says in this runtime (the rule list and the reference runtime come later): the dotfile
     // paths it misses, in the order `examplePaths` proposes them. Rules repeat patterns, so once each.
-    const gaps = new Map<string, readonly string[]>();
-    const gapsOf = (pattern: string): readonly string[] => {
+    const gaps = new Map<string, Gaps>();
+    const gapsOf = (pattern: string): Gaps => {
       let found = gaps.get(pattern);
       if (found) return found;
       // A pure function of the pattern and the two runtimes: kept across runs (`sharedGaps`). The work is counted
@@ -42,23 +42,19 @@ export const dotfilesUnprotected: Check = {
       const key = `${runtime.id}\n${reference.id}\n${pattern}`;
       let known = sharedGaps.get(key);
       if (!known) {
-        known = { paths: [], asked: 0 };
+        known = NO_GAPS;
         // Plain text (no wildcard, brace, class, escape or group) matches itself in both runtimes and nothing
         // else, so it leaves no such path; checking that would cost two compilations per pattern.
         if (!isPlainText(pattern) && !table.pathProblem(runtime, pattern) && !table.pathProblem(reference, pattern)) {
-          const here = table.compile(runtime, pattern);
-          const candidates = examplePaths(pattern, DOTFILE_FILL);
-          known = {
-            paths: candidates.filter((p) => hasOneDotfileSegment(p) && !here.matches(p) && isCanonical(runtime, p) && isCanonical(reference, p)),
-            asked: candidates.length,
-          };
+          let here: CompiledPattern | undefined;
+          // The matcher last: the text tests reject most candidates, and it is compiled only if one gets there.
+          known = new Gaps(examplePaths(pattern, DOTFILE_FILL), (p) => hasOneDotfileSegment(p) && isCanonical(runtime, p) && isCanonical(reference, p) && !(here ??= table.compile(runtime, pattern)).matches(p));
         }
         remember(sharedGaps, key, known);
       }
       work.spend(known.asked);
-      found = known.paths;
-      gaps.set(pattern, found);
-      return found;
+      gaps.set(pattern, known);
+      return known;
     };
 
     // The rule lists below are only asked about paths from `examplePaths` (never a `//`, canonical here, so no
@@ -164,7 +160,14 @@ export const dotfilesUnprotected: Check = {
           const pattern = rule.pathNodes[n]!.value;
           if (!analysable(pattern)) continue;
           // The reference runtime's matcher is asked last: most patterns never get that far, and it compiles.
-          const witness = gapsOf(pattern).find((p) => ops.some((op) => decide(op, p).decision !== "deny") && (work.spend(), table.compile(reference, pattern).matches(p)));
+          const gapPaths = gapsOf(pattern);
+          let witness: string | undefined;
+          for (let k = 0, p = gapPaths.at(0); p !== undefined; p = gapPaths.at(++k)) {
+            if (ops.some((op) => decide(op, p!).decision !== "deny") && (work.spend(), table.compile(reference, pattern).matches(p))) {
+              witness = p;
+              break;
+            }
+          }
           if (!witness) continue;
           written ??= new Set(rule.pathNodes.map((node) => node.value));
           const added = dotfilePatterns(pattern).filter((p) => !written!.has(p));
@@ -222,7 +225,34 @@ export function clearDotfilesCaches(): void {
 // are bounded in entries and emptied when full.
 
 const SHARED_ENTRIES = 4096;
-const sharedGaps = new Map<string, { readonly paths: readonly string[]; readonly asked: number }>();
+const sharedGaps = new Map<string, Gaps>();
+
+/**
+ * The dotfile paths a pattern misses in the runtime (and the reference runtime's canonical form allows), in the
+ * order `examplePaths` proposes them, found only as far as they are asked for: the first one is usually the
+ * witness, and testing every candidate (up to a few hundred for a brace pattern) with the runtime's matcher was
+ * most of this check's cold time. `asked` is the work they count for: every candidate, however many were tested,
+ * so the budget does not depend on how far an earlier run got.
+ */
+class Gaps {
+  private readonly found: string[] = [];
+  private next = 0;
+  readonly asked: number;
+
+  constructor(private readonly candidates: readonly string[], private readonly isGap: (path: string) => boolean) {
+    this.asked = candidates.length;
+  }
+
+  /** The k-th such path, or `undefined` when there are no more. */
+  at(k: number): string | undefined {
+    while (this.found.length <= k && this.next < this.candidates.length) {
+      const p = this.candidates[this.next++]!;
+      if (this.isGap(p)) this.found.push(p);
+    }
+    return this.found[k];
+  }
+}
+const NO_GAPS = new Gaps([], () => false);
 
 function remember<V>(cache: Map<string, V>, key: string, value: V, entries = SHARED_ENTRIES): void {
   if (cache.size >= entries) cache.clear();
