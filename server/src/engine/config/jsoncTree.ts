@@ -59,11 +59,25 @@ const SCAN_ERROR_CODE: readonly (ParseErrorCode | 0)[] = [
 
 /**
  * One parse's state. A class rather than closures: the parse allocates no functions, and V8 sees one shape.
- * `token` is the current significant token (what `_scanner.getToken()` is whenever `visit` looks at it).
+ * `token` is the current significant token (what `_scanner.getToken()` is whenever `visit` looks at it), from
+ * `tokenOffset` for `tokenLength` characters (the scanner's getTokenOffset/getTokenLength), and `value` is the
+ * scanner's getTokenValue for a string or number token.
  */
 class TreeParser {
   private readonly scanner: JSONScanner;
+  private readonly length: number;
+  /** Where the next token starts (the scanner's position; past the text's end after an unclosed `/*` at the end). */
+  private pos = 0;
   private token: number = Token.EOF;
+  private tokenOffset = 0;
+  private tokenLength = 0;
+  private value = "";
+  /**
+   * The finished children of the objects and arrays being parsed, innermost last: each container's become one
+   * array of their exact size at its end. (parseTree pushes onto each node's own array, and V8 gives an array 17
+   * slots at its first push: most arrays here hold one or two nodes, and the tree lives through the whole check.)
+   */
+  private readonly pending: TreeNode[] = [];
 
   constructor(
     private readonly text: string,
@@ -72,31 +86,82 @@ class TreeParser {
     private readonly disallowComments: boolean,
   ) {
     this.scanner = createScanner(text, false);
+    this.length = text.length;
   }
 
-  /** `handleError` without skipping: the error covers the scanner's current token. */
+  /** `handleError` without skipping: the error covers the current token. */
   private error(code: ParseErrorCode): void {
-    this.errors.push({ error: code, offset: this.scanner.getTokenOffset(), length: this.scanner.getTokenLength() });
+    this.errors.push({ error: code, offset: this.tokenOffset, length: this.tokenLength });
   }
 
   /**
    * visit's `scanNext`: the next token that is not trivia, a comment or an unknown symbol, reporting the scanner's
-   * errors and the unknown symbols on the way. Spaces, tabs and line breaks are stepped over here rather than by
-   * the scanner, which would build each run's text a character at a time; they never carry an error, so nothing
-   * observable changes.
+   * errors and the unknown symbols on the way.
+   *
+   * The tokens a config is mostly made of are read here, because the scanner's answer for them is plain and its
+   * way to it is not cheap: spaces, tabs and line breaks (the scanner builds each run's text a character at a time),
+   * the six punctuation characters, and a string with no backslash and no control character before its closing
+   * quote (its value is its text). Everything else (numbers, words, comments, strings with escapes or unclosed)
+   * goes to jsonc-parser's scanner from the token's first character, errors included.
    */
   private next(): number {
-    const scanner = this.scanner;
     const text = this.text;
+    const length = this.length;
+    let pos = this.pos;
     for (;;) {
-      let pos = scanner.getPosition();
       let c = text.charCodeAt(pos);
-      if (c === 32 || c === 9 || c === 10 || c === 13) {
-        do c = text.charCodeAt(++pos);
-        while (c === 32 || c === 9 || c === 10 || c === 13);
-        scanner.setPosition(pos);
+      while (c === 32 || c === 9 || c === 10 || c === 13) c = text.charCodeAt(++pos);
+      if (pos >= length) {
+        // The scanner's end-of-file token: at the text's end, as long as its position is past it.
+        this.pos = pos;
+        this.tokenOffset = length;
+        this.tokenLength = pos - length;
+        return (this.token = Token.EOF);
       }
+      this.tokenOffset = pos;
+      let single = 0;
+      switch (c) {
+        case 123 /* { */:
+          single = Token.OpenBrace;
+          break;
+        case 125 /* } */:
+          single = Token.CloseBrace;
+          break;
+        case 91 /* [ */:
+          single = Token.OpenBracket;
+          break;
+        case 93 /* ] */:
+          single = Token.CloseBracket;
+          break;
+        case 58 /* : */:
+          single = Token.Colon;
+          break;
+        case 44 /* , */:
+          single = Token.Comma;
+          break;
+        case 34 /* " */: {
+          let end = pos + 1;
+          let ch = text.charCodeAt(end);
+          while (ch !== 34 && ch !== 92 && ch >= 0x20) ch = text.charCodeAt(++end); // NaN (the end) stops it too
+          if (ch === 34) {
+            this.value = text.slice(pos + 1, end);
+            this.pos = end + 1;
+            this.tokenLength = end + 1 - pos;
+            return (this.token = Token.String);
+          }
+          break;
+        }
+      }
+      if (single !== 0) {
+        this.pos = pos + 1;
+        this.tokenLength = 1;
+        return (this.token = single);
+      }
+      const scanner = this.scanner;
+      scanner.setPosition(pos);
       const token = scanner.scan();
+      pos = scanner.getPosition();
+      this.tokenLength = pos - this.tokenOffset;
       const scanError = scanner.getTokenError();
       if (scanError !== 0) {
         const code = SCAN_ERROR_CODE[scanError];
@@ -115,6 +180,8 @@ class TreeParser {
         case Token.LineBreak:
           break;
         default:
+          this.pos = pos;
+          if (token === Token.String || token === Token.Number) this.value = scanner.getTokenValue();
           return (this.token = token);
       }
     }
@@ -139,13 +206,12 @@ class TreeParser {
   }
 
   /**
-   * visit's `parseValue` (with `parseString(true)`, `parseLiteral`): the value's node is added to `parent`'s
-   * children. Returns where the value ends, which is where parseTree completes the property holding it (a literal's
-   * token end; a container's closing token end, or the end-of-file token's when it is not closed), or -1 when the
-   * current token starts no value (nothing consumed, nothing added).
+   * visit's `parseValue` (with `parseString(true)`, `parseLiteral`): the value's node, with `parent` as its parent
+   * (the caller adds it to the children), or `undefined` when the current token starts no value (nothing consumed).
+   * The node ends (`offset + length`) where parseTree completes the property holding it: a literal's token end; a
+   * container's closing token end, or the end-of-file token's when it is not closed.
    */
-  parseValue(parent: TreeNode): number {
-    const scanner = this.scanner;
+  private parseValue(parent: TreeNode): TreeNode | undefined {
     let type: "string" | "number" | "boolean" | "null";
     let value: string | number | boolean | null;
     switch (this.token) {
@@ -155,11 +221,11 @@ class TreeParser {
         return this.parseObject(parent);
       case Token.String:
         type = "string";
-        value = scanner.getTokenValue();
+        value = this.value;
         break;
       case Token.Number: {
         type = "number";
-        value = Number(scanner.getTokenValue());
+        value = Number(this.value);
         if (isNaN(value)) {
           this.error(Err.InvalidNumberFormat);
           value = 0;
@@ -179,54 +245,54 @@ class TreeParser {
         value = false;
         break;
       default:
-        return -1;
+        return undefined;
     }
-    const offset = scanner.getTokenOffset();
-    const length = scanner.getTokenLength();
     // Keys in parseTree's order (onLiteralValue), so the nodes share its hidden class and print the same.
-    parent.children!.push({ type, offset, length, parent, value });
+    const node: TreeNode = { type, offset: this.tokenOffset, length: this.tokenLength, parent, value };
     this.next();
-    return offset + length;
+    return node;
   }
 
   /**
-   * visit's `parseProperty`. Returns the property node when parseTree leaves it open (no colon, or no value after
-   * it: the enclosing object completes it at the next `,` or at its own end), `null` when it is complete, and
-   * `undefined` when the current token is not a property name (no property is added).
+   * visit's `parseProperty`, the property pushed on `pending`. Returns the property when parseTree leaves it open
+   * (no colon, or no value after it: the enclosing object completes it at the next `,` or at its own end), `null`
+   * when it is complete, and `undefined` when the current token is not a property name (no property is added).
    */
   private parseProperty(object: TreeNode): TreeNode | null | undefined {
-    const scanner = this.scanner;
     if (this.token !== Token.String) {
       this.error(Err.PropertyNameExpected);
       this.skipUntil(Token.CloseBrace, Token.Comma);
       return undefined;
     }
-    const offset = scanner.getTokenOffset();
-    const property: TreeNode = { type: "property", offset, length: -1, parent: object, children: [] };
-    object.children!.push(property);
-    property.children!.push({ type: "string", value: scanner.getTokenValue(), offset, length: scanner.getTokenLength(), parent: property });
+    const offset = this.tokenOffset;
+    const property: TreeNode = { type: "property", offset, length: -1, parent: object, children: undefined };
+    this.pending.push(property);
+    const key: TreeNode = { type: "string", value: this.value, offset, length: this.tokenLength, parent: property };
     if (this.next() !== Token.Colon) {
       this.error(Err.ColonExpected);
       this.skipUntil(Token.CloseBrace, Token.Comma);
+      property.children = [key];
       return property;
     }
-    property.colonOffset = scanner.getTokenOffset();
+    property.colonOffset = this.tokenOffset;
     this.next(); // the colon
-    const end = this.parseValue(property);
-    if (end < 0) {
+    const value = this.parseValue(property);
+    if (value === undefined) {
       this.error(Err.ValueExpected);
       this.skipUntil(Token.CloseBrace, Token.Comma);
+      property.children = [key];
       return property;
     }
-    property.length = end - offset;
+    property.children = [key, value];
+    property.length = value.offset + value.length - offset;
     return null;
   }
 
-  /** visit's `parseObject`; returns where parseTree ends the object (see parseValue). */
-  private parseObject(parent: TreeNode): number {
-    const scanner = this.scanner;
-    const object: TreeNode = { type: "object", offset: scanner.getTokenOffset(), length: -1, parent, children: [] };
-    parent.children!.push(object);
+  /** visit's `parseObject` (see parseValue); its properties are gathered on `pending`. */
+  private parseObject(parent: TreeNode): TreeNode {
+    const object: TreeNode = { type: "object", offset: this.tokenOffset, length: -1, parent, children: undefined };
+    const pending = this.pending;
+    const first = pending.length;
     let token = this.next(); // the open brace
     let needsComma = false;
     let open: TreeNode | null | undefined = null; // a property parseTree has not completed yet
@@ -234,7 +300,7 @@ class TreeParser {
       if (token === Token.Comma) {
         if (!needsComma) this.error(Err.ValueExpected);
         // onSeparator(","): an open property ends where the comma starts.
-        if (open) open.length = scanner.getTokenOffset() - open.offset;
+        if (open) open.length = this.tokenOffset - open.offset;
         open = null;
         if (this.next() === Token.CloseBrace && this.allowTrailingComma) break;
       } else if (needsComma) {
@@ -248,8 +314,10 @@ class TreeParser {
       needsComma = true;
       token = this.token;
     }
+    object.children = pending.slice(first);
+    pending.length = first;
     // onObjectEnd: the current token (`}` or the end of file) closes an open property and the object.
-    const end = scanner.getTokenOffset() + scanner.getTokenLength();
+    const end = this.tokenOffset + this.tokenLength;
     if (open) open.length = end - open.offset;
     object.length = end - object.offset;
     if (this.token !== Token.CloseBrace) {
@@ -258,14 +326,14 @@ class TreeParser {
     } else {
       this.next(); // the close brace
     }
-    return end;
+    return object;
   }
 
-  /** visit's `parseArray`; returns where parseTree ends the array (see parseValue). */
-  private parseArray(parent: TreeNode): number {
-    const scanner = this.scanner;
-    const array: TreeNode = { type: "array", offset: scanner.getTokenOffset(), length: -1, parent, children: [] };
-    parent.children!.push(array);
+  /** visit's `parseArray` (see parseValue); its items are gathered on `pending`. */
+  private parseArray(parent: TreeNode): TreeNode {
+    const array: TreeNode = { type: "array", offset: this.tokenOffset, length: -1, parent, children: undefined };
+    const pending = this.pending;
+    const first = pending.length;
     let token = this.next(); // the open bracket
     let needsComma = false;
     while (token !== Token.CloseBracket && token !== Token.EOF) {
@@ -275,14 +343,19 @@ class TreeParser {
       } else if (needsComma) {
         this.error(Err.CommaExpected);
       }
-      if (this.parseValue(array) < 0) {
+      const item = this.parseValue(array);
+      if (item === undefined) {
         this.error(Err.ValueExpected);
         this.skipUntil(Token.CloseBracket, Token.Comma);
+      } else {
+        pending.push(item);
       }
       needsComma = true;
       token = this.token;
     }
-    const end = scanner.getTokenOffset() + scanner.getTokenLength();
+    array.children = pending.slice(first);
+    pending.length = first;
+    const end = this.tokenOffset + this.tokenLength;
     array.length = end - array.offset;
     if (this.token !== Token.CloseBracket) {
       this.error(Err.CloseBracketExpected);
@@ -290,7 +363,7 @@ class TreeParser {
     } else {
       this.next(); // the close bracket
     }
-    return end;
+    return array;
   }
 
   /** visit's top level, then parseTree's result: the one value under an artificial root, detached from it. */
@@ -300,12 +373,12 @@ class TreeParser {
       return undefined;
     }
     const root: TreeNode = { type: "array", offset: -1, length: -1, children: [], parent: undefined };
-    if (this.parseValue(root) < 0) {
+    const result = this.parseValue(root);
+    if (result === undefined) {
       this.error(Err.ValueExpected);
       return undefined;
     }
     if (this.token !== Token.EOF) this.error(Err.EndOfFileExpected);
-    const result = root.children![0]!;
     delete result.parent; // parseTree's root has no `parent` key at all
     return result;
   }

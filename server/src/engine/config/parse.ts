@@ -1,4 +1,5 @@
-import { createScanner, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import { createScanner, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import { parseJsoncTree } from "./jsoncTree";
 import { Token } from "./tokens";
 import type { Finding } from "../diagnostics";
 
@@ -36,7 +37,8 @@ export function parseJsonc(text: string): ParsedJsonc {
     return syntax(`Nesting deeper than ${MAX_NESTING} levels; the file was not analysed further (no configuration is this deep).`, tooDeep);
   }
   const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
+  // jsonc-parser's parseTree, exactly, built over its scanner without the visitor (see jsoncTree.ts).
+  const root = parseJsoncTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
   const reported = new Set<number>();
   for (const error of errors) {
     if (reported.has(error.offset) || reported.size >= 50) continue; // one message per place, and not thousands
