@@ -2,7 +2,7 @@ import { allRuleLists, type RuleSpec } from "../config/model";
 import { spanOf } from "../config/parse";
 import { CompiledRuleList, type PermissionRuleInput, type RuleDecision } from "../permissions/ruleList";
 import { OPERATIONS, RUNTIME_IDS, runtimeById, type CompiledPattern, type Operation, type Runtime } from "../runtime";
-import { WITNESS_WORK_BUDGET, workBudget, type Check } from "./check";
+import { WITNESS_WORK_BUDGET, workBudget, type Check, type CheckContext, type WorkBudget } from "./check";
 import { describeList } from "../config/describe";
 import { patternTable, probeMatcher } from "./patternTable";
 import { analysable, type ExampleFill, examplePaths, isCanonical, isLiteralText, leadingFolders, scanGlob } from "../runtime/globText";
@@ -19,79 +19,20 @@ export const dotfilesUnprotected: Check = {
   severity: "warning",
   summary: "In deepagents-py a deny's `*`/`**`/`?` does not cover dotfiles (`.env`, `.git/`), unlike deepagents-js.",
   run(context) {
-    const all = RUNTIME_IDS.map(runtimeById);
-    const covering = all.filter((r) => !skipsDotfiles(r));
-    const skipping = context.runtimes.filter(skipsDotfiles);
-    if (skipping.length === 0 || covering.length === 0) return;
-    const runtime = skipping[0]!;
+    const reference = coveringRuntime();
+    const runtime = context.runtimes.find(skipsDotfiles);
+    if (!runtime || !reference) return;
     const who = runtime === context.model.runtime ? runtime.label : `${runtime.label} (in compatibleWith)`;
-    const reference = covering[0]!;
-    const table = patternTable(context);
     // Counted, not timed (check.ts `WITNESS_WORK_BUDGET`): the same file gets the same findings on any machine.
     const limit = context.witnessBudget ?? WITNESS_WORK_BUDGET;
     const work = workBudget(limit);
 
-    // What a pattern alone says in this runtime (the rule list and the reference runtime come later): the dotfile
-    // paths it misses, in the order `examplePaths` proposes them. Rules repeat patterns, so once each.
-    const gaps = new Map<string, Gaps>();
-    const gapsOf = (pattern: string): Gaps => {
-      let found = gaps.get(pattern);
-      if (found) return found;
-      // A pure function of the pattern and the two runtimes: kept across runs (`sharedGaps`). The work is counted
-      // the same either way, so the findings do not depend on what an earlier run left behind.
-      const key = `${runtime.id}\n${reference.id}\n${pattern}`;
-      let known = sharedGaps.get(key);
-      if (!known) {
-        known = NO_GAPS;
-        // Plain text (no wildcard, brace, class, escape or group) matches itself in both runtimes and nothing
-        // else, so it leaves no such path; checking that would cost two compilations per pattern.
-        if (!isPlainText(pattern) && !table.pathProblem(runtime, pattern) && !table.pathProblem(reference, pattern)) {
-          let here: CompiledPattern | undefined;
-          // The matcher last: the text tests reject most candidates, and it is compiled only if one gets there.
-          known = new Gaps(examplePaths(pattern, DOTFILE_FILL), (p) => hasOneDotfileSegment(p) && isCanonical(runtime, p) && isCanonical(reference, p) && !(here ??= table.compile(runtime, pattern)).matches(p));
-        }
-        remember(sharedGaps, key, known);
-      }
-      work.spend(known.asked);
-      gaps.set(pattern, known);
-      return known;
-    };
-
-    // The rule lists below are only asked about paths from `examplePaths` (never a `//`, canonical here, so no
-    // trailing `/` either), so a pattern's leading folder names are text such a path must start with, even in
-    // Python, whose matcher reads a `/` as `[/]+` and so offers no literal prefix of its own: without one, every
-    // decision tries every pattern.
-    const prefixed = new Map<string, CompiledPattern>();
-    const indexed = {
-      ...runtime,
-      compilePattern(pattern: string): CompiledPattern {
-        let c = prefixed.get(pattern);
-        if (!c) {
-          const compiledHere = table.compile(runtime, pattern);
-          // Plain text matches exactly itself among such paths, so all of it is the prefix.
-          const folders = isPlainText(pattern) ? pattern : leadingFolders(pattern);
-          // An unusable pattern fails every call that reaches it: it must stay a candidate for every path.
-          // The plain-path restatement is passed on (read lazily: it costs a compilation), so a list asked often
-          // can use its automaton; the wider prefix serves the trie and the patterns the automaton leaves out.
-          c = compiledHere.unusable || folders === ""
-            ? compiledHere
-            : {
-              pattern,
-              matches: compiledHere.matches.bind(compiledHere),
-              literalPrefix: folders,
-              get plainPathRegex() {
-                return compiledHere.plainPathRegex;
-              },
-            };
-          prefixed.set(pattern, c);
-        }
-        return c;
-      },
-    };
     // A list's findings are a pure function of its rules, the two runtimes and the work left when it starts
     // (which the lists before it decide): so each outcome is kept under a key that holds all of these, and a
     // re-check of a file whose rules did not change (the language server, on every keystroke elsewhere) replays
-    // it, counting the same work, instead of asking the same questions again.
+    // it, counting the same work, instead of asking the same questions again. The search itself is set up only
+    // when a list is not known.
+    let search: ((rules: readonly RuleSpec[]) => Omit<ListOutcome, "spent">) | undefined;
     let chain = `${runtime.id}\n${reference.id}\n${who}\n${limit}`;
     const lists = allRuleLists(context.model);
     for (const list of lists) {
@@ -102,8 +43,8 @@ export const dotfilesUnprotected: Check = {
         work.spend(outcome.spent);
       } else {
         const before = work.spent;
-        const found = listFindings(list.rules);
-        outcome = { ...found, spent: work.spent - before };
+        search ??= witnessSearch(context, runtime, reference, who, work);
+        outcome = { ...search(list.rules), spent: work.spent - before };
         if (keep) remember(sharedOutcomes, chain, outcome, SHARED_OUTCOMES);
       }
       for (const f of outcome.findings) {
@@ -128,68 +69,135 @@ export const dotfilesUnprotected: Check = {
         return;
       }
     }
-
-    /** What the check finds in one rule list (`stopped` when the work budget ran out part way). */
-    function listFindings(rules: readonly RuleSpec[]): Omit<ListOutcome, "spent"> {
-      const findings: ListFinding[] = [];
-      // Decisions are only asked about paths with a dot name in them (the gaps above), so the list is compiled
-      // without the patterns that cannot match such a path here (below): same decision, same deciding rule.
-      let shared: SharedList | undefined;
-      // Each distinct question of this run is counted once, whether or not an earlier run knew the answer, so the
-      // findings never depend on the cache.
-      const asked = new Set<string>();
-      const decide = (op: Operation, path: string): RuleDecision => {
-        shared ??= sharedRuleList(indexed, rules.map((r) => dotPathRule(r.input, (p) => table.compile(runtime, p).unusable)));
-        const question = `${op}\n${path}`;
-        if (!asked.has(question)) {
-          asked.add(question);
-          work.spend();
-        }
-        return shared.decide(question, op, path);
-      };
-      for (let r = 0; r < rules.length; r++) {
-        const rule = rules[r]!;
-        // Out of budget: stop looking. The findings so far are exact; the rules not reached are not reported on,
-        // and the `skipped` list says so.
-        if (work.expired) return { findings, stoppedAt: r };
-        if (rule.input.mode !== "deny") continue;
-        const ops = OPERATIONS.filter((op) => runtime.operationsCover(rule.input.operations, op));
-        if (ops.length === 0) continue;
-        let written: Set<unknown> | undefined;
-        for (let n = 0; n < rule.pathNodes.length; n++) {
-          const pattern = rule.pathNodes[n]!.value;
-          if (!analysable(pattern)) continue;
-          // The reference runtime's matcher is asked last: most patterns never get that far, and it compiles.
-          const gapPaths = gapsOf(pattern);
-          let witness: string | undefined;
-          for (let k = 0, p = gapPaths.at(0); p !== undefined; p = gapPaths.at(++k)) {
-            if (ops.some((op) => decide(op, p!).decision !== "deny") && (work.spend(), table.compile(reference, pattern).matches(p))) {
-              witness = p;
-              break;
-            }
-          }
-          if (!witness) continue;
-          written ??= new Set(rule.pathNodes.map((node) => node.value));
-          const added = dotfilePatterns(pattern).filter((p) => !written!.has(p));
-          // After the fix this rule denies the witness, unless an earlier rule decides it first.
-          const covered = added.some((p) => table.compile(runtime, p).matches(witness))
-            && ops.every((op) => {
-              const before = decide(op, witness);
-              return before.decision === "deny" || before.ruleIndex === -1 || before.ruleIndex > rule.index;
-            });
-          findings.push({
-            rule: r,
-            node: n,
-            message: `In ${who}, wildcards (\`*\`, \`**\`, \`?\`, classes) never match a name that starts with \`.\`: this deny does not cover \`${witness}\`, which ${reference.label} matches with the same pattern, and no other rule here denies it.${covered ? ` Add ${added.map((p) => `\`${p}\``).join(" and ")} to the rule.` : " Spell the dotfiles out in the pattern (e.g. `/dir/.*`)."}`,
-            witness,
-            fix: covered ? { title: `Also deny dotfiles: add ${added.map((p) => JSON.stringify(p)).join(" and ")}`, newText: added.map((p) => `, ${JSON.stringify(p)}`).join("") } : undefined,
-          });
-        }
-      }
-      return { findings, stoppedAt: undefined };
-    }
   },
 };
+
+/**
+ * The witness search of one run: what the check finds in a rule list, asking `runtime`'s matcher (the one whose
+ * wildcards skip dot names) and `reference`'s, and counting its questions in `work`.
+ */
+function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runtime, who: string, work: WorkBudget): (rules: readonly RuleSpec[]) => Omit<ListOutcome, "spent"> {
+  const table = patternTable(context);
+
+  // What a pattern alone says in this runtime (the rule list and the reference runtime come later): the dotfile
+  // paths it misses, in the order `examplePaths` proposes them. Rules repeat patterns, so once each.
+  const gaps = new Map<string, Gaps>();
+  const gapsOf = (pattern: string): Gaps => {
+    let found = gaps.get(pattern);
+    if (found) return found;
+    // A pure function of the pattern and the two runtimes: kept across runs (`sharedGaps`). The work is counted
+    // the same either way, so the findings do not depend on what an earlier run left behind.
+    const key = `${runtime.id}\n${reference.id}\n${pattern}`;
+    let known = sharedGaps.get(key);
+    if (!known) {
+      known = NO_GAPS;
+      // Plain text (no wildcard, brace, class, escape or group) matches itself in both runtimes and nothing
+      // else, so it leaves no such path; checking that would cost two compilations per pattern.
+      if (!isPlainText(pattern) && !table.pathProblem(runtime, pattern) && !table.pathProblem(reference, pattern)) {
+        let here: CompiledPattern | undefined;
+        // The matcher last: the text tests reject most candidates, and it is compiled only if one gets there.
+        known = new Gaps(examplePaths(pattern, DOTFILE_FILL), (p) => hasOneDotfileSegment(p) && isCanonical(runtime, p) && isCanonical(reference, p) && !(here ??= table.compile(runtime, pattern)).matches(p));
+      }
+      remember(sharedGaps, key, known);
+    }
+    work.spend(known.asked);
+    gaps.set(pattern, known);
+    return known;
+  };
+
+  // The rule lists below are only asked about paths from `examplePaths` (never a `//`, canonical here, so no
+  // trailing `/` either), so a pattern's leading folder names are text such a path must start with, even in
+  // Python, whose matcher reads a `/` as `[/]+` and so offers no literal prefix of its own: without one, every
+  // decision tries every pattern.
+  const prefixed = new Map<string, CompiledPattern>();
+  const indexed = {
+    ...runtime,
+    compilePattern(pattern: string): CompiledPattern {
+      let c = prefixed.get(pattern);
+      if (!c) {
+        const compiledHere = table.compile(runtime, pattern);
+        // Plain text matches exactly itself among such paths, so all of it is the prefix.
+        const folders = isPlainText(pattern) ? pattern : leadingFolders(pattern);
+        // An unusable pattern fails every call that reaches it: it must stay a candidate for every path.
+        // The plain-path restatement is passed on (read lazily: it costs a compilation), so a list asked often
+        // can use its automaton; the wider prefix serves the trie and the patterns the automaton leaves out.
+        c = compiledHere.unusable || folders === ""
+          ? compiledHere
+          : {
+            pattern,
+            matches: compiledHere.matches.bind(compiledHere),
+            literalPrefix: folders,
+            get plainPathRegex() {
+              return compiledHere.plainPathRegex;
+            },
+          };
+        prefixed.set(pattern, c);
+      }
+      return c;
+    },
+  };
+  return listFindings;
+
+  /** What the check finds in one rule list (`stopped` when the work budget ran out part way). */
+  function listFindings(rules: readonly RuleSpec[]): Omit<ListOutcome, "spent"> {
+    const findings: ListFinding[] = [];
+    // Decisions are only asked about paths with a dot name in them (the gaps above), so the list is compiled
+    // without the patterns that cannot match such a path here (below): same decision, same deciding rule.
+    let shared: SharedList | undefined;
+    // Each distinct question of this run is counted once, whether or not an earlier run knew the answer, so the
+    // findings never depend on the cache.
+    const asked = new Set<string>();
+    const decide = (op: Operation, path: string): RuleDecision => {
+      shared ??= sharedRuleList(indexed, rules.map((r) => dotPathRule(r.input, (p) => table.compile(runtime, p).unusable)));
+      const question = `${op}\n${path}`;
+      if (!asked.has(question)) {
+        asked.add(question);
+        work.spend();
+      }
+      return shared.decide(question, op, path);
+    };
+    for (let r = 0; r < rules.length; r++) {
+      const rule = rules[r]!;
+      // Out of budget: stop looking. The findings so far are exact; the rules not reached are not reported on,
+      // and the `skipped` list says so.
+      if (work.expired) return { findings, stoppedAt: r };
+      if (rule.input.mode !== "deny") continue;
+      const ops = OPERATIONS.filter((op) => runtime.operationsCover(rule.input.operations, op));
+      if (ops.length === 0) continue;
+      let written: Set<unknown> | undefined;
+      for (let n = 0; n < rule.pathNodes.length; n++) {
+        const pattern = rule.pathNodes[n]!.value;
+        if (!analysable(pattern)) continue;
+        // The reference runtime's matcher is asked last: most patterns never get that far, and it compiles.
+        const gapPaths = gapsOf(pattern);
+        let witness: string | undefined;
+        for (let k = 0, p = gapPaths.at(0); p !== undefined; p = gapPaths.at(++k)) {
+          if (ops.some((op) => decide(op, p!).decision !== "deny") && (work.spend(), table.compile(reference, pattern).matches(p))) {
+            witness = p;
+            break;
+          }
+        }
+        if (!witness) continue;
+        written ??= new Set(rule.pathNodes.map((node) => node.value));
+        const added = dotfilePatterns(pattern).filter((p) => !written!.has(p));
+        // After the fix this rule denies the witness, unless an earlier rule decides it first.
+        const covered = added.some((p) => table.compile(runtime, p).matches(witness))
+          && ops.every((op) => {
+            const before = decide(op, witness);
+            return before.decision === "deny" || before.ruleIndex === -1 || before.ruleIndex > rule.index;
+          });
+        findings.push({
+          rule: r,
+          node: n,
+          message: `In ${who}, wildcards (\`*\`, \`**\`, \`?\`, classes) never match a name that starts with \`.\`: this deny does not cover \`${witness}\`, which ${reference.label} matches with the same pattern, and no other rule here denies it.${covered ? ` Add ${added.map((p) => `\`${p}\``).join(" and ")} to the rule.` : " Spell the dotfiles out in the pattern (e.g. `/dir/.*`)."}`,
+          witness,
+          fix: covered ? { title: `Also deny dotfiles: add ${added.map((p) => JSON.stringify(p)).join(" and ")}`, newText: added.map((p) => `, ${JSON.stringify(p)}`).join("") } : undefined,
+        });
+      }
+    }
+    return { findings, stoppedAt: undefined };
+  }
+}
 
 /** One finding of a list, by position (rule in the list, entry in its `paths`), so it replays onto a later parse. */
 interface ListFinding {
@@ -340,6 +348,13 @@ const DOTFILE_FILL: ExampleFill = {
   qmark: ["."],
   classChars: [".", "a"],
 };
+
+/** The first runtime whose wildcards do match dot names (deepagents-js): the reference for the witnesses. */
+let covering: Runtime | null | undefined;
+function coveringRuntime(): Runtime | undefined {
+  if (covering === undefined) covering = RUNTIME_IDS.map(runtimeById).find((r) => !skipsDotfiles(r)) ?? null;
+  return covering ?? undefined;
+}
 
 /** Asked of the matcher: does `/*` miss `/.env`? */
 function skipsDotfiles(runtime: Runtime): boolean {
