@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseTree, type Node, type ParseError, type ParseOptions } from "jsonc-parser";
-import { parseJsoncTree } from "../../server/src/engine/config/jsoncTree";
+import { NestingTooDeep, parseJsoncTree } from "../../server/src/engine/config/jsoncTree";
+import { MAX_NESTING, parseJsonc } from "../../server/src/engine/config/parse";
 import { makeRng, envInt, type Rng } from "../helpers/random";
 import { generateConfigText } from "../../bench/generate";
 
@@ -228,4 +229,23 @@ test("every prefix of generated configs (truncation at every kind of position)",
     }
   }
   assert.ok(prefixes > 1000, `only ${prefixes} prefixes`);
+});
+
+test("nesting: identical up to maxDepth, NestingTooDeep past it, never a stack overflow", () => {
+  const nested = (depth: number) => `${"[".repeat(depth)}1${"]".repeat(depth)}`;
+  assertSame(nested(MAX_NESTING)); // parse.ts's limit, within parseTree's stack
+  assert.ok(parseJsoncTree(nested(MAX_NESTING), [], OPTIONS, MAX_NESTING));
+  assert.throws(() => parseJsoncTree(nested(MAX_NESTING + 1), [], OPTIONS, MAX_NESTING), (e) => e instanceof NestingTooDeep && e.offset === MAX_NESTING);
+  // Error recovery nests without brackets nesting: each `}` is skipped inside the open array, and after the `,` the
+  // next `[` opens an array inside it. parseTree overflows the stack here; the bracket pre-check sees depth 1.
+  const recovery = "[},".repeat(200_000);
+  assert.throws(() => parseTree(recovery, [], OPTIONS), RangeError);
+  assert.throws(() => parseJsoncTree(recovery, [], OPTIONS), (e) => e instanceof NestingTooDeep && e.offset === 3 * 1000);
+  assert.throws(() => parseJsoncTree(recovery, [], OPTIONS, MAX_NESTING), (e) => e instanceof NestingTooDeep && e.offset === 3 * MAX_NESTING);
+  const parsed = parseJsonc(recovery);
+  assert.equal(parsed.root, undefined);
+  assert.deepEqual(
+    parsed.findings.map((f) => [f.message, f.span.start]),
+    [[`Nesting deeper than ${MAX_NESTING} levels; the file was not analysed further (no configuration is this deep).`, 3 * MAX_NESTING]],
+  );
 });

@@ -12,7 +12,10 @@ import { Token } from "./tokens";
  * branch below mirrors one in jsonc-parser 3.3.1's `visit` (lib/esm/impl/parser.js); the comments name them.
  * test/engine/jsoncTree.test.ts compares the two on every config in the repository and on generated broken input.
  *
- * Recursion is one level per `{`/`[`: callers bound the nesting first (parse.ts, `firstTooDeepOffset`).
+ * Recursion is one level per object or array the parser enters, and it enters more than the text's bracket depth
+ * suggests: in `[},[},[},…` each `}` is skipped as an error inside the open array and the `,` lets the next `[` open
+ * a nested one, so bracket depth stays at 1 while parseTree recurses until the stack overflows. Here the depth is
+ * bounded (`maxDepth`): past it the parse stops with `NestingTooDeep`, never a stack overflow.
  */
 
 /** jsonc-parser's `ParseErrorCode` values (a `const enum` in its types, which isolated builds cannot inline). */
@@ -34,6 +37,14 @@ const Err = {
   InvalidEscapeCharacter: 15 as ParseErrorCode,
   InvalidCharacter: 16 as ParseErrorCode,
 } as const;
+
+/** Thrown when objects and arrays nest deeper than parseJsoncTree's `maxDepth`, at the `{`/`[` that is one too deep. */
+export class NestingTooDeep extends Error {
+  constructor(readonly offset: number) {
+    super(`JSONC nesting too deep at offset ${offset}`);
+    this.name = "NestingTooDeep";
+  }
+}
 
 /** jsonc-parser's `Node` while it is built (its declaration is read-only; lengths and colons are set late). */
 interface TreeNode {
@@ -78,12 +89,15 @@ class TreeParser {
    * slots at its first push: most arrays here hold one or two nodes, and the tree lives through the whole check.)
    */
   private readonly pending: TreeNode[] = [];
+  /** Objects and arrays open around the current token. */
+  private depth = 0;
 
   constructor(
     private readonly text: string,
     private readonly errors: ParseError[],
     private readonly allowTrailingComma: boolean,
     private readonly disallowComments: boolean,
+    private readonly maxDepth: number,
   ) {
     this.scanner = createScanner(text, false);
     this.length = text.length;
@@ -290,6 +304,7 @@ class TreeParser {
 
   /** visit's `parseObject` (see parseValue); its properties are gathered on `pending`. */
   private parseObject(parent: TreeNode): TreeNode {
+    if (++this.depth > this.maxDepth) throw new NestingTooDeep(this.tokenOffset);
     const object: TreeNode = { type: "object", offset: this.tokenOffset, length: -1, parent, children: undefined };
     const pending = this.pending;
     const first = pending.length;
@@ -314,6 +329,7 @@ class TreeParser {
       needsComma = true;
       token = this.token;
     }
+    this.depth--;
     object.children = pending.slice(first);
     pending.length = first;
     // onObjectEnd: the current token (`}` or the end of file) closes an open property and the object.
@@ -331,6 +347,7 @@ class TreeParser {
 
   /** visit's `parseArray` (see parseValue); its items are gathered on `pending`. */
   private parseArray(parent: TreeNode): TreeNode {
+    if (++this.depth > this.maxDepth) throw new NestingTooDeep(this.tokenOffset);
     const array: TreeNode = { type: "array", offset: this.tokenOffset, length: -1, parent, children: undefined };
     const pending = this.pending;
     const first = pending.length;
@@ -353,6 +370,7 @@ class TreeParser {
       needsComma = true;
       token = this.token;
     }
+    this.depth--;
     array.children = pending.slice(first);
     pending.length = first;
     const end = this.tokenOffset + this.tokenLength;
@@ -385,11 +403,13 @@ class TreeParser {
 }
 
 /**
- * The tree and errors jsonc-parser's `parseTree(text, errors, options)` gives, identical for every input (see the
- * file comment). `options` as parseTree's; parse.ts passes trailing commas, comments and empty content allowed.
+ * The tree and errors jsonc-parser's `parseTree(text, errors, options)` gives, identical for every input whose
+ * objects and arrays nest at most `maxDepth` deep (see the file comment); deeper, it throws `NestingTooDeep` (errors
+ * found before that are left in `errors`). `options` as parseTree's; parse.ts passes trailing commas, comments and
+ * empty content allowed. The default depth is far beyond any configuration and far within Node's stack.
  */
-export function parseJsoncTree(text: string, errors: ParseError[] = [], options: ParseOptions = {}): Node | undefined {
+export function parseJsoncTree(text: string, errors: ParseError[] = [], options: ParseOptions = {}, maxDepth = 1000): Node | undefined {
   // Truthiness, as visit reads its options.
-  const parser = new TreeParser(text, errors, !!options.allowTrailingComma, !!options.disallowComments);
+  const parser = new TreeParser(text, errors, !!options.allowTrailingComma, !!options.disallowComments, maxDepth);
   return parser.parseDocument(!!options.allowEmptyContent);
 }

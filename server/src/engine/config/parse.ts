@@ -1,5 +1,5 @@
 import { createScanner, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
-import { parseJsoncTree } from "./jsoncTree";
+import { NestingTooDeep, parseJsoncTree } from "./jsoncTree";
 import { Token } from "./tokens";
 import type { Finding } from "../diagnostics";
 
@@ -7,7 +7,7 @@ export type JsonNode = Node;
 
 /** Files larger than this are reported, not analysed: no agent config is this big, and checks must stay fast. */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
-/** Deeper nesting than any config needs; jsonc-parser recurses per level and would overflow the stack. */
+/** Deeper nesting than any config needs; the parser recurses per level and would overflow the stack. */
 export const MAX_NESTING = 128;
 
 export interface ParsedJsonc {
@@ -32,13 +32,19 @@ export function parseJsonc(text: string): ParsedJsonc {
   }
   const nul = text.indexOf("\u0000");
   if (nul >= 0) return syntax("The file contains binary data (a NUL byte); it is not a JSONC configuration.", nul);
+  const tooDeepMessage = `Nesting deeper than ${MAX_NESTING} levels; the file was not analysed further (no configuration is this deep).`;
   const tooDeep = firstTooDeepOffset(text);
-  if (tooDeep >= 0) {
-    return syntax(`Nesting deeper than ${MAX_NESTING} levels; the file was not analysed further (no configuration is this deep).`, tooDeep);
-  }
+  if (tooDeep >= 0) return syntax(tooDeepMessage, tooDeep);
   const errors: ParseError[] = [];
-  // jsonc-parser's parseTree, exactly, built over its scanner without the visitor (see jsoncTree.ts).
-  const root = parseJsoncTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
+  let root: JsonNode | undefined;
+  try {
+    // jsonc-parser's parseTree, exactly, built over its scanner without the visitor (see jsoncTree.ts).
+    root = parseJsoncTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true }, MAX_NESTING);
+  } catch (e) {
+    // Error recovery can nest the parser deeper than the brackets do (`[},[},…`): the same answer as for brackets.
+    if (e instanceof NestingTooDeep) return syntax(tooDeepMessage, e.offset);
+    throw e;
+  }
   const reported = new Set<number>();
   for (const error of errors) {
     if (reported.has(error.offset) || reported.size >= 50) continue; // one message per place, and not thousands
@@ -152,9 +158,14 @@ export function firstTooDeepOffsetByScanner(text: string): number {
 export function property(node: JsonNode | undefined, key: string): JsonNode | undefined {
   if (!node || node.type !== "object" || !node.children) return undefined;
   let found: JsonNode | undefined;
-  for (const prop of node.children) {
-    const [k, v] = prop.children ?? [];
-    if (k && k.value === key) found = v;
+  // Indexing rather than `const [k, v] = prop.children`: destructuring runs the array iterator, and this is called
+  // for every key the model and the checks read.
+  const props = node.children;
+  for (let i = 0; i < props.length; i++) {
+    const pair = props[i]!.children;
+    if (!pair) continue;
+    const k = pair[0];
+    if (k && k.value === key) found = pair[1];
   }
   return found;
 }
