@@ -234,9 +234,20 @@ export function ruleListOf(node: JsonNode | undefined, owner: RuleListOwner, ser
   if (node?.type !== "array") return undefined;
   const rules: RuleSpec[] = [];
   node.children?.forEach((ruleNode, index) => {
-    const operationsNode = property(ruleNode, "operations");
-    const pathsNode = property(ruleNode, "paths");
-    const modeNode = property(ruleNode, "mode");
+    // property() for the three keys, in one pass over the rule's properties (last one wins, as there).
+    let operationsNode: JsonNode | undefined;
+    let pathsNode: JsonNode | undefined;
+    let modeNode: JsonNode | undefined;
+    if (ruleNode.type === "object" && ruleNode.children) {
+      for (const prop of ruleNode.children) {
+        const pair = prop.children;
+        const key = pair?.[0];
+        if (!key) continue;
+        if (key.value === "operations") operationsNode = pair![1];
+        else if (key.value === "paths") pathsNode = pair![1];
+        else if (key.value === "mode") modeNode = pair![1];
+      }
+    }
     rules.push({
       index,
       node: ruleNode,
