@@ -163,11 +163,16 @@ export class ListReading {
     const covers = this.covers.get(op)!;
     const ruleOfTrack = this.ruleOfTrack;
     const out: number[] = [];
+    // A list's tracks are numbered in rule order (realiseOutcomes), so the rules come out ascending: sort only if not.
+    let ascending = true;
     for (const id of outcome.matched) {
       const index = id < ruleOfTrack.length ? ruleOfTrack[id]! : -1;
-      if (index >= 0 && covers[index]) out.push(index);
+      if (index >= 0 && covers[index]) {
+        if (out.length > 0 && index < out[out.length - 1]!) ascending = false;
+        out.push(index);
+      }
     }
-    out.sort((a, b) => a - b);
+    if (!ascending) out.sort((a, b) => a - b);
     cache[outcome.id] = out;
     return out;
   }

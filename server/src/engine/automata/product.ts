@@ -146,11 +146,19 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   let parent = new Int32Array(1 << 12);
   let via = new Int32Array(1 << 12);
   let expanded = new Uint8Array(1 << 12);
+  // Each tuple's hash: a probe compares it before reading the tuple itself (which is rarely in the cache).
+  let hashes = new Uint32Array(1 << 12);
   let slots = new Int32Array(1 << 13).fill(-1);
-  const buckets: number[][] = [];
+  // The queue: per cost, a first-in first-out list of pushes (a tuple is pushed again when reached more cheaply).
+  let bucketHead = new Int32Array(256).fill(-1);
+  let bucketTail = new Int32Array(256).fill(-1);
+  let maxCost = 0;
+  let pushed = 0;
+  let pushedTuple = new Int32Array(1 << 13);
+  let pushedNext = new Int32Array(1 << 13);
   const grow = () => {
     const size = offsets.length * 2;
-    const widen = <T extends Int32Array | Uint8Array>(a: T): T => {
+    const widen = <T extends Int32Array | Uint8Array | Uint32Array>(a: T): T => {
       const b = new (a.constructor as { new (n: number): T })(size);
       b.set(a);
       return b;
@@ -161,6 +169,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     parent = widen(parent);
     via = widen(via);
     expanded = widen(expanded);
+    hashes = widen(hashes);
   };
 
   // The hash of a tuple: its states, then its length (so that the walk can hash as it builds one).
@@ -175,6 +184,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     const length = buffer[0]!;
     for (let j = h & mask; slots[j] !== -1; j = (j + 1) & mask) {
       const index = slots[j]!;
+      if (hashes[index] !== h) continue;
       const o = offsets[index]!;
       if (pool[o] !== length) continue;
       let i = 1;
@@ -191,7 +201,30 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   };
   const push = (index: number) => {
     const c = cost[index]!;
-    (buckets[c] ??= []).push(index);
+    if (c >= bucketHead.length) {
+      const size = Math.max(bucketHead.length * 2, c + 1);
+      const head = new Int32Array(size).fill(-1);
+      head.set(bucketHead);
+      bucketHead = head;
+      const tail = new Int32Array(size).fill(-1);
+      tail.set(bucketTail);
+      bucketTail = tail;
+    }
+    if (pushed === pushedTuple.length) {
+      const tuples = new Int32Array(pushed * 2);
+      tuples.set(pushedTuple);
+      pushedTuple = tuples;
+      const next = new Int32Array(pushed * 2);
+      next.set(pushedNext);
+      pushedNext = next;
+    }
+    const p = pushed++;
+    pushedTuple[p] = index;
+    pushedNext[p] = -1;
+    if (bucketTail[c] === -1) bucketHead[c] = p;
+    else pushedNext[bucketTail[c]!] = p;
+    bucketTail[c] = p;
+    if (c > maxCost) maxCost = c;
   };
   /** `hash`: the tuple's hash when known (else -1); `index`: its index when already looked up (-1: new), else -2. */
   const reach = (buffer: Int32Array, from: number, k: number, newCost: number, newSegment: number, hash = -1, index = -2): void => {
@@ -222,10 +255,11 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     segment[added] = newSegment;
     parent[added] = from;
     via[added] = k;
+    hashes[added] = h;
     budget.spend();
     if (count * 2 > slots.length) {
       slots = new Int32Array(slots.length * 2).fill(-1);
-      for (let i = 0; i < count; i++) place(i, hashOf(pool, offsets[i]!));
+      for (let i = 0; i < count; i++) place(i, hashes[i]!);
     } else {
       place(added, h);
     }
@@ -284,11 +318,10 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     else outcomeIndex.set(h, [outcomes.length - 1]);
   };
 
-  for (let c = 0; c < buckets.length; c++) {
-    const bucket = buckets[c];
-    if (!bucket) continue;
-    for (let b = 0; b < bucket.length; b++) {
-      const head = bucket[b]!;
+  // Every step costs at least 1: expanding a tuple never pushes into the bucket being read.
+  for (let c = 0; c <= maxCost; c++) {
+    for (let p = bucketHead[c]!; p !== -1; p = pushedNext[p]!) {
+      const head = pushedTuple[p]!;
       if (expanded[head] || cost[head] !== c) continue;
       expanded[head] = 1;
       const o = offsets[head]!;
@@ -385,7 +418,6 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
         reach(scratch, head, k, c + stepCost, after, hash, index);
       }
     }
-    buckets[c] = [];
   }
 
   const wordTo = (index: number): number[] => {
@@ -571,7 +603,7 @@ class Residuals {
 function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (readonly number[])[], deciders: DeciderTracks): (tuple: Int32Array) => boolean {
   const { tables, entryOfState, baseOf } = space;
   const residuals = new Residuals(tables, space.classes, space.width);
-  // Per global state: its residual id, or -2 while not asked yet.
+  // Per global state: its group id, or -2 while not asked yet (see below).
   const ids = new Int32Array(space.size).fill(-2);
   const OPS = 2; // read, write (runtime.ts OPERATIONS)
   const lists = Math.max(0, ...deciders.list) + 1;
@@ -607,6 +639,22 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
       claimMask[e] = mask;
     }
   }
+  // Exact residual ids (Residuals.of) cost a search of the automaton from each state. They only matter between
+  // states whose tables claim a common slot: a state is first sketched (`sketchResiduals`: equal residuals, equal
+  // sketch), and gets an exact id only when some other state with its sketch claims a slot it claims. Otherwise the
+  // sketch serves as its group id (ids past `sketches` are exact ones): states grouped by it claim disjoint slots,
+  // so none can be dropped for another, just as when each has a group of its own.
+  const { sketch, sketches } = sketchResiduals(space);
+  const claimedBy = new Int32Array(sketches);
+  const exact = new Uint8Array(sketches);
+  for (let e = requiredCount; e < tables.length; e++) {
+    const mask = claimMask[e]!;
+    for (let g = baseOf[e]!; g < baseOf[e + 1]!; g++) {
+      const k = sketch[g]!;
+      if (mask <= 0 || (claimedBy[k]! & mask) !== 0) exact[k] = 1;
+      claimedBy[k] |= mask;
+    }
+  }
   // Per residual id: the stamp of the last tuple it was seen in, and its group there. Per group: how many entries
   // share it, and (shared groups only) its row of the best rule and entry per (list, op).
   let seenIn = new Int32Array(1024);
@@ -634,8 +682,14 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
       const g = tuple[1 + i]!;
       let id = ids[g]!;
       if (id === -2) {
-        const e = entryOfState[g]!;
-        ids[g] = id = residuals.of(e, g - baseOf[e]!);
+        const k = sketch[g]!;
+        if (exact[k]) {
+          const e = entryOfState[g]!;
+          id = sketches + residuals.of(e, g - baseOf[e]!);
+        } else {
+          id = k;
+        }
+        ids[g] = id;
       }
       if (id >= seenIn.length) {
         const size = Math.max(seenIn.length * 2, id + 1);
@@ -700,6 +754,49 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
 }
 
 /**
+ * A sketch of every state's residual language (what it accepts from there on), as dense ids: states with the same
+ * residual always get the same sketch; states with different ones usually, not always, get different sketches.
+ * Moore's refinement, hashed: the sketch after n rounds is a hash of the state's acceptance and of its successors'
+ * sketches after n - 1 rounds, read through the walk's rows (the most common successor, then the exceptions, which
+ * equal residuals have alike: `rowsOf`). It stops when a round tells no more states apart (or after 32 rounds).
+ */
+function sketchResiduals(space: StateSpace): { sketch: Int32Array; sketches: number } {
+  const { size, step, exceptionStart, exceptions, final, defaultStep } = space;
+  const columns = space.classes.length;
+  let current = new Int32Array(size);
+  let next = new Int32Array(size);
+  for (let g = 0; g < size; g++) current[g] = final[g]! ? 1 : 2;
+  let distinct = 2;
+  const dense = new Map<number, number>();
+  for (let round = 0; round < 32; round++) {
+    dense.clear();
+    for (let g = 0; g < size; g++) {
+      const d = defaultStep[g]!;
+      let h = Math.imul(0x811c9dc5 ^ current[g]!, 0x01000193);
+      h = Math.imul(h ^ (d < 0 ? 0 : current[d]!), 0x01000193);
+      for (let x = exceptionStart[g]!, end = exceptionStart[g + 1]!; x < end; x++) {
+        const column = exceptions[x]!;
+        const t = step[g * columns + column]!;
+        h = Math.imul(h ^ column, 0x01000193);
+        h = Math.imul(h ^ (t < 0 ? 0 : current[t]!), 0x01000193);
+      }
+      h = (h ^ (h >>> 15)) >>> 0;
+      let id = dense.get(h);
+      if (id === undefined) dense.set(h, (id = dense.size + 1));
+      next[g] = id;
+    }
+    const swap = current;
+    current = next;
+    next = swap;
+    if (dense.size <= distinct) break;
+    distinct = dense.size;
+  }
+  // Ids from 0.
+  for (let g = 0; g < size; g++) current[g]!--;
+  return { sketch: current, sketches: dense.size };
+}
+
+/**
  * The states of every table of one walk, numbered globally (table 0's states first, then table 1's, …), with
  * everything the walk reads per state in flat arrays: a tuple is then a plain list of numbers (half the size of
  * (table, state) pairs, and no per-table indirection on each step).
@@ -714,6 +811,8 @@ class StateSpace {
   /** State g's exceptional columns (rowsOf, as indices into the walk's classes) are `exceptions[exceptionStart[g]…exceptionStart[g + 1])`. */
   readonly exceptionStart: Int32Array;
   readonly exceptions: Int32Array;
+  /** Per state: its successor on every column that is not an exception (-1: dead). */
+  readonly defaultStep: Int32Array;
   readonly final: Uint8Array;
 
   constructor(readonly tables: readonly Table[], readonly classes: readonly number[], readonly width: number) {
@@ -725,6 +824,7 @@ class StateSpace {
     this.step = new Int32Array(size * columns);
     this.final = new Uint8Array(size);
     this.exceptionStart = new Int32Array(size + 1);
+    this.defaultStep = new Int32Array(size);
     const columnOf = new Int32Array(width).fill(-1);
     classes.forEach((k, column) => (columnOf[k] = column));
     const classesKey = classes.join(",");
@@ -747,7 +847,14 @@ class StateSpace {
           this.step[g * columns + column] = t < 0 ? -1 : base + t;
         }
         this.exceptionStart[g] = x;
-        for (let i = start[s]!, end = start[s + 1]!; i < end; i++) this.exceptions[x++] = columnOf[exceptions[i]!]!;
+        // The first column that is not an exception (exceptions ascend) shows the common successor.
+        let common = 0;
+        for (let i = start[s]!, end = start[s + 1]!; i < end; i++) {
+          const column = columnOf[exceptions[i]!]!;
+          if (column === common) common++;
+          this.exceptions[x++] = column;
+        }
+        this.defaultStep[g] = common < columns ? this.step[g * columns + common]! : -1;
       }
     }
     this.exceptionStart[size] = x;

@@ -176,8 +176,7 @@ export class Table {
   readonly final: Uint8Array;
   /** A final state can still be reached (otherwise the state is as good as dead). */
   readonly live: Uint8Array;
-  /** Every continuation is accepted from here. */
-  readonly universal: Uint8Array;
+  private universalStates: Uint8Array | undefined;
   readonly initial = 0;
 
   constructor(alphabet: Alphabet, dfa: DFA) {
@@ -198,22 +197,36 @@ export class Table {
     }
     this.final = compact.final;
     this.live = this.computeLive();
-    this.universal = this.computeUniversal();
   }
 
+  /** Every continuation is accepted from here (only `findWord` asks: computed on first use). */
+  get universal(): Uint8Array {
+    return (this.universalStates ??= this.computeUniversal());
+  }
+
+  /** The states that can reach a final state: backwards from the final states over the reversed transitions. */
   private computeLive(): Uint8Array {
+    const { size, width, next } = this;
     const live = Uint8Array.from(this.final);
-    for (let changed = true; changed; ) {
-      changed = false;
-      for (let s = 0; s < this.size; s++) {
-        if (live[s]) continue;
-        for (let k = 0; k < this.width; k++) {
-          const t = this.next[s * this.width + k]!;
-          if (t >= 0 && live[t]) {
-            live[s] = 1;
-            changed = true;
-            break;
-          }
+    // Predecessors of each state (with repeats), as adjacency lists in flat arrays.
+    const count = new Int32Array(size + 1);
+    for (let i = 0; i < next.length; i++) if (next[i]! >= 0) count[next[i]! + 1]!++;
+    for (let s = 0; s < size; s++) count[s + 1]! += count[s]!;
+    const from = new Int32Array(count[size]!);
+    const fill = count.slice(0, size);
+    for (let i = 0; i < next.length; i++) {
+      const t = next[i]!;
+      if (t >= 0) from[fill[t]!++] = (i / width) | 0;
+    }
+    const queue: number[] = [];
+    for (let s = 0; s < size; s++) if (live[s]) queue.push(s);
+    for (let q = 0; q < queue.length; q++) {
+      const t = queue[q]!;
+      for (let x = count[t]!, end = count[t + 1]!; x < end; x++) {
+        const s = from[x]!;
+        if (!live[s]) {
+          live[s] = 1;
+          queue.push(s);
         }
       }
     }
