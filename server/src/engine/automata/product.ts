@@ -46,7 +46,8 @@ function rowsOf(table: Table, classes: readonly number[], key = classes.join(","
   for (let s = 0; s < table.size; s++) {
     let best = -1;
     let bestCount = -1;
-    for (const k of classes) {
+    for (let i = 0; i < classes.length; i++) {
+      const k = classes[i]!;
       const t = next[s * width + k]!;
       const target = t >= 0 && live[t] ? t : -1;
       const c = ++counts[target + 1]!;
@@ -56,7 +57,8 @@ function rowsOf(table: Table, classes: readonly number[], key = classes.join(","
       }
     }
     start[s] = exceptions.length;
-    for (const k of classes) {
+    for (let i = 0; i < classes.length; i++) {
+      const k = classes[i]!;
       const t = next[s * width + k]!;
       const target = t >= 0 && live[t] ? t : -1;
       counts[target + 1] = 0;
@@ -246,7 +248,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
       bigger.set(pool);
       pool = bigger;
     }
-    pool.set(buffer.subarray(0, size), used);
+    for (let i = 0; i < size; i++) pool[used + i] = buffer[i]!;
     if (count === offsets.length) grow();
     const added = count++;
     offsets[added] = used;
@@ -344,7 +346,16 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
         }
         // Tables shared by several tracks can list them out of order, or twice.
         if (!ascending) {
-          matched.subarray(0, matchedCount).sort();
+          // Insertion sort in place: a handful of tracks, and no view object per tuple.
+          for (let r = 1; r < matchedCount; r++) {
+            const x = matched[r]!;
+            let w = r - 1;
+            while (w >= 0 && matched[w]! > x) {
+              matched[w + 1] = matched[w]!;
+              w--;
+            }
+            matched[w + 1] = x;
+          }
           let w = 1;
           for (let r = 1; r < matchedCount; r++) if (matched[r] !== matched[w - 1]) matched[w++] = matched[r]!;
           matchedCount = w;
@@ -522,7 +533,8 @@ class Residuals {
       const f = table.final[state]! ? -3 : -4;
       h1 = Math.imul(h1 ^ f, 0x01000193);
       h2 = Math.imul(h2 ^ f, 0x5bd1e995);
-      for (const k of classes) {
+      for (let c = 0; c < classes.length; c++) {
+        const k = classes[c]!;
         const t = table.next[state * width + k]!;
         let v = -1;
         if (t >= 0 && table.live[t]) {
@@ -572,7 +584,8 @@ class Residuals {
       const x = queue[i]!;
       const y = toB.get(x)!;
       if (ta.final[x] !== tb.final[y]) return false;
-      for (const k of classes) {
+      for (let c = 0; c < classes.length; c++) {
+        const k = classes[c]!;
         let nx = ta.next[x * width + k]!;
         let ny = tb.next[y * width + k]!;
         if (nx >= 0 && !ta.live[nx]) nx = -1;
@@ -758,7 +771,7 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
  * residual always get the same sketch; states with different ones usually, not always, get different sketches.
  * Moore's refinement, hashed: the sketch after n rounds is a hash of the state's acceptance and of its successors'
  * sketches after n - 1 rounds, read through the walk's rows (the most common successor, then the exceptions, which
- * equal residuals have alike: `rowsOf`). It stops when a round tells no more states apart (or after 32 rounds).
+ * states with isomorphic futures, hence the same `Residuals` id, have alike: `rowsOf`).
  */
 function sketchResiduals(space: StateSpace): { sketch: Int32Array; sketches: number } {
   const { size, step, exceptionStart, exceptions, final, defaultStep } = space;
@@ -766,10 +779,8 @@ function sketchResiduals(space: StateSpace): { sketch: Int32Array; sketches: num
   let current = new Int32Array(size);
   let next = new Int32Array(size);
   for (let g = 0; g < size; g++) current[g] = final[g]! ? 1 : 2;
-  let distinct = 2;
-  const dense = new Map<number, number>();
-  for (let round = 0; round < 32; round++) {
-    dense.clear();
+  // Rounds are cheap (a few steps per state); numbering the hashes is not, so it is done once, at the end.
+  for (let round = 0; round < SKETCH_ROUNDS; round++) {
     for (let g = 0; g < size; g++) {
       const d = defaultStep[g]!;
       let h = Math.imul(0x811c9dc5 ^ current[g]!, 0x01000193);
@@ -780,21 +791,23 @@ function sketchResiduals(space: StateSpace): { sketch: Int32Array; sketches: num
         h = Math.imul(h ^ column, 0x01000193);
         h = Math.imul(h ^ (t < 0 ? 0 : current[t]!), 0x01000193);
       }
-      h = (h ^ (h >>> 15)) >>> 0;
-      let id = dense.get(h);
-      if (id === undefined) dense.set(h, (id = dense.size + 1));
-      next[g] = id;
+      next[g] = h ^ (h >>> 15);
     }
     const swap = current;
     current = next;
     next = swap;
-    if (dense.size <= distinct) break;
-    distinct = dense.size;
   }
-  // Ids from 0.
-  for (let g = 0; g < size; g++) current[g]!--;
-  return { sketch: current, sketches: dense.size };
+  const dense = new Map<number, number>();
+  for (let g = 0; g < size; g++) {
+    let id = dense.get(current[g]!);
+    if (id === undefined) dense.set(current[g]!, (id = dense.size));
+    next[g] = id;
+  }
+  return { sketch: next, sketches: dense.size };
 }
+
+/** Rounds of `sketchResiduals`: states told apart only by longer paths than this share a sketch (and get exact ids). */
+const SKETCH_ROUNDS = 24;
 
 /**
  * The states of every table of one walk, numbered globally (table 0's states first, then table 1's, …), with

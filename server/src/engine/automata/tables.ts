@@ -254,7 +254,10 @@ export class Table {
 
   accepts(classes: readonly number[]): boolean {
     let s = this.initial;
-    for (const k of classes) {
+    // An index, not `for … of`: this runs for every witness candidate against every table, and the iterator was
+    // allocated each time.
+    for (let i = 0; i < classes.length; i++) {
+      const k = classes[i]!;
       if (k < 0) return false;
       s = this.next[s * this.width + k]!;
       // A state that cannot reach acceptance ends the walk as surely as no transition (most tables reject a path
