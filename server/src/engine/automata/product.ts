@@ -654,9 +654,8 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
   }
   // Exact residual ids (Residuals.of) cost a search of the automaton from each state. They only matter between
   // states whose tables claim a common slot: a state is first sketched (`sketchResiduals`: equal residuals, equal
-  // sketch), and gets an exact id only when some other state with its sketch claims a slot it claims. Otherwise the
-  // sketch serves as its group id (ids past `sketches` are exact ones): states grouped by it claim disjoint slots,
-  // so none can be dropped for another, just as when each has a group of its own.
+  // sketch), and takes part in the grouping (with an exact id) only when some other state with its sketch claims a
+  // slot it claims. Any other state has no state of equal residual that could make it redundant: it is kept.
   const { sketch, sketches } = sketchResiduals(space);
   const claimedBy = new Int32Array(sketches);
   const exact = new Uint8Array(sketches);
@@ -693,16 +692,16 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
     let contested = false;
     for (let i = requiredCount; i < length; i++) {
       const g = tuple[1 + i]!;
+      // A state whose sketch no other state claiming a common slot shares is kept whatever the others are: it
+      // takes no part in the grouping.
+      if (!exact[sketch[g]!]) {
+        groupOfEntry[i] = -1;
+        continue;
+      }
       let id = ids[g]!;
       if (id === -2) {
-        const k = sketch[g]!;
-        if (exact[k]) {
-          const e = entryOfState[g]!;
-          id = sketches + residuals.of(e, g - baseOf[e]!);
-        } else {
-          id = k;
-        }
-        ids[g] = id;
+        const e = entryOfState[g]!;
+        ids[g] = id = residuals.of(e, g - baseOf[e]!);
       }
       if (id >= seenIn.length) {
         const size = Math.max(seenIn.length * 2, id + 1);
@@ -739,7 +738,8 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
     }
     bestRule.fill(0x7fffffff, 0, rows * slots);
     for (let i = requiredCount; i < length; i++) {
-      const row = rowOfGroup[groupOfEntry[i]!]!;
+      const group = groupOfEntry[i]!;
+      const row = group < 0 ? -1 : rowOfGroup[group]!;
       if (row < 0) continue;
       const e = entryOfState[tuple[1 + i]!]!;
       for (let c = claimStart[e]!, end = claimStart[e + 1]!; c < end; c++) {
@@ -755,7 +755,8 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
     for (let i = requiredCount; i < length; i++) {
       const g = tuple[1 + i]!;
       const e = entryOfState[g]!;
-      const row = rowOfGroup[groupOfEntry[i]!]!;
+      const group = groupOfEntry[i]!;
+      const row = group < 0 ? -1 : rowOfGroup[group]!;
       let keep = row < 0;
       for (let c = claimStart[e]!, end = claimStart[e + 1]!; c < end && !keep; c++) if (bestEntry[row * slots + slotOf[c]!] === e) keep = true;
       if (!keep) continue;
