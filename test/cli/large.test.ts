@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { main } from "../../server/src/cli/main";
-import { BATCH_CHARS, LISTED_NAMES } from "../../server/src/cli/output";
+import { BATCH_CHARS } from "../../server/src/cli/output";
+import { LISTED_NAMES } from "../../server/src/engine/names";
 
 const CLI = join(__dirname, "..", "..", "dist", "cli.js");
 const ROLES = 10_000;

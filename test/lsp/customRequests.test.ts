@@ -40,6 +40,17 @@ describe("custom requests", () => {
     assert.match(unknown.reason!, /No agent named "nobody"/);
   });
 
+  it("an unknown agent or role is answered as the CLI answers it: the closest name first, at most 20 names", async () => {
+    const roles = Object.fromEntries([["admin", { tools: { allow: "*" } }], ...Array.from({ length: 300 }, (_, i) => [`role-${i}`, { tools: { allow: ["read_file"] } }])]);
+    const many = await session.open({ text: JSON.stringify({ version: 1, authorization: { enabled: true, default_role: "admin", roles } }, null, 2) });
+    const role = (await client.request<PromptPreviewResult>(PromptPreviewRequest.method, { uri: many.uri, agent: "main", role: "admn" }))!;
+    assert.equal(role.available, false);
+    assert.match(role.reason!, /^No role named "admn"\. Did you mean "admin"\? Roles: admin, role-0, role-1, .*, … and 281 more\.$/);
+    const agent = (await client.request<EffectiveToolsResult>(EffectiveToolsRequest.method, { uri: many.uri, agent: "mian" }))!;
+    assert.equal(agent.available, false);
+    assert.equal(agent.reason, 'No agent named "mian". Did you mean "main"? Agents: main, general-purpose.');
+  });
+
   it("explain: the deciding rule with its place in the file", async () => {
     const result = (await client.request<ExplainResult>(ExplainRequest.method, { uri, agent: "main", operation: "write", path: "/workspace/secrets/key.txt" }))!;
     assert.equal(result.decision, "deny");

@@ -45,28 +45,17 @@ export function writeJsonList(out: BatchedOutput, key: string, items: Iterable<u
   out.flush();
 }
 
-/** How many valid names a usage error lists: a config can have 10,000 roles or subagents. */
-export const LISTED_NAMES = 20;
-
-/**
- * `No role named "admn". Did you mean "admin"? Roles: admin, user, … and 9,998 more.`: the closest name first (when
- * one is close enough to be a typo), then the others in the config's order, at most LISTED_NAMES in all, each name
- * once.
- */
-export function unknownNameMessage(what: string, plural: string, word: string, names: readonly string[]): string {
-  const distinct = [...new Set(names)].filter((n) => n !== "");
-  // Loaded here, not at the top: the CLI loads no engine module before a command needs one.
-  const { closeName } = require("../engine/authorization/suggest") as typeof import("../engine/authorization/suggest");
-  const close = closeName(word, distinct);
-  const ordered = close === undefined ? distinct : [close, ...distinct.filter((n) => n !== close)];
-  const shown = ordered.slice(0, LISTED_NAMES).map(listedName);
-  const more = ordered.length - shown.length;
-  const hint = close === undefined ? "" : ` Did you mean ${JSON.stringify(close)}?`;
-  const list = `${shown.join(", ")}${more > 0 ? `, … and ${more.toLocaleString("en")} more` : ""}`;
-  return `No ${what} named ${JSON.stringify(word)}.${hint} ${plural}: ${list}.`;
+/** The engine's names.ts, loaded on first use: the CLI loads no engine module before a command needs one. */
+function names(): typeof import("../engine/names") {
+  return require("../engine/names") as typeof import("../engine/names");
 }
 
-/** A name in a list of names: as written, or as a JSON string when it could be misread (`admin ` next to `admin`). */
+/** See engine/names.ts: `No role named "admn". Did you mean "admin"? Roles: admin, user, … and 9,998 more.` */
+export function unknownNameMessage(what: string, plural: string, word: string, listed: readonly string[]): string {
+  return names().unknownNameMessage(what, plural, word, listed);
+}
+
+/** See engine/names.ts. */
 export function listedName(name: string): string {
-  return /^[^\s,"]+$/.test(name) ? name : JSON.stringify(name);
+  return names().listedName(name);
 }

@@ -1,5 +1,6 @@
 /** The custom requests of ../protocol.ts: agents and roles for pickers, effective tools, prompt preview, explain. */
 import type { AgentsResult, EffectiveToolsParams, EffectiveToolsResult, ExplainParams, ExplainResult, PromptPreviewParams, PromptPreviewResult } from "../protocol";
+import { unknownNameMessage } from "../engine/names";
 import { agentNames, effectiveToolTables, explain, promptPreviewMarkdown, renderToolTables, roleNames, type Analysis } from "./engineFacade";
 
 const NOT_A_CONFIG = "This file is not an Agent Sandbox configuration (agent-sandbox.jsonc).";
@@ -26,7 +27,7 @@ export function effectiveToolsOfConfig(analysis: Analysis | undefined, params: E
   if (no) return { ...no, tables: [], markdown: `_${no.reason}_\n` };
   const model = analysis!.model!;
   if (params.agent !== undefined && !agentNames(model).includes(params.agent)) {
-    const reason = `No agent named "${params.agent}". Agents: ${agentNames(model).join(", ")}.`;
+    const reason = unknownNameMessage("agent", "Agents", params.agent, agentNames(model));
     return { available: false, reason, tables: [], markdown: `_${reason}_\n` };
   }
   const tables = effectiveToolTables(model, params.agent, params.role);
@@ -39,12 +40,12 @@ export function promptPreviewOfConfig(analysis: Analysis | undefined, fsPath: st
   if (no) return { ...no, markdown: `_${no.reason}_\n` };
   const model = analysis!.model!;
   if (params.role !== null && !roleNames(model).includes(params.role)) {
-    const reason = `No role named "${params.role}"${roleNames(model).length ? `. Roles: ${roleNames(model).join(", ")}` : ": the configuration has no authorization roles"}.`;
+    const reason = roleNames(model).length ? unknownNameMessage("role", "Roles", params.role, roleNames(model)) : `No role named "${params.role}": the configuration has no authorization roles.`;
     return { available: false, reason, markdown: `_${reason}_\n` };
   }
   const markdown = promptPreviewMarkdown(model, fsPath, params.agent, params.role);
   if (markdown === undefined) {
-    const reason = `No agent named "${params.agent}". Agents: ${agentNames(model).join(", ")}.`;
+    const reason = unknownNameMessage("agent", "Agents", params.agent, agentNames(model));
     return { available: false, reason, markdown: `_${reason}_\n` };
   }
   return { available: true, markdown };
