@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseTree, type Node, type ParseError, type ParseOptions } from "jsonc-parser";
 import { NestingTooDeep, parseJsoncTree } from "../../server/src/engine/config/jsoncTree";
-import { MAX_NESTING, parseJsonc } from "../../server/src/engine/config/parse";
+import { firstTooDeepOffset, MAX_NESTING, parseJsonc } from "../../server/src/engine/config/parse";
 import { makeRng, envInt, type Rng } from "../helpers/random";
 import { generateConfigText } from "../../bench/generate";
 
@@ -248,4 +248,67 @@ test("nesting: identical up to maxDepth, NestingTooDeep past it, never a stack o
     parsed.findings.map((f) => [f.message, f.span.start]),
     [[`Nesting deeper than ${MAX_NESTING} levels; the file was not analysed further (no configuration is this deep).`, 3 * MAX_NESTING]],
   );
+});
+
+/**
+ * What parseJsonc answered before the parser counted brackets itself: the bracket pre-check over the whole text
+ * first, then (new with the depth guard) the first object or array parseTree's tree holds deeper than MAX_NESTING.
+ */
+function referenceNestingOffset(text: string): number {
+  const brackets = firstTooDeepOffset(text);
+  if (brackets >= 0) return brackets;
+  const root = parseTree(text, [], OPTIONS); // these inputs stay far below the depth where parseTree overflows
+  let found = -1;
+  const walk = (node: Node, depth: number): void => {
+    const container = node.type === "object" || node.type === "array";
+    if (container && depth + 1 > MAX_NESTING) {
+      if (found < 0) found = node.offset;
+      return;
+    }
+    for (const child of node.children ?? []) {
+      walk(child, depth + (container ? 1 : 0));
+      if (found >= 0) return;
+    }
+  };
+  if (root) walk(root, 0);
+  return found;
+}
+
+test("deep and unbalanced nesting: parseJsonc reports the same place as the bracket pre-check (seeded)", () => {
+  const r = makeRng(129);
+  // Brackets dense enough to pass 128 levels, in every place the count must see or ignore them.
+  const pieces = ["[", "[", "[", "{", "{", "]", "}", ",", '"k":', '"k"', "1", '"[{"', "/* [[{ */", "// [[[\n", '"\\"', '"unclosed [[\n', "x", ":", "]]]", "[[[[", "[},"];
+  let tooDeep = 0;
+  let recovered = 0;
+  for (let i = 0; i < 3000; i++) {
+    const parts: string[] = [];
+    const n = 100 + r.int(700);
+    const bias = r.next(); // some inputs mostly open, some mostly recover
+    if (r.chance(0.3)) {
+      // Recovery nesting: each `[},` opens one more array in the parser, while the brackets stay near depth 1.
+      for (let j = 0; j < n / 3; j++) parts.push(r.chance(0.9) ? "[}," : r.pick(["1,", '"s",', "/* [ */", '"[",', '{"a":1},', "[1],", "]"]));
+      // Brackets too deep after the place where the parser is: they are the answer.
+      if (r.chance(0.3)) parts.push("[".repeat(MAX_NESTING + r.int(5)));
+    } else {
+      for (let j = 0; j < n; j++) parts.push(r.chance(bias * 0.5) ? r.pick(["[", "{", "[},"]) : r.pick(pieces));
+    }
+    let text = parts.join(r.chance(0.5) ? "" : " ");
+    if (r.chance(0.2)) text = `{} ${text}`; // after the top-level value: only the count reads this
+    if (r.chance(0.1)) text = `] ${text}`; // no value at all: likewise
+    const expected = referenceNestingOffset(text);
+    const parsed = parseJsonc(text);
+    const where = `case ${i}: ${JSON.stringify(text)}`;
+    if (expected >= 0) {
+      tooDeep++;
+      if (firstTooDeepOffset(text) < 0) recovered++;
+      assert.equal(parsed.root, undefined, where);
+      assert.deepEqual(parsed.findings.map((f) => [f.message.startsWith("Nesting deeper than"), f.span.start]), [[true, expected]], where);
+    } else {
+      assert.ok(!parsed.findings.some((f) => f.message.startsWith("Nesting deeper than")), where);
+      const difference = treeDifference(parseTree(text, [], OPTIONS), parsed.root);
+      if (difference) assert.fail(`trees differ: ${difference}\n${where}`);
+    }
+  }
+  // Both kinds of too deep, and enough of the rest, must have been generated.
+  assert.ok(tooDeep > 300 && recovered > 30 && tooDeep < 2700, `${tooDeep} too deep, ${recovered} by recovery only`);
 });

@@ -12,10 +12,12 @@ import { Token } from "./tokens";
  * branch below mirrors one in jsonc-parser 3.3.1's `visit` (lib/esm/impl/parser.js); the comments name them.
  * test/engine/jsoncTree.test.ts compares the two on every config in the repository and on generated broken input.
  *
- * Recursion is one level per object or array the parser enters, and it enters more than the text's bracket depth
- * suggests: in `[},[},[},…` each `}` is skipped as an error inside the open array and the `,` lets the next `[` open
- * a nested one, so bracket depth stays at 1 while parseTree recurses until the stack overflows. Here the depth is
- * bounded (`maxDepth`): past it the parse stops with `NestingTooDeep`, never a stack overflow.
+ * Nesting is bounded (`maxDepth`), two ways, and past either the parse stops with `NestingTooDeep`:
+ * - the brackets' depth: `{`/`[` tokens minus `}`/`]` tokens, over the whole text (parse.ts's `firstTooDeepOffset`,
+ *   counted here as the tokens go by, so the text is not read twice);
+ * - the parser's: recursion is one level per object or array the parser enters, and it can enter more than the
+ *   brackets nest: in `[},[},[},…` each `}` is skipped as an error inside the open array and the `,` lets the next
+ *   `[` open one inside it, so the brackets' depth stays at 1 while parseTree recurses until the stack overflows.
  */
 
 /** jsonc-parser's `ParseErrorCode` values (a `const enum` in its types, which isolated builds cannot inline). */
@@ -89,12 +91,17 @@ class TreeParser {
    * slots at its first push: most arrays here hold one or two nodes, and the tree lives through the whole check.)
    */
   private readonly pending: TreeNode[] = [];
-  /** Objects and arrays open around the current token. */
+  /** Objects and arrays the parser has open around the current token. */
   private depth = 0;
+  /**
+   * `{`/`[` tokens read so far minus `}`/`]` tokens (never below 0), wherever they are: in a value, skipped after an
+   * error, or after the top-level value. What parse.ts's `firstTooDeepOffset` counts, token for token.
+   */
+  private bracketDepth = 0;
 
   constructor(
     private readonly text: string,
-    private readonly errors: ParseError[],
+    private errors: ParseError[],
     private readonly allowTrailingComma: boolean,
     private readonly disallowComments: boolean,
     private readonly maxDepth: number,
@@ -136,15 +143,19 @@ class TreeParser {
       let single = 0;
       switch (c) {
         case 123 /* { */:
+          if (++this.bracketDepth > this.maxDepth) throw new NestingTooDeep(pos);
           single = Token.OpenBrace;
           break;
         case 125 /* } */:
+          if (this.bracketDepth > 0) this.bracketDepth--;
           single = Token.CloseBrace;
           break;
         case 91 /* [ */:
+          if (++this.bracketDepth > this.maxDepth) throw new NestingTooDeep(pos);
           single = Token.OpenBracket;
           break;
         case 93 /* ] */:
+          if (this.bracketDepth > 0) this.bracketDepth--;
           single = Token.CloseBracket;
           break;
         case 58 /* : */:
@@ -304,7 +315,7 @@ class TreeParser {
 
   /** visit's `parseObject` (see parseValue); its properties are gathered on `pending`. */
   private parseObject(parent: TreeNode): TreeNode {
-    if (++this.depth > this.maxDepth) throw new NestingTooDeep(this.tokenOffset);
+    if (++this.depth > this.maxDepth) this.parserTooDeep();
     const object: TreeNode = { type: "object", offset: this.tokenOffset, length: -1, parent, children: undefined };
     const pending = this.pending;
     const first = pending.length;
@@ -347,7 +358,7 @@ class TreeParser {
 
   /** visit's `parseArray` (see parseValue); its items are gathered on `pending`. */
   private parseArray(parent: TreeNode): TreeNode {
-    if (++this.depth > this.maxDepth) throw new NestingTooDeep(this.tokenOffset);
+    if (++this.depth > this.maxDepth) this.parserTooDeep();
     const array: TreeNode = { type: "array", offset: this.tokenOffset, length: -1, parent, children: undefined };
     const pending = this.pending;
     const first = pending.length;
@@ -384,6 +395,22 @@ class TreeParser {
     return array;
   }
 
+  /**
+   * The parser is about to open one object or array too many, at the current token. Too deep brackets anywhere in
+   * the text are the answer first (they are what callers checked before parsing), so the rest is read for them.
+   */
+  private parserTooDeep(): never {
+    const offset = this.tokenOffset;
+    this.readToEnd();
+    throw new NestingTooDeep(offset);
+  }
+
+  /** Reads the remaining tokens for their brackets only (throws NestingTooDeep if they nest too deep). */
+  private readToEnd(): void {
+    this.errors = []; // what parseTree would not have reported: it stops reading where the parser stops
+    while (this.token !== Token.EOF) this.next();
+  }
+
   /** visit's top level, then parseTree's result: the one value under an artificial root, detached from it. */
   parseDocument(allowEmptyContent: boolean): TreeNode | undefined {
     if (this.next() === Token.EOF) {
@@ -394,19 +421,25 @@ class TreeParser {
     const result = this.parseValue(root);
     if (result === undefined) {
       this.error(Err.ValueExpected);
+      this.readToEnd();
       return undefined;
     }
-    if (this.token !== Token.EOF) this.error(Err.EndOfFileExpected);
+    if (this.token !== Token.EOF) {
+      this.error(Err.EndOfFileExpected);
+      this.readToEnd();
+    }
     delete result.parent; // parseTree's root has no `parent` key at all
     return result;
   }
 }
 
 /**
- * The tree and errors jsonc-parser's `parseTree(text, errors, options)` gives, identical for every input whose
- * objects and arrays nest at most `maxDepth` deep (see the file comment); deeper, it throws `NestingTooDeep` (errors
- * found before that are left in `errors`). `options` as parseTree's; parse.ts passes trailing commas, comments and
- * empty content allowed. The default depth is far beyond any configuration and far within Node's stack.
+ * The tree and errors jsonc-parser's `parseTree(text, errors, options)` gives, identical for every input nested at
+ * most `maxDepth` deep (see the file comment). Deeper, it throws `NestingTooDeep` at the first `{`/`[` token that
+ * is one level too deep in bracket count, anywhere in the text, or if there is none, where the parser would open its
+ * (maxDepth + 1)th object or array; errors found before are left in `errors`. `options` as parseTree's; parse.ts
+ * passes trailing commas, comments and empty content allowed. The default depth is far beyond any configuration and
+ * far within Node's stack.
  */
 export function parseJsoncTree(text: string, errors: ParseError[] = [], options: ParseOptions = {}, maxDepth = 1000): Node | undefined {
   // Truthiness, as visit reads its options.

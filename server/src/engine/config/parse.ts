@@ -32,17 +32,17 @@ export function parseJsonc(text: string): ParsedJsonc {
   }
   const nul = text.indexOf("\u0000");
   if (nul >= 0) return syntax("The file contains binary data (a NUL byte); it is not a JSONC configuration.", nul);
-  const tooDeepMessage = `Nesting deeper than ${MAX_NESTING} levels; the file was not analysed further (no configuration is this deep).`;
-  const tooDeep = firstTooDeepOffset(text);
-  if (tooDeep >= 0) return syntax(tooDeepMessage, tooDeep);
   const errors: ParseError[] = [];
   let root: JsonNode | undefined;
   try {
-    // jsonc-parser's parseTree, exactly, built over its scanner without the visitor (see jsoncTree.ts).
+    // jsonc-parser's parseTree, exactly, built over its scanner without the visitor (see jsoncTree.ts). It also
+    // counts the brackets, over the whole text: the first one opening level MAX_NESTING + 1 stops it, at
+    // `firstTooDeepOffset(text)`; and it stops where error recovery would nest it deeper than that (`[},[},…`).
     root = parseJsoncTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true }, MAX_NESTING);
   } catch (e) {
-    // Error recovery can nest the parser deeper than the brackets do (`[},[},…`): the same answer as for brackets.
-    if (e instanceof NestingTooDeep) return syntax(tooDeepMessage, e.offset);
+    if (e instanceof NestingTooDeep) {
+      return syntax(`Nesting deeper than ${MAX_NESTING} levels; the file was not analysed further (no configuration is this deep).`, e.offset);
+    }
     throw e;
   }
   const reported = new Set<number>();
@@ -87,6 +87,8 @@ function syntaxMessage(code: string): string {
 
 /**
  * Offset of the first `{`/`[` token that opens level MAX_NESTING + 1, or -1. Iterative: safe on any input.
+ * (parseJsonc has this answer from the parser, which counts the same brackets as it reads the tokens; this stays
+ * as the statement of what is counted, which test/engine/jsoncTree.test.ts holds the parser to.)
  *
  * jsonc-parser's scanner, reduced to what decides bracket tokens (this pass reads every file, so it reads
  * characters rather than building tokens): a string runs to its closing `"` or to a line break (a backslash takes
