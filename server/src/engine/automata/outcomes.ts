@@ -1,7 +1,7 @@
 import type { RuleListSpec } from "../config/model";
 import { OPERATIONS, type Operation, type Runtime } from "../runtime/runtime";
 import type { Budget } from "./budget";
-import { exploreProduct } from "./product";
+import { exploreProduct, type Outcome } from "./product";
 import { takenTheOtherWay, type OperationFacts, type RemovalChange, type RuleAnalysis, type RuleVerdict, type SkipNote, type TakenBy } from "./ruleListAnalysis";
 import type { Decision, RuleTables } from "./ruleTables";
 import type { PathSpace } from "./space";
@@ -81,12 +81,12 @@ export function realiseOutcomes(
     }
     return first.join(",");
   };
-  const byKey = new Map<string, { matched: readonly number[]; word?: number[]; path?: string; rank: number }>();
+  const byKey = new Map<string, { matched: readonly number[]; walked?: Outcome; path?: string; rank: number }>();
   for (const o of found) {
     const key = keyOf(o.matched);
     const rank = 1_000_000 + o.cost;
     const known = byKey.get(key);
-    if (!known || rank < known.rank) byKey.set(key, { matched: o.matched, word: o.word, rank });
+    if (!known || rank < known.rank) byKey.set(key, { matched: o.matched, walked: o, rank });
   }
   // Sample-workspace paths beat generated ones for the combination they realise. A table accepts only paths that
   // start with its literal prefix (space.ts), which rules most tables out without reading the path through them.
@@ -110,7 +110,7 @@ export function realiseOutcomes(
       id,
       matched: o.matched,
       get path() {
-        return (path ??= space.text(o.word!));
+        return (path ??= space.text(o.walked!.word));
       },
       rank: o.rank,
     };

@@ -18,7 +18,7 @@ import type { Alphabet, Table } from "./tables";
 export interface Outcome {
   /** Indices of the tracks that accept, ascending. */
   readonly matched: readonly number[];
-  /** A cheapest path with exactly this combination (class indices). */
+  /** A cheapest path with exactly this combination (class indices), spelled when read. */
   readonly word: number[];
   /** Its cost: its length, plus a penalty for everything a person would not write. */
   readonly cost: number;
@@ -431,12 +431,24 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     }
   }
 
-  const wordTo = (index: number): number[] => {
+  // Paths are spelled only when asked for (most outcomes' never are).
+  const paths: WalkPaths = { parent, via };
+  return outcomes.map((x) => new WalkOutcome(x.matched, x.cost, x.at, paths));
+}
+
+interface WalkPaths {
+  readonly parent: Int32Array;
+  readonly via: Int32Array;
+}
+
+class WalkOutcome implements Outcome {
+  constructor(readonly matched: readonly number[], readonly cost: number, private readonly at: number, private readonly paths: WalkPaths) {}
+  get word(): number[] {
+    const { parent, via } = this.paths;
     const word: number[] = [];
-    for (let at = index; at > 0; at = parent[at]!) word.push(via[at]!);
+    for (let at = this.at; at > 0; at = parent[at]!) word.push(via[at]!);
     return word.reverse();
-  };
-  return outcomes.map((x) => ({ matched: x.matched, word: wordTo(x.at), cost: x.cost }));
+  }
 }
 
 
