@@ -27,7 +27,8 @@ export const patternNeverMatches: Check = {
         for (const node of rule.pathNodes) {
           if (!analysable(node.value)) continue;
           const pattern = node.value;
-          const dead = context.runtimes
+          // Most patterns hold no `//` and end in no `/`: nothing to ask any runtime then.
+          const dead = !hasSlashTrouble(pattern) ? [] : context.runtimes
             .map((runtime, r) => ({ runtime, primary: r === 0, reason: neverMatchReason(runtime, pattern) }))
             .filter((d): d is { runtime: Runtime; primary: boolean; reason: string } => d.reason !== undefined);
           if (dead.length > 0) {
@@ -61,6 +62,11 @@ export const patternNeverMatches: Check = {
 // Patterns that only match text a canonical tool path never is
 // ---------------------------------------------------------------------------------------------------------------
 
+/** A `//`, or a trailing `/` (but not the root `/`): the only text that can keep a pattern from matching. */
+function hasSlashTrouble(pattern: string): boolean {
+  return pattern.includes("//") || (pattern.length > 1 && pattern.endsWith("/"));
+}
+
 /**
  * Why `pattern` matches no canonical tool path in `runtime`, or `undefined`. picomatch compiles a `/` outside
  * classes, braces and groups to a literal slash, except that a trailing `/**` also matches the folder itself, which
@@ -71,7 +77,7 @@ export const patternNeverMatches: Check = {
  * enumeration of canonical paths.
  */
 export function neverMatchReason(runtime: Runtime, pattern: string): string | undefined {
-  if (!pattern.includes("//") && !(pattern.length > 1 && pattern.endsWith("/"))) return undefined;
+  if (!hasSlashTrouble(pattern)) return undefined;
   if (runtime.permissionPathProblem(pattern)) return undefined;
   const chars = scanGlob(pattern);
   if (hasGroupSyntax(chars)) return undefined;

@@ -1,4 +1,4 @@
-import { allRuleLists } from "../config/model";
+import { allRuleLists, type RuleSpec } from "../config/model";
 import { spanOf } from "../config/parse";
 import { RUNTIME_IDS, runtimeById, type Runtime } from "../runtime";
 import type { Check } from "./check";
@@ -47,17 +47,19 @@ export const patternRootGlobstar: Check = {
       }
       return found;
     };
+    // A sibling whose leading folders are not the witness's cannot match it: only the others are compiled.
+    const siblingMatches = (rule: RuleSpec, p: string) => rule.pathNodes.some((n) => analysable(n.value) && p.startsWith(leadingFolders(n.value)) && table.compile(runtime, n.value).matches(p));
     for (const list of allRuleLists(context.model)) {
       for (const rule of list.rules) {
-        // A sibling whose leading folders are not the witness's cannot match it: only the others are compiled.
-        const siblingMatches = (p: string) => rule.pathNodes.some((n) => analysable(n.value) && p.startsWith(leadingFolders(n.value)) && table.compile(runtime, n.value).matches(p));
         for (const node of rule.pathNodes) {
+          // Only a pattern that starts with `/**/` can be reported (the rest is `analyse`'s).
+          if (typeof node.value !== "string" || !node.value.startsWith("/**/")) continue;
           if (!analysable(node.value)) continue;
           const pattern = node.value;
           const analysed = analyse(pattern);
           if (!analysed) continue;
           const { fixed } = analysed;
-          const witness = analysed.gaps.find((p) => !siblingMatches(p));
+          const witness = analysed.gaps.find((p) => !siblingMatches(rule, p));
           if (!witness) continue;
           let otherMatches = analysed.othersMatching.get(witness);
           if (!otherMatches) {

@@ -15,18 +15,20 @@ export const patternTooComplex: Check = {
     const table = patternTable(context);
     for (const list of allRuleLists(context.model)) {
       for (const rule of list.rules) {
-        rule.pathNodes.forEach((node) => {
-          if (typeof node.value !== "string" || node.value === "") return;
-          context.runtimes.forEach((runtime, r) => {
-            const error = mayBeUnusable(runtime.id, node.value) ? table.compile(runtime, node.value).unusable : undefined;
-            if (!error) return;
-            const length = node.value.length > 1000 ? ` (${node.value.length.toLocaleString("en")} characters)` : "";
+        for (const node of rule.pathNodes) {
+          const pattern = node.value;
+          if (typeof pattern !== "string" || pattern === "") continue;
+          for (let r = 0; r < context.runtimes.length; r++) {
+            const runtime = context.runtimes[r]!;
+            const error = mayBeUnusable(runtime.id, pattern) ? table.compile(runtime, pattern).unusable : undefined;
+            if (!error) continue;
+            const length = pattern.length > 1000 ? ` (${pattern.length.toLocaleString("en")} characters)` : "";
             context.report({
               message: `${runtime.label}${r > 0 ? " (in compatibleWith)" : ""} cannot use this pattern${length}: every tool call that reaches this rule fails with "${error}".`,
               span: { start: node.offset, end: Math.min(node.offset + node.length, node.offset + 200) },
             });
-          });
-        });
+          }
+        }
       }
     }
   },
