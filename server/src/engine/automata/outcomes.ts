@@ -325,9 +325,12 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
 /** Why rule `index` cannot be analysed for `op`: its own pattern, or an earlier rule's, is unknown. */
 function blockedBy(reading: ListReading, op: Operation, index: number): string | undefined {
   const tables = reading.tracks.tables;
-  for (const r of tables.forOperation(op)) {
-    if (r.index > index) break;
-    if (!r.unknown) continue;
+  // The first not-analysed rule covering `op` (known to the reading): every rule's question would otherwise walk
+  // the list from its start.
+  const first = reading.unknownAfter(op);
+  if (first > index) return undefined;
+  const r = tables.rule(op, first);
+  if (r?.unknown) {
     if (r.index === index) {
       return r.unknown.unusable
         ? `${tables.runtime.label} cannot evaluate its pattern ${JSON.stringify(r.unknown.pattern)} (${r.unknown.reason})`
