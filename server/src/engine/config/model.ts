@@ -280,6 +280,14 @@ function located(node: JsonNode | undefined): Located<unknown>[] {
 
 /** Every rule list in the file, in document order. */
 export function allRuleLists(model: ConfigModel): RuleListSpec[] {
+  // Asked by most checks of every run: worked out once per model (frozen, so no caller can change it for the others).
+  let lists = ruleListsOf.get(model);
+  if (!lists) ruleListsOf.set(model, (lists = Object.freeze(ruleListsNow(model)) as RuleListSpec[]));
+  return lists;
+}
+const ruleListsOf = new WeakMap<ConfigModel, RuleListSpec[]>();
+
+function ruleListsNow(model: ConfigModel): RuleListSpec[] {
   const lists: RuleListSpec[] = [];
   if (model.permissions) lists.push(model.permissions);
   for (const m of model.middleware) if (m.permissions) lists.push(m.permissions);
