@@ -24,53 +24,6 @@ export interface Outcome {
   readonly cost: number;
 }
 
-/** Per table: for each state, the classes whose transition differs from the state's most common one. */
-interface Rows {
-  /** State s's exceptions are `exceptions[start[s]]` up to `exceptions[start[s + 1]]`, ascending. */
-  readonly start: Int32Array;
-  readonly exceptions: Int32Array;
-}
-
-const rowsCache = new WeakMap<Table, Map<string, Rows>>();
-
-function rowsOf(table: Table, classes: readonly number[], key = classes.join(",")): Rows {
-  let byClasses = rowsCache.get(table);
-  if (!byClasses) rowsCache.set(table, (byClasses = new Map()));
-  let rows = byClasses.get(key);
-  if (rows) return rows;
-  const exceptions: number[] = [];
-  const start = new Int32Array(table.size + 1);
-  // How many classes lead to each target (index target + 1: -1 is dead), cleared after each state.
-  const counts = new Int32Array(table.size + 1);
-  const { next, live, width } = table;
-  for (let s = 0; s < table.size; s++) {
-    let best = -1;
-    let bestCount = -1;
-    for (let i = 0; i < classes.length; i++) {
-      const k = classes[i]!;
-      const t = next[s * width + k]!;
-      const target = t >= 0 && live[t] ? t : -1;
-      const c = ++counts[target + 1]!;
-      if (c > bestCount) {
-        best = target;
-        bestCount = c;
-      }
-    }
-    start[s] = exceptions.length;
-    for (let i = 0; i < classes.length; i++) {
-      const k = classes[i]!;
-      const t = next[s * width + k]!;
-      const target = t >= 0 && live[t] ? t : -1;
-      counts[target + 1] = 0;
-      if (target !== best) exceptions.push(k);
-    }
-  }
-  start[table.size] = exceptions.length;
-  rows = { start, exceptions: Int32Array.from(exceptions) };
-  byClasses.set(key, rows);
-  return rows;
-}
-
 const SLASH = 0x2f;
 const DOT = 0x2e;
 const UNREADABLE = 40;
@@ -457,23 +410,6 @@ function finishHash(h: number, length: number): number {
   return (h ^ (h >>> 15)) >>> 0;
 }
 
-const liveNextCache = new WeakMap<Table, Int32Array>();
-
-/** A table's transitions with every state that cannot reach acceptance replaced by -1 (dead), made once per table. */
-function liveNext(table: Table): Int32Array {
-  let out = liveNextCache.get(table);
-  if (!out) {
-    const { next, live } = table;
-    out = new Int32Array(next.length);
-    for (let i = 0; i < next.length; i++) {
-      const t = next[i]!;
-      out[i] = t >= 0 && live[t] ? t : -1;
-    }
-    liveNextCache.set(table, out);
-  }
-  return out;
-}
-
 /** One class per group of classes that every table maps alike (the first, most readable, of each group). */
 export function distinctClasses(tables: readonly Table[], width: number): number[] {
   const unique = [...new Set(tables)];
@@ -483,9 +419,17 @@ export function distinctClasses(tables: readonly Table[], width: number): number
   };
   const byHash = new Map<number, number[]>();
   const out: number[] = [];
+  // Every column's hash, reading the tables row by row (in memory order).
+  const hashes = new Int32Array(width).fill(0x811c9dc5);
+  for (const t of unique) {
+    const next = t.next;
+    for (let s = 0; s < t.size; s++) {
+      const row = s * width;
+      for (let k = 0; k < width; k++) hashes[k] = Math.imul(hashes[k]! ^ (next[row + k]! + 1), 0x01000193);
+    }
+  }
   for (let k = 0; k < width; k++) {
-    let h = 0x811c9dc5;
-    for (const t of unique) for (let s = 0; s < t.size; s++) h = Math.imul(h ^ (t.next[s * width + k]! + 1), 0x01000193);
+    const h = hashes[k]!;
     const group = byHash.get(h);
     if (group?.some((r) => sameColumn(r, k))) continue;
     if (group) group.push(k);
@@ -784,7 +728,7 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
  * residual always get the same sketch; states with different ones usually, not always, get different sketches.
  * Moore's refinement, hashed: the sketch after n rounds is a hash of the state's acceptance and of its successors'
  * sketches after n - 1 rounds, read through the walk's rows (the most common successor, then the exceptions, which
- * states with isomorphic futures, hence the same `Residuals` id, have alike: `rowsOf`).
+ * states with isomorphic futures, hence the same `Residuals` id, have alike: `StateSpace`).
  */
 function sketchResiduals(space: StateSpace): { sketch: Int32Array; sketches: number } {
   const { size, step, exceptionStart, exceptions, final, defaultStep } = space;
@@ -834,10 +778,13 @@ class StateSpace {
   readonly entryOfState: Int32Array;
   /** `step[g * columns + column]`: the global number of the successor, or -1 when it cannot reach acceptance. */
   readonly step: Int32Array;
-  /** State g's exceptional columns (rowsOf, as indices into the walk's classes) are `exceptions[exceptionStart[g]…exceptionStart[g + 1])`. */
+  /**
+   * State g's exceptional columns (indices into the walk's classes) are `exceptions[exceptionStart[g]…exceptionStart[g + 1])`:
+   * the columns whose successor is not the state's most common one (the first to be most common, columns in order).
+   */
   readonly exceptionStart: Int32Array;
   readonly exceptions: Int32Array;
-  /** Per state: its successor on every column that is not an exception (-1: dead). */
+  /** Per state: its most common successor, the one on every column that is not an exception (-1: dead). */
   readonly defaultStep: Int32Array;
   readonly final: Uint8Array;
 
@@ -847,42 +794,52 @@ class StateSpace {
     for (let e = 0; e < tables.length; e++) this.baseOf[e + 1] = this.baseOf[e]! + tables[e]!.size;
     const size = (this.size = this.baseOf[tables.length]!);
     this.entryOfState = new Int32Array(size);
-    this.step = new Int32Array(size * columns);
+    const step = (this.step = new Int32Array(size * columns));
     this.final = new Uint8Array(size);
     this.exceptionStart = new Int32Array(size + 1);
     this.defaultStep = new Int32Array(size);
-    const columnOf = new Int32Array(width).fill(-1);
-    classes.forEach((k, column) => (columnOf[k] = column));
-    const classesKey = classes.join(",");
-    const rows = tables.map((t) => rowsOf(t, classes, classesKey));
-    let exceptionCount = 0;
-    for (const r of rows) exceptionCount += r.exceptions.length;
-    this.exceptions = new Int32Array(exceptionCount);
+    let exceptions = new Int32Array(Math.max(16, size * 2));
+    // How many columns lead to each successor (index successor + 1: 0 is dead), cleared after each state.
+    const counts = new Int32Array(size + 1);
     let x = 0;
     for (let e = 0; e < tables.length; e++) {
       const table = tables[e]!;
       const base = this.baseOf[e]!;
-      const next = liveNext(table);
-      const { start, exceptions } = rows[e]!;
+      const { next, live } = table;
       for (let s = 0; s < table.size; s++) {
         const g = base + s;
+        const row = g * columns;
         this.entryOfState[g] = e;
         this.final[g] = table.final[s]!;
+        // The state's row, and its most common successor: the first to reach the highest count, columns in order.
+        let best = -1;
+        let bestCount = -1;
         for (let column = 0; column < columns; column++) {
           const t = next[s * width + classes[column]!]!;
-          this.step[g * columns + column] = t < 0 ? -1 : base + t;
+          const target = t >= 0 && live[t] ? base + t : -1;
+          step[row + column] = target;
+          const c = ++counts[target + 1]!;
+          if (c > bestCount) {
+            best = target;
+            bestCount = c;
+          }
         }
+        // The exceptions: every column whose successor is not the common one, ascending.
         this.exceptionStart[g] = x;
-        // The first column that is not an exception (exceptions ascend) shows the common successor.
-        let common = 0;
-        for (let i = start[s]!, end = start[s + 1]!; i < end; i++) {
-          const column = columnOf[exceptions[i]!]!;
-          if (column === common) common++;
-          this.exceptions[x++] = column;
+        if (x + columns > exceptions.length) {
+          const bigger = new Int32Array(Math.max(exceptions.length * 2, x + columns));
+          bigger.set(exceptions);
+          exceptions = bigger;
         }
-        this.defaultStep[g] = common < columns ? this.step[g * columns + common]! : -1;
+        for (let column = 0; column < columns; column++) {
+          const target = step[row + column]!;
+          counts[target + 1] = 0;
+          if (target !== best) exceptions[x++] = column;
+        }
+        this.defaultStep[g] = best;
       }
     }
     this.exceptionStart[size] = x;
+    this.exceptions = exceptions;
   }
 }
