@@ -31,12 +31,14 @@ export const dotfilesUnprotected: Check = {
     // (which the lists before it decide): so each outcome is kept under a key that holds all of these, and a
     // re-check of a file whose rules did not change (the language server, on every keystroke elsewhere) replays
     // it, counting the same work, instead of asking the same questions again. The search itself is set up only
-    // when a list is not known.
+    // when a list is not known. A list is keyed by its source text (its rules are a function of it, and slicing
+    // costs nothing, where writing the rules out as JSON was most of a re-check at 1,000 rules); an edit inside
+    // the list, even to a comment, is a new list.
     let search: ((rules: readonly RuleSpec[]) => Omit<ListOutcome, "spent">) | undefined;
     let chain = `${runtime.id}\n${reference.id}\n${who}\n${limit}`;
     const lists = allRuleLists(context.model);
     for (const list of lists) {
-      chain += `\u0000${JSON.stringify(list.rules.map((r) => [r.input.operations, r.input.paths, r.input.mode]))}`;
+      chain += `\u0000${context.text.slice(list.node.offset, list.node.offset + list.node.length)}`;
       const keep = chain.length <= SHARED_LIST_MAX_CHARS;
       let outcome = keep ? sharedOutcomes.get(chain) : undefined;
       if (outcome) {
