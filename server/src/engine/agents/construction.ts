@@ -77,8 +77,18 @@ export interface SandboxGuardOutcome {
   unscoped: UnscopedPath[];
 }
 
-/** The guard for every constructed filesystem middleware that has rules and a backend that can execute. */
-export function sandboxGuardOutcomes(model: ConfigModel): SandboxGuardOutcome[] {
+/**
+ * The guard for every constructed filesystem middleware that has rules and a backend that can execute. Two checks
+ * ask on every run: worked out once per model (frozen: the answer is shared).
+ */
+export function sandboxGuardOutcomes(model: ConfigModel): readonly SandboxGuardOutcome[] {
+  let outcomes = guardOutcomesOf.get(model);
+  if (!outcomes) guardOutcomesOf.set(model, (outcomes = Object.freeze(sandboxGuardOutcomesNow(model))));
+  return outcomes;
+}
+const guardOutcomesOf = new WeakMap<ConfigModel, readonly SandboxGuardOutcome[]>();
+
+function sandboxGuardOutcomesNow(model: ConfigModel): SandboxGuardOutcome[] {
   const out: SandboxGuardOutcome[] = [];
   for (const build of filesystemMiddlewareBuilds(model)) {
     const outcome = sandboxGuardOutcome(model, build);

@@ -9,7 +9,6 @@ import type { CheckContext } from "./check";
  */
 export class PatternTable {
   private readonly compiled = new Map<Runtime, Map<string, CompiledPattern>>();
-  private readonly problems = new Map<Runtime, Map<string, PathProblem | null>>();
   private readonly runtimes = new Map<Runtime, Runtime>();
 
   compile(runtime: Runtime, pattern: string): CompiledPattern {
@@ -20,14 +19,13 @@ export class PatternTable {
     return c;
   }
 
-  /** `runtime.permissionPathProblem(value)`, once per string. */
+  /**
+   * `runtime.permissionPathProblem(value)`, once per string for the process (a verdict is plain data, so unlike a
+   * compiled pattern it needs no table of its own for the run).
+   */
   pathProblem(runtime: Runtime, value: unknown): PathProblem | undefined {
     if (typeof value !== "string") return runtime.permissionPathProblem(value);
-    let table = this.problems.get(runtime);
-    if (!table) this.problems.set(runtime, (table = new Map()));
-    let p = table.get(value);
-    if (p === undefined) table.set(value, (p = pathProblemShared(runtime, value)));
-    return p ?? undefined;
+    return pathProblemShared(runtime, value) ?? undefined;
   }
 
   /** The runtime with `compilePattern` served from this table (for a `CompiledRuleList`, which compiles its own). */
