@@ -1,7 +1,8 @@
 /**
- * Every finding of the exact rule analysis (and every other check) on ~50 generated configs, the examples and the
- * e2e fixtures, printed in full (code, message, span, related information, fixes) with what the analysis skipped:
- * a change meant to make the analysis faster must leave this output byte-identical.
+ * Every finding of the exact rule analysis (rule-shadowed, rule-redundant, rule-partially-shadowed,
+ * runtime-divergence, subagent-escalation; `--all`: every check's) on ~50 generated configs, the examples and the
+ * e2e fixtures, printed in full (code, message, span, witness, related information, fixes; keys sorted) with what
+ * the analysis skipped: a change meant to make the analysis faster must leave this output byte-identical.
  *
  *   node --import tsx bench/analysisDump.ts > /tmp/before.txt
  *   … change …
@@ -50,14 +51,26 @@ function optionsFor(folder: string | undefined) {
   };
 }
 
+/** The codes the exact analysis reports (`--all`: every finding, for a change that may touch other checks too). */
+const ANALYSIS_CODES = new Set(["rule-shadowed", "rule-redundant", "rule-partially-shadowed", "runtime-divergence", "subagent-escalation"]);
+
+/** JSON with every object's keys sorted: the output compares findings, not the order their fields were set in. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
 const only = process.argv.indexOf("--only");
+const everything = process.argv.includes("--all");
 const all = cases();
 all.forEach((c, index) => {
   if (only >= 0 && Number(process.argv[only + 1]) !== index) return;
   clearAnalysisResults();
   const result = checkConfigText(c.text, optionsFor(c.folder));
-  console.log(`## ${index}: ${c.name}: ${result.findings.length} findings`);
-  for (const f of result.findings) console.log(JSON.stringify(f));
+  const findings = everything ? result.findings : result.findings.filter((f) => ANALYSIS_CODES.has(f.code));
+  console.log(`## ${index}: ${c.name}: ${findings.length} findings`);
+  for (const f of findings) console.log(canonical(f));
   const skipped = result.model ? skippedAnalyses(result.model) : [];
-  for (const s of skipped) console.log(`skipped ${JSON.stringify(s)}`);
+  for (const s of skipped) console.log(`skipped ${canonical(s)}`);
 });

@@ -571,7 +571,7 @@ class Residuals {
  */
 function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (readonly number[])[], deciders: DeciderTracks): (tuple: Int32Array) => boolean {
   const { tables, entryOfState, baseOf } = space;
-  const residuals = new Residuals(tables, space.classes, space.width);
+  let residuals: Residuals | undefined;
   // Per global state: its group id, or -2 while not asked yet (see below).
   const ids = new Int32Array(space.size).fill(-2);
   const OPS = 2; // read, write (runtime.ts OPERATIONS)
@@ -612,7 +612,7 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
   // states whose tables claim a common slot: a state is first sketched (`sketchResiduals`: equal residuals, equal
   // sketch), and takes part in the grouping (with an exact id) only when some other state with its sketch claims a
   // slot it claims. Any other state has no state of equal residual that could make it redundant: it is kept.
-  const { sketch, sketches } = sketchResiduals(space);
+  const { sketch, sketches, exact: sketchesExact } = sketchResiduals(space);
   const claimedBy = new Int32Array(sketches);
   const exact = new Uint8Array(sketches);
   for (let e = requiredCount; e < tables.length; e++) {
@@ -656,8 +656,9 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
       }
       let id = ids[g]!;
       if (id === -2) {
+        // Checked sketches are residual ids already; otherwise ask for an exact one.
         const e = entryOfState[g]!;
-        ids[g] = id = residuals.of(e, g - baseOf[e]!);
+        ids[g] = id = sketchesExact ? sketch[g]! : (residuals ??= new Residuals(tables, space.classes, space.width)).of(e, g - baseOf[e]!);
       }
       if (id >= seenIn.length) {
         const size = Math.max(seenIn.length * 2, id + 1);
@@ -724,20 +725,31 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
 }
 
 /**
- * A sketch of every state's residual language (what it accepts from there on), as dense ids: states with the same
- * residual always get the same sketch; states with different ones usually, not always, get different sketches.
- * Moore's refinement, hashed: the sketch after n rounds is a hash of the state's acceptance and of its successors'
- * sketches after n - 1 rounds, read through the walk's rows (the most common successor, then the exceptions, which
- * states with isomorphic futures, hence the same `Residuals` id, have alike: `StateSpace`).
+ * Every state's residual language (what it accepts from there on) as dense ids, by Moore's refinement with hashed
+ * signatures: after n rounds, a state's sketch is a hash of its acceptance and of its successors' sketches after
+ * n - 1 rounds, read through the walk's rows (the most common successor, then the exceptions, which states with
+ * isomorphic futures have alike: `StateSpace`). Such states (for minimal tables, the states of equal residuals: the
+ * ones `Residuals` joins) always share a sketch. Rounds go on until one tells no more states apart.
+ *
+ * A hash can also join different residuals, so the result is checked: when every state has the acceptance of the
+ * first state of its sketch, and on every column a successor of the same sketch as that state's, the sketches are a
+ * bisimulation, and states sharing one accept exactly the same paths (`exact`). Otherwise they are only a sketch:
+ * equal residuals share one, different residuals usually, not always, do not.
  */
-function sketchResiduals(space: StateSpace): { sketch: Int32Array; sketches: number } {
+function sketchResiduals(space: StateSpace): { sketch: Int32Array; sketches: number; exact: boolean } {
   const { size, step, exceptionStart, exceptions, final, defaultStep } = space;
   const columns = space.classes.length;
   let current = new Int32Array(size);
   let next = new Int32Array(size);
   for (let g = 0; g < size; g++) current[g] = final[g]! ? 1 : 2;
-  // Rounds are cheap (a few steps per state); numbering the hashes is not, so it is done once, at the end.
-  for (let round = 0; round < SKETCH_ROUNDS; round++) {
+  // Distinct hashes of a round, counted in an open-addressing set stamped with the round.
+  let capacity = 16;
+  while (capacity < size * 2) capacity *= 2;
+  const setValue = new Int32Array(capacity);
+  const setRound = new Int32Array(capacity);
+  let distinct = Math.min(size, 2);
+  for (let round = 1; round <= 1024; round++) {
+    let count = 0;
     for (let g = 0; g < size; g++) {
       const d = defaultStep[g]!;
       let h = Math.imul(0x811c9dc5 ^ current[g]!, 0x01000193);
@@ -748,11 +760,21 @@ function sketchResiduals(space: StateSpace): { sketch: Int32Array; sketches: num
         h = Math.imul(h ^ column, 0x01000193);
         h = Math.imul(h ^ (t < 0 ? 0 : current[t]!), 0x01000193);
       }
-      next[g] = h ^ (h >>> 15);
+      h ^= h >>> 15;
+      next[g] = h;
+      let j = Math.imul(h, 0x9e3779b1) & (capacity - 1);
+      while (setRound[j] === round && setValue[j] !== h) j = (j + 1) & (capacity - 1);
+      if (setRound[j] !== round) {
+        setRound[j] = round;
+        setValue[j] = h;
+        count++;
+      }
     }
     const swap = current;
     current = next;
     next = swap;
+    if (count <= distinct) break;
+    distinct = count;
   }
   const dense = new Map<number, number>();
   for (let g = 0; g < size; g++) {
@@ -760,11 +782,27 @@ function sketchResiduals(space: StateSpace): { sketch: Int32Array; sketches: num
     if (id === undefined) dense.set(current[g]!, (id = dense.size));
     next[g] = id;
   }
-  return { sketch: next, sketches: dense.size };
+  const sketch = next;
+  const sketches = dense.size;
+  // The check: every state against the first state of its sketch, on every column.
+  const first = new Int32Array(sketches).fill(-1);
+  let exact = true;
+  for (let g = 0; g < size && exact; g++) {
+    const k = sketch[g]!;
+    const r = first[k]!;
+    if (r < 0) {
+      first[k] = g;
+      continue;
+    }
+    if (final[g] !== final[r]) exact = false;
+    for (let column = 0; column < columns && exact; column++) {
+      const a = step[g * columns + column]!;
+      const b = step[r * columns + column]!;
+      if (a < 0 || b < 0 ? a !== b : sketch[a] !== sketch[b]) exact = false;
+    }
+  }
+  return { sketch, sketches, exact };
 }
-
-/** Rounds of `sketchResiduals`: states told apart only by longer paths than this share a sketch (and get exact ids). */
-const SKETCH_ROUNDS = 24;
 
 /**
  * The states of every table of one walk, numbered globally (table 0's states first, then table 1's, …), with
