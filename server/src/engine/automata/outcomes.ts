@@ -221,6 +221,32 @@ class Best<K> {
   }
 }
 
+/**
+ * `Best` for keys below `size`, over the outcomes of one walk (found by id): an array instead of a map, asked once
+ * per rule per outcome. Past a million keys (pairs of rules of a huge list) it keeps a map.
+ */
+class BestById {
+  private readonly ids: Int32Array | undefined;
+  private readonly map: Map<number, RealisedOutcome> | undefined;
+  constructor(size: number, private readonly outcomes: readonly RealisedOutcome[]) {
+    if (size <= 1 << 20) this.ids = new Int32Array(size).fill(-1);
+    else this.map = new Map();
+  }
+  get(key: number): RealisedOutcome | undefined {
+    if (!this.ids) return this.map!.get(key);
+    const id = this.ids[key]!;
+    return id < 0 ? undefined : this.outcomes[id];
+  }
+  /** True when `outcome` is now the best for `key`. */
+  offer(key: number, outcome: RealisedOutcome): boolean {
+    const known = this.get(key);
+    if (known && known.rank <= outcome.rank) return false;
+    if (this.ids) this.ids[key] = outcome.id;
+    else this.map!.set(key, outcome);
+    return true;
+  }
+}
+
 const RULE_CHECKS = ["rule-shadowed", "rule-redundant", "rule-partially-shadowed"];
 
 /** Every rule's verdict (automata/ruleListAnalysis.ts has the same answers, one rule at a time). */
@@ -232,10 +258,10 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
   const n = tables.inputs.length + 1;
   const opKey = (op: Operation, i: number) => OPERATIONS.indexOf(op) * n + i;
   const pairKey = (op: Operation, i: number, d: number) => opKey(op, i) * n + d;
-  const matches = new Set<number>();
-  const decides = new Best<number>();
-  const takenBy = new Best<number>();
-  const change = new Best<number>();
+  const matches = new Uint8Array(OPERATIONS.length * n);
+  const decides = new BestById(OPERATIONS.length * n, outcomes);
+  const takenBy = new BestById(OPERATIONS.length * n * n, outcomes);
+  const change = new BestById(OPERATIONS.length * n, outcomes);
   const changeTo = new Map<number, { after: Decision; byRule: number }>();
   const changeUnknown = new Set<number>();
   for (const op of OPERATIONS) {
@@ -245,7 +271,7 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
       const decider = reading.decider(op, matching);
       for (const i of matching) {
         const key = opKey(op, i);
-        matches.add(key);
+        matches[key] = 1;
         if (!decider) continue;
         if (decider.index !== i) {
           takenBy.offer(pairKey(op, i, decider.index), outcome);
@@ -280,10 +306,10 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
       const taken: TakenBy[] = [];
       for (const r of tables.forOperation(op)) {
         if (r.index >= index) break;
-        const hit = takenBy.map.get(pairKey(op, index, r.index));
+        const hit = takenBy.get(pairKey(op, index, r.index));
         if (hit) taken.push({ ruleIndex: r.index, decision: r.decision, witness: hit.path });
       }
-      return { operation: op, matches: matches.has(key), takenBy: taken, decides: decides.map.get(key)?.path };
+      return { operation: op, matches: matches[key] === 1, takenBy: taken, decides: decides.get(key)?.path };
     });
     if (!operations.some((o) => o.matches)) return { index, decision, operations, verdict: { kind: "matches-nothing" } };
     const otherWay = () => takenTheOtherWay(operations, decision);
@@ -299,7 +325,7 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
     } else {
       const unknown = ops.some((op) => changeUnknown.has(opKey(op, index)));
       for (const op of ops) {
-        const hit = change.map.get(opKey(op, index));
+        const hit = change.get(opKey(op, index));
         if (hit) {
           const to = changeTo.get(opKey(op, index))!;
           removalChange = { operation: op, path: hit.path, before: decision, after: to.after, byRule: to.byRule };

@@ -239,7 +239,9 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
 
   // Outcomes by the set of matching tracks, found again by a hash of the set.
   const outcomes: { matched: number[]; at: number; cost: number }[] = [];
-  const outcomeIndex = new Map<number, number[]>();
+  // Outcomes by the hash of their set of tracks: open addressing over outcome indices, each outcome's hash kept.
+  let outcomeSlots = new Int32Array(1024).fill(-1);
+  let outcomeHashes = new Int32Array(512);
   // The tracks accepting at the tuple being expanded: `matched[0…matchedCount)`, ascending.
   // (A track with several tables can accept through more than one: room for every (table, owner) pair.)
   const matched = new Int32Array(Math.max(1, ownerList.length));
@@ -248,29 +250,47 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   const mentioned = new Int32Array(columns);
   let stamp = 0;
   const wanted = new Int32Array(columns);
+  const placeOutcome = (index: number, h: number) => {
+    const mask = outcomeSlots.length - 1;
+    let j = h & mask;
+    while (outcomeSlots[j] !== -1) j = (j + 1) & mask;
+    outcomeSlots[j] = index;
+  };
   const record = (head: number, total: number) => {
     let h = 0x811c9dc5 ^ matchedCount;
     for (let k = 0; k < matchedCount; k++) h = Math.imul(h ^ matched[k]!, 0x01000193);
-    const bucket = outcomeIndex.get(h);
-    if (bucket) {
-      for (const i of bucket) {
-        const known = outcomes[i]!;
-        if (known.matched.length !== matchedCount) continue;
-        let same = true;
-        for (let k = 0; k < matchedCount && same; k++) if (known.matched[k] !== matched[k]) same = false;
-        if (!same) continue;
-        if (total < known.cost) {
-          known.at = head;
-          known.cost = total;
-        }
-        return;
+    h = (h ^ (h >>> 15)) | 0;
+    const mask = outcomeSlots.length - 1;
+    for (let j = h & mask; outcomeSlots[j] !== -1; j = (j + 1) & mask) {
+      const i = outcomeSlots[j]!;
+      if (outcomeHashes[i] !== h) continue;
+      const known = outcomes[i]!;
+      if (known.matched.length !== matchedCount) continue;
+      let same = true;
+      for (let k = 0; k < matchedCount && same; k++) if (known.matched[k] !== matched[k]) same = false;
+      if (!same) continue;
+      if (total < known.cost) {
+        known.at = head;
+        known.cost = total;
       }
+      return;
     }
     const ids: number[] = new Array(matchedCount);
     for (let k = 0; k < matchedCount; k++) ids[k] = matched[k]!;
+    const index = outcomes.length;
     outcomes.push({ matched: ids, at: head, cost: total });
-    if (bucket) bucket.push(outcomes.length - 1);
-    else outcomeIndex.set(h, [outcomes.length - 1]);
+    if (index === outcomeHashes.length) {
+      const bigger = new Int32Array(index * 2);
+      bigger.set(outcomeHashes);
+      outcomeHashes = bigger;
+    }
+    outcomeHashes[index] = h;
+    if (outcomes.length * 2 > outcomeSlots.length) {
+      outcomeSlots = new Int32Array(outcomeSlots.length * 2).fill(-1);
+      for (let i = 0; i < outcomes.length; i++) placeOutcome(i, outcomeHashes[i]!);
+    } else {
+      placeOutcome(index, h);
+    }
   };
 
   // Every step costs at least 1: expanding a tuple never pushes into the bucket being read.

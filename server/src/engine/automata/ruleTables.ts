@@ -36,6 +36,8 @@ export class RuleTables {
   /** "The path is a canonical tool path of this runtime." */
   readonly canonical: Condition;
   private readonly byOperation = new Map<Operation, RuleForOperation[]>();
+  /** Per operation, per rule index: the rule, when it covers the operation (`rule` is asked for every outcome). */
+  private readonly byIndex = new Map<Operation, (RuleForOperation | undefined)[]>();
 
   constructor(
     readonly runtime: Runtime,
@@ -51,6 +53,9 @@ export class RuleTables {
         if (runtime.operationsCover(rule.operations, op)) list.push(this.ruleForOperation(rule, index, languageOf));
       });
       this.byOperation.set(op, list);
+      const byIndex: (RuleForOperation | undefined)[] = new Array(inputs.length).fill(undefined);
+      for (const r of list) byIndex[r.index] = r;
+      this.byIndex.set(op, byIndex);
     }
   }
 
@@ -76,7 +81,7 @@ export class RuleTables {
   }
 
   rule(op: Operation, index: number): RuleForOperation | undefined {
-    return this.byOperation.get(op)!.find((r) => r.index === index);
+    return this.byIndex.get(op)![index];
   }
 
   /** "The path is one of this rule's" (`want`), or "is not". */
