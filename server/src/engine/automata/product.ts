@@ -84,8 +84,11 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   const classes = distinctClasses(tables, width);
   const representative = alphabet.representative;
   const space = new StateSpace(tables, classes, width);
-  const { entryOfState, baseOf, step, exceptionStart, exceptions, final } = space;
+  const { entryOfState, baseOf, step, exceptionStart, exceptions, exceptionMasks, final } = space;
   const columns = classes.length;
+  // The bits of the existing columns, in the low and the high mask.
+  const lowColumns = columns >= 32 ? -1 : (1 << columns) - 1;
+  const highColumns = columns >= 64 ? -1 : columns <= 32 ? 0 : (1 << (columns - 32)) - 1;
   const ownerStart = new Int32Array(tables.length + 1);
   for (let e = 0; e < tables.length; e++) ownerStart[e + 1] = ownerStart[e]! + owners[e]!.length;
   const ownerList = Int32Array.from(owners.flat());
@@ -338,22 +341,49 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
       }
       // The columns some automaton here treats specially (in the order the tuple's tables first mention them), and
       // one for all the rest.
-      stamp++;
       let wantedCount = 0;
-      for (let i = 0; i < count; i++) {
-        const s = pool[o + 1 + i]!;
-        for (let x = exceptionStart[s]!, end = exceptionStart[s + 1]!; x < end; x++) {
-          const column = exceptions[x]!;
-          if (mentioned[column] !== stamp) {
-            mentioned[column] = stamp;
-            wanted[wantedCount++] = column;
+      if (exceptionMasks) {
+        // Up to 64 columns: each state's exceptions as two bit masks; a table's new columns come out ascending.
+        let seenLow = 0;
+        let seenHigh = 0;
+        for (let i = 0; i < count; i++) {
+          const s = pool[o + 1 + i]!;
+          let fresh = exceptionMasks[2 * s]! & ~seenLow;
+          seenLow |= fresh;
+          while (fresh !== 0) {
+            const bit = fresh & -fresh;
+            wanted[wantedCount++] = 31 - Math.clz32(bit);
+            fresh ^= bit;
+          }
+          fresh = exceptionMasks[2 * s + 1]! & ~seenHigh;
+          seenHigh |= fresh;
+          while (fresh !== 0) {
+            const bit = fresh & -fresh;
+            wanted[wantedCount++] = 63 - Math.clz32(bit);
+            fresh ^= bit;
           }
         }
-      }
-      for (let column = 0; column < columns; column++) {
-        if (mentioned[column] !== stamp) {
-          wanted[wantedCount++] = column;
-          break;
+        const restLow = ~seenLow & lowColumns;
+        const restHigh = ~seenHigh & highColumns;
+        if (restLow !== 0) wanted[wantedCount++] = 31 - Math.clz32(restLow & -restLow);
+        else if (restHigh !== 0) wanted[wantedCount++] = 63 - Math.clz32(restHigh & -restHigh);
+      } else {
+        stamp++;
+        for (let i = 0; i < count; i++) {
+          const s = pool[o + 1 + i]!;
+          for (let x = exceptionStart[s]!, end = exceptionStart[s + 1]!; x < end; x++) {
+            const column = exceptions[x]!;
+            if (mentioned[column] !== stamp) {
+              mentioned[column] = stamp;
+              wanted[wantedCount++] = column;
+            }
+          }
+        }
+        for (let column = 0; column < columns; column++) {
+          if (mentioned[column] !== stamp) {
+            wanted[wantedCount++] = column;
+            break;
+          }
         }
       }
       for (let w = 0; w < wantedCount; w++) {
@@ -842,6 +872,8 @@ class StateSpace {
    */
   readonly exceptionStart: Int32Array;
   readonly exceptions: Int32Array;
+  /** With at most 64 columns: per state, its exceptions as bits (column c: bit c % 32 of mask 2g + (c >> 5)). */
+  readonly exceptionMasks: Int32Array | undefined;
   /** Per state: its most common successor, the one on every column that is not an exception (-1: dead). */
   readonly defaultStep: Int32Array;
   readonly final: Uint8Array;
@@ -899,5 +931,11 @@ class StateSpace {
     }
     this.exceptionStart[size] = x;
     this.exceptions = exceptions;
+    if (columns <= 64) {
+      const masks = (this.exceptionMasks = new Int32Array(size * 2));
+      for (let g = 0; g < size; g++) {
+        for (let i = this.exceptionStart[g]!, end = this.exceptionStart[g + 1]!; i < end; i++) masks[2 * g + (exceptions[i]! >> 5)] |= 1 << (exceptions[i]! & 31);
+      }
+    }
   }
 }
