@@ -118,6 +118,8 @@ export function realiseOutcomes(
   return { tracks, outcomes };
 }
 
+const NO_RULES: readonly number[] = Object.freeze([]);
+
 /** Reading outcomes for one list under its runtime, operation by operation. */
 export class ListReading {
   private readonly unknownFrom = new Map<Operation, number>();
@@ -126,7 +128,7 @@ export class ListReading {
   /** Per operation, per rule index: 1 when the rule's `operations` cover it. */
   private readonly covers = new Map<Operation, Uint8Array>();
   /** Per operation, by outcome id: the rules covering it that match there, ascending. */
-  private readonly matchingCache = new Map<Operation, (number[] | undefined)[]>();
+  private readonly matchingCache = new Map<Operation, (readonly number[] | undefined)[]>();
   /** Per operation, per rule: the outcomes where it matches (see `outcomesMatching`). */
   private readonly byRule = new Map<Operation, number[][]>();
 
@@ -156,7 +158,7 @@ export class ListReading {
   }
 
   /** Rules covering `op` that match in this outcome, ascending. */
-  matching(outcome: RealisedOutcome, op: Operation): number[] {
+  matching(outcome: RealisedOutcome, op: Operation): readonly number[] {
     const cache = this.matchingCache.get(op)!;
     const known = cache[outcome.id];
     if (known) return known;
@@ -173,8 +175,10 @@ export class ListReading {
       }
     }
     if (!ascending) out.sort((a, b) => a - b);
-    cache[outcome.id] = out;
-    return out;
+    // Most outcomes match no rule of a given list: they share one empty answer.
+    const answer = out.length === 0 ? NO_RULES : out;
+    cache[outcome.id] = answer;
+    return answer;
   }
 
   /**
