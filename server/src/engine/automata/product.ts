@@ -110,10 +110,10 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   // The queue: per cost, a first-in first-out list of pushes (a tuple is pushed again when reached more cheaply).
   let bucketHead = new Int32Array(256).fill(-1);
   let bucketTail = new Int32Array(256).fill(-1);
-  let maxCost = 0;
-  let pushed = 0;
   let pushedTuple = new Int32Array(1 << 13);
   let pushedNext = new Int32Array(1 << 13);
+  let maxCost = 0;
+  let pushed = 0;
   const grow = () => {
     const size = offsets.length * 2;
     const widen = <T extends Int32Array | Uint8Array | Uint32Array>(a: T): T => {
@@ -253,6 +253,8 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   const mentioned = new Int32Array(columns);
   let stamp = 0;
   const wanted = new Int32Array(columns);
+  // Per table of the tuple being expanded: where its state's row of successors starts in `step`.
+  const rowOf = new Int32Array(tables.length);
   const placeOutcome = (index: number, h: number) => {
     const mask = outcomeSlots.length - 1;
     let j = h & mask;
@@ -348,6 +350,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
         let seenHigh = 0;
         for (let i = 0; i < count; i++) {
           const s = pool[o + 1 + i]!;
+          rowOf[i] = s * columns;
           let fresh = exceptionMasks[2 * s]! & ~seenLow;
           seenLow |= fresh;
           while (fresh !== 0) {
@@ -371,6 +374,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
         stamp++;
         for (let i = 0; i < count; i++) {
           const s = pool[o + 1 + i]!;
+          rowOf[i] = s * columns;
           for (let x = exceptionStart[s]!, end = exceptionStart[s + 1]!; x < end; x++) {
             const column = exceptions[x]!;
             if (mentioned[column] !== stamp) {
@@ -392,7 +396,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
         let dead = false;
         let h = 0x811c9dc5;
         for (let i = 0; i < count; i++) {
-          const t = step[pool[o + 1 + i]! * columns + column]!;
+          const t = step[rowOf[i]! + column]!;
           if (t < 0) {
             if (i < requiredCount) {
               dead = true;
