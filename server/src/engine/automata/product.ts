@@ -104,9 +104,9 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   let parent = new Int32Array(1 << 12);
   let via = new Int32Array(1 << 12);
   let expanded = new Uint8Array(1 << 12);
-  // Each tuple's hash: a probe compares it before reading the tuple itself (which is rarely in the cache).
+  // Each tuple's hash, to rebuild the index when it grows.
   let hashes = new Uint32Array(1 << 12);
-  let slots = new Int32Array(1 << 13).fill(-1);
+  let slots = new Int32Array(1 << 14).fill(-1);
   // The queue: per cost, a first-in first-out list of pushes (a tuple is pushed again when reached more cheaply).
   let bucketHead = new Int32Array(256).fill(-1);
   let bucketTail = new Int32Array(256).fill(-1);
@@ -137,12 +137,15 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     for (let i = 1; i <= length; i++) h = Math.imul(h ^ buffer[at + i]!, 0x01000193);
     return finishHash(h, length);
   };
+  // The index of tuples: open addressing, each slot a (tuple, hash) pair side by side, so that a probe reads one
+  // place in memory until the hashes agree.
   const find = (buffer: Int32Array, h: number): number => {
-    const mask = slots.length - 1;
+    const mask = (slots.length >> 1) - 1;
     const length = buffer[0]!;
-    for (let j = h & mask; slots[j] !== -1; j = (j + 1) & mask) {
-      const index = slots[j]!;
-      if (hashes[index] !== h) continue;
+    const hash = h | 0;
+    for (let j = h & mask; slots[2 * j] !== -1; j = (j + 1) & mask) {
+      if (slots[2 * j + 1] !== hash) continue;
+      const index = slots[2 * j]!;
       const o = offsets[index]!;
       if (pool[o] !== length) continue;
       let i = 1;
@@ -152,10 +155,11 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     return -1;
   };
   const place = (index: number, h: number) => {
-    const mask = slots.length - 1;
+    const mask = (slots.length >> 1) - 1;
     let j = h & mask;
-    while (slots[j] !== -1) j = (j + 1) & mask;
-    slots[j] = index;
+    while (slots[2 * j] !== -1) j = (j + 1) & mask;
+    slots[2 * j] = index;
+    slots[2 * j + 1] = h | 0;
   };
   const push = (index: number) => {
     const c = cost[index]!;
@@ -215,7 +219,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     via[added] = k;
     hashes[added] = h;
     budget.spend();
-    if (count * 2 > slots.length) {
+    if (count * 2 > slots.length >> 1) {
       slots = new Int32Array(slots.length * 2).fill(-1);
       for (let i = 0; i < count; i++) place(i, hashes[i]!);
     } else {
