@@ -5,6 +5,7 @@ import { Budget, DEFAULT_PRODUCT_BUDGET } from "../../server/src/engine/automata
 import { asTypedPaths, sharedCharacters } from "../../server/src/engine/automata/languages";
 import { ModelAnalysis } from "../../server/src/engine/automata/modelAnalysis";
 import { ListReading, realiseOutcomes } from "../../server/src/engine/automata/outcomes";
+import { productTestHooks } from "../../server/src/engine/automata/product";
 import { allRuleLists } from "../../server/src/engine/config/model";
 import { deepagentsJs, deepagentsPy } from "../../server/src/engine/runtime";
 import { OPERATIONS } from "../../server/src/engine/runtime/runtime";
@@ -53,4 +54,20 @@ test("decider walk: the same combinations of deciders as the full walk (benchmar
   }
   // The reduction did something on these lists (else the test would not exercise it).
   assert.ok(dropped > 0, "no list had a table dropped");
+});
+
+test("decider walk: exact residual ids (the fallback when sketches fail their check) drop exactly what checked sketches do", () => {
+  for (let seed = 1; seed <= 12; seed++) {
+    const rules = JSON.stringify(generateRules(12 + ((seed * 5) % 29), 100 + seed));
+    const sketched = decidersOf(rules);
+    productTestHooks.trustCheckedSketches = false;
+    let exact: ReturnType<typeof decidersOf>;
+    try {
+      exact = decidersOf(rules);
+    } finally {
+      productTestHooks.trustCheckedSketches = true;
+    }
+    assert.deepEqual(exact.reduced, sketched.reduced, `seed ${seed}: ${rules}`);
+    assert.deepEqual(exact.outcomes, sketched.outcomes, `seed ${seed}: outcome counts`);
+  }
 });

@@ -670,7 +670,8 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
   // states whose tables claim a common slot: a state is first sketched (`sketchResiduals`: equal residuals, equal
   // sketch), and takes part in the grouping (with an exact id) only when some other state with its sketch claims a
   // slot it claims. Any other state has no state of equal residual that could make it redundant: it is kept.
-  const { sketch, sketches, exact: sketchesExact } = sketchResiduals(space);
+  const { sketch, sketches, exact: checked } = sketchResiduals(space);
+  const sketchesExact = checked && productTestHooks.trustCheckedSketches;
   const claimedBy = new Int32Array(sketches);
   const exact = new Uint8Array(sketches);
   for (let e = requiredCount; e < tables.length; e++) {
@@ -781,6 +782,9 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
     return w !== length;
   };
 }
+
+/** For tests only: `trustCheckedSketches: false` makes the decider reduction take exact ids (the fallback) always. */
+export const productTestHooks = { trustCheckedSketches: true };
 
 /**
  * Every state's residual language (what it accepts from there on) as dense ids, by Moore's refinement with hashed
