@@ -68,14 +68,16 @@ export function realiseOutcomes(
     return { list, tables, track: ids };
   });
   const found = exploreProduct(trackTables, required, space.alphabet, budget, decidersOnly ? { list: trackList, rule: trackRule, ops: trackOps } : undefined);
+  // Read once: under a CommonJS transform (tsx, the tests) every read of an imported binding is a getter call.
+  const operationCount = OPERATIONS.length;
   // The key of a combination: the combination itself, or, with `decidersOnly`, the first rule per list and operation
   // (the same for a full combination and for what the walk kept of it).
   const keyOf = (matched: readonly number[]): string => {
     if (!decidersOnly) return matched.join(",");
-    const first: number[] = new Array(lists.length * OPERATIONS.length).fill(-1);
+    const first: number[] = new Array(lists.length * operationCount).fill(-1);
     for (const id of matched) {
-      for (let bit = 0; bit < OPERATIONS.length; bit++) {
-        const at = trackList[id]! * OPERATIONS.length + bit;
+      for (let bit = 0; bit < operationCount; bit++) {
+        const at = trackList[id]! * operationCount + bit;
         if (trackOps[id]! & (1 << bit) && (first[at] === -1 || trackRule[id]! < first[at]!)) first[at] = trackRule[id]!;
       }
     }
@@ -260,7 +262,9 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
   const skipped: SkipNote[] = [];
   // Keys are numbers: (operation, rule) and (operation, rule, earlier rule).
   const n = tables.inputs.length + 1;
-  const opKey = (op: Operation, i: number) => OPERATIONS.indexOf(op) * n + i;
+  // `operationList`, not the imported binding, in what runs per outcome (see realiseOutcomes).
+  const operationList = OPERATIONS;
+  const opKey = (op: Operation, i: number) => operationList.indexOf(op) * n + i;
   const pairKey = (op: Operation, i: number, d: number) => opKey(op, i) * n + d;
   const matches = new Uint8Array(OPERATIONS.length * n);
   const decides = new BestById(OPERATIONS.length * n, outcomes);
