@@ -682,6 +682,9 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
       claimedBy[k] |= mask;
     }
   }
+  // The same per state, read once per table of every new tuple.
+  const grouped = new Uint8Array(space.size);
+  for (let g = 0; g < space.size; g++) grouped[g] = exact[sketch[g]!]!;
   // Per residual id: the stamp of the last tuple it was seen in, and its group there. Per group: how many entries
   // share it, and (shared groups only) its row of the best rule and entry per (list, op).
   let seenIn = new Int32Array(1024);
@@ -709,7 +712,7 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
       const g = tuple[1 + i]!;
       // A state whose sketch no other state claiming a common slot shares is kept whatever the others are: it
       // takes no part in the grouping.
-      if (!exact[sketch[g]!]) {
+      if (!grouped[g]) {
         groupOfEntry[i] = -1;
         continue;
       }
