@@ -1,3 +1,4 @@
+import { describeList } from "../config/describe";
 import type { DFA } from "refa";
 import { allRuleLists, type ConfigModel, type RuleListSpec } from "../config/model";
 import type { PermissionRuleInput } from "../permissions/ruleList";
@@ -293,19 +294,9 @@ function languageIn(languages: Map<string, PatternLanguage>, runtime: Runtime, p
   return language;
 }
 
-/** "the top-level permissions", "the permissions of subagent \"auditor\"", "the permissions of middleware #0". */
-export function describeList(list: RuleListSpec): string {
-  switch (list.owner.kind) {
-    case "top-level":
-      return "the top-level permissions";
-    case "subagent":
-      return `the permissions of subagent ${JSON.stringify(list.owner.subagent)}`;
-    case "middleware":
-      return list.owner.agent === "main"
-        ? `the permissions of middleware #${list.owner.middlewareIndex}`
-        : `the permissions of middleware #${list.owner.middlewareIndex} of subagent ${JSON.stringify(list.owner.agent)}`;
-  }
-}
+// "the top-level permissions", "the permissions of subagent \"auditor\"", …: the engine's words for a rule list
+// (config/describe.ts), shared with the fast checks; re-exported for the analysis's callers.
+export { describeList } from "../config/describe";
 
 const analyses = new WeakMap<ConfigModel, ModelAnalysis>();
 
