@@ -189,7 +189,9 @@ export class CompiledRuleList {
     const candidates = new Uint32Array(table.words);
     let node: TrieNode | undefined = root;
     for (let i = 0; node; i++) {
-      for (const id of node.entries) candidates[id >>> 5]! |= 1 << (id & 31);
+      // Indexed: a cold process runs this unoptimised, where `for … of` allocates an iterator result per step.
+      const ids = node.entries;
+      for (let k = 0; k < ids.length; k++) candidates[ids[k]! >>> 5]! |= 1 << (ids[k]! & 31);
       if (i >= canonicalPath.length) break;
       node = node.children.get(canonicalPath.charCodeAt(i));
     }

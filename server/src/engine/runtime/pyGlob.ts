@@ -1132,9 +1132,13 @@ export type Ast =
   | { readonly t: "look"; readonly negate: boolean; readonly body: Ast };
 
 export function setHas(set: CharSet, cp: number): boolean {
+  // Indexed, not `for (const [lo, hi] of …)`: the VM asks this for every character it tries, and until V8 has
+  // optimised it (a cold CLI run never gets there) each destructuring step allocates an iterator.
+  const ranges = set.ranges;
   let inside = false;
-  for (const [lo, hi] of set.ranges) {
-    if (cp >= lo && cp <= hi) {
+  for (let i = 0; i < ranges.length; i++) {
+    const range = ranges[i]!;
+    if (cp >= range[0] && cp <= range[1]) {
       inside = true;
       break;
     }
