@@ -74,7 +74,22 @@ const UNITS = {
 // Code points: Python indexes `str` by code point, JavaScript by UTF-16 unit.
 
 function codePoints(s: string): string[] {
-  return Array.from(s);
+  // `Array.from(s)` without the string iterator (which allocates a result per character until V8 optimises the
+  // caller, and a cold CLI run compiles hundreds of patterns before that): code points, a lone surrogate alone.
+  const out: string[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        out.push(s.slice(i, i + 2));
+        i++;
+        continue;
+      }
+    }
+    out.push(s[i]!);
+  }
+  return out;
 }
 
 /** Python `ord(s[1:2] if len(s) > 1 else s)` as used by `WcParse._sequence_range_check`. */
@@ -1835,7 +1850,8 @@ function compileExpanded(expanded: string): CompiledExpansion {
   const pieces: ParsedFragment[] = [];
   let run: number[] | undefined;
   let offset = PY_PREFIX.length;
-  for (const fragment of fragments) {
+  for (let f = 0; f < fragments.length; f++) {
+    const fragment = fragments[f]!;
     if (fragment === "") continue;
     let parsed = FRAGMENTS.get(fragment);
     if (!parsed) {
@@ -1854,7 +1870,8 @@ function compileExpanded(expanded: string): CompiledExpansion {
     if (parsed.ast.t === "lit") {
       // Merge literal runs (into an array we own) so the program is one flat chain of states.
       if (!run) items.push({ t: "lit", cps: (run = []) });
-      for (const cp of parsed.ast.cps) run.push(cp);
+      const cps = parsed.ast.cps;
+      for (let k = 0; k < cps.length; k++) run.push(cps[k]!);
     } else {
       run = undefined;
       items.push(parsed.ast);
