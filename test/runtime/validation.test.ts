@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { deepagentsJs, deepagentsPy } from "../../server/src/engine/runtime";
-import type { Runtime } from "../../server/src/engine/runtime/runtime";
+import { isSettledToolPath, type Runtime } from "../../server/src/engine/runtime/runtime";
+import { validatePath } from "../../server/src/engine/runtime/deepagentsJs";
+import { validateToolPathFully } from "../../server/src/engine/runtime/deepagentsPy";
 import { codes, specText, stripMarkup, tableRows } from "../helpers/specTables";
 
 const spec = specText("deepagents-semantics.md");
@@ -75,5 +77,37 @@ describe("§1.3 call-time canonicalisation of tool paths (C1–C14)", () => {
     assert.deepEqual(deepagentsJs.canonicalToolPath("secrets/x", false), { ok: true, path: "secrets/x" });
     assert.deepEqual(deepagentsJs.canonicalToolPath("/public/../secrets/y", false), { ok: true, path: "/public/../secrets/y" });
     assert.deepEqual(deepagentsPy.canonicalToolPath("secrets/x", false), { ok: true, path: "/secrets/x" });
+  });
+});
+
+describe("the shortcut for tool paths both runtimes leave as they are (isSettledToolPath)", () => {
+  test("agrees with each runtime's full canonicalisation on random paths", () => {
+    // Segments that make a path unsettled ("", ".", "..", "~", backslashes) mixed with ordinary ones.
+    const parts = ["a", "b.c", ".env", "..x", "~x", "x~", ".", "..", "~", "", "a\\b", "é", " ", "C:"];
+    // mulberry32, seeded: the same paths on every run.
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * n | 0;
+    };
+    let settled = 0;
+    for (let n = 0; n < 50_000; n++) {
+      const count = 1 + random(5);
+      const path = (random(8) === 0 ? "" : "/") + Array.from({ length: count }, () => parts[random(parts.length)]).join("/") + (random(6) === 0 ? "/" : "");
+      const isSettled = isSettledToolPath(path);
+      if (isSettled) settled++;
+      const py = validateToolPathFully(path);
+      const js = validatePath(path);
+      if (isSettled) {
+        assert.deepEqual(py, { ok: true, path }, `deepagents-py leaves ${JSON.stringify(path)} as it is`);
+        assert.deepEqual(js, { ok: true, path }, `deepagents-js leaves ${JSON.stringify(path)} as it is`);
+      }
+      // With the shortcut in place, each runtime answers exactly as without it.
+      assert.deepEqual(deepagentsPy.canonicalToolPath(path, true), py, path);
+      assert.deepEqual(deepagentsJs.canonicalToolPath(path, true), js.ok ? js : { ok: false, error: js.problem.message }, path);
+    }
+    assert.ok(settled > 5_000 && settled < 45_000, `both kinds of path were tried (${settled} settled)`);
   });
 });

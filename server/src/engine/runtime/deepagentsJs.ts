@@ -1,14 +1,14 @@
 import { compileJsGlob } from "./jsGlob";
 import { commonPrefix, literalPrefixOfRegex } from "./literalPrefix";
 import { backendCanDelete, backendCanExecute } from "./backendCapabilities";
-import { FILESYSTEM_TOOLS, type CanonicalToolPath, type CompiledPattern, type FilesystemAllowlist, type Operation, type PathProblem, type Runtime } from "./runtime";
+import { FILESYSTEM_TOOLS, isSettledToolPath, type CanonicalToolPath, type CompiledPattern, type FilesystemAllowlist, type Operation, type PathProblem, type Runtime } from "./runtime";
 
 /**
  * deepagents-js 1.14.1 (npm), whose permission code is identical to the 1.13.1 source (§ Sources).
  * `validatePath` (js:permissions/enforce.ts L31–50) both validates rule paths at construction and canonicalises
  * tool paths at call time: segments are split on `/` only, empty segments are dropped, `.` segments are kept.
  */
-function validatePath(raw: unknown): { ok: true; path: string } | { ok: false; problem: PathProblem } {
+export function validatePath(raw: unknown): { ok: true; path: string } | { ok: false; problem: PathProblem } {
   if (typeof raw !== "string" || raw.length === 0) {
     return fail(typeof raw === "string" ? "empty" : "not-a-string", "path must be a non-empty string");
   }
@@ -67,7 +67,7 @@ export const deepagentsJs: Runtime = {
   canonicalToolPath(raw: string, agentHasRules: boolean): CanonicalToolPath {
     // `checkPermission` runs only when rules exist (js:middleware/fs.ts L463–484); without rules the backend
     // receives the raw argument, unvalidated (§11.3).
-    if (!agentHasRules) return { ok: true, path: raw };
+    if (!agentHasRules || isSettledToolPath(raw)) return { ok: true, path: raw };
     const result = validatePath(raw);
     return result.ok ? result : { ok: false, error: result.problem.message };
   },

@@ -4,7 +4,7 @@ import { DFA_NO, DFA_YES, isPlainPath, PlainPathDfa, pyPlainPathRegex } from "./
 import { hasParentSegment, posixNormpath } from "./posixpath";
 import { pyRepr, pyTypeName } from "./pyRepr";
 import { backendCanDelete, backendCanExecute } from "./backendCapabilities";
-import { FILESYSTEM_TOOLS, type CanonicalToolPath, type CompiledPattern, type FilesystemAllowlist, type Operation, type PathProblem, type PlainPathRegex, type Runtime } from "./runtime";
+import { FILESYSTEM_TOOLS, isSettledToolPath, type CanonicalToolPath, type CompiledPattern, type FilesystemAllowlist, type Operation, type PathProblem, type PlainPathRegex, type Runtime } from "./runtime";
 
 /**
  * Pike-VM runs of one pattern before its plain-path automaton is built (see `compilePattern`). Only paths that
@@ -39,6 +39,11 @@ function purePosixParts(path: string): string[] {
 
 /** `validate_path` (py:backends/utils.py L643–706), run by every tool whether or not rules exist (§1.3). */
 function validateToolPath(path: string): CanonicalToolPath {
+  return isSettledToolPath(path) ? { ok: true, path } : validateToolPathFully(path);
+}
+
+/** `validate_path` step by step, without the shortcut for settled paths (exported for the test that backs it). */
+export function validateToolPathFully(path: string): CanonicalToolPath {
   if (hasParentSegment(path.replace(/\\/g, "/")) || path.startsWith("~")) {
     return { ok: false, error: `Path traversal not allowed: ${path}` };
   }

@@ -63,6 +63,30 @@ export function isFilesystemToolName(name: unknown): name is FilesystemToolName 
 }
 
 /**
+ * A tool path both runtimes leave exactly as it is (§1.3): absolute, no empty, `.`, `..` or `~` segment, no
+ * trailing `/` and no backslash. Each runtime's `canonicalToolPath` answers such a path at once (most paths the
+ * checks ask about are of this kind) and goes through the full canonicalisation otherwise; a test holds the
+ * shortcut to the full path on random paths.
+ */
+export function isSettledToolPath(path: string): boolean {
+  const n = path.length;
+  if (n < 2 || path.charCodeAt(0) !== 47 /* / */) return false;
+  let segmentStart = 1;
+  for (let i = 1; i <= n; i++) {
+    const c = i < n ? path.charCodeAt(i) : 47;
+    if (c === 92 /* \ */) return false;
+    if (c !== 47) continue;
+    const length = i - segmentStart;
+    if (length === 0) return false;
+    const first = path.charCodeAt(segmentStart);
+    if (length === 1 && (first === 46 /* . */ || first === 126 /* ~ */)) return false;
+    if (length === 2 && first === 46 && path.charCodeAt(segmentStart + 1) === 46) return false;
+    segmentStart = i + 1;
+  }
+  return true;
+}
+
+/**
  * What the capability and route-scoping predicates need to know about a backend (config/model.ts `BackendSpec`
  * has this shape; a structural type keeps the runtime folder free of the config model).
  */
