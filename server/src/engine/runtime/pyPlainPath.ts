@@ -258,13 +258,15 @@ export class PlainPathDfa extends ThompsonNfa {
   private mark = new Int32Array(0);
   private stamp = 0;
 
-  private closure(states: Iterable<number>, atEnd = false): Int32Array {
+  // Loops here are indexed, not `for … of`: the DFA is built while a cold process still runs this code
+  // unoptimised, where each step of an iterator allocates.
+  private closure(states: ArrayLike<number>, atEnd = false): Int32Array {
     if (this.mark.length < this.eps.length) this.mark = new Int32Array(this.eps.length);
     // At most two closures per state, and states are capped: the stamp never comes near overflowing.
     const stamp = ++this.stamp;
     const mark = this.mark;
     const stack: number[] = [];
-    for (const s of states) stack.push(s);
+    for (let i = 0; i < states.length; i++) stack.push(states[i]!);
     // Only states that read a character (or accept, or may at the end) matter; dropping the rest merges equal states.
     const kept: number[] = [];
     while (stack.length > 0) {
@@ -272,8 +274,12 @@ export class PlainPathDfa extends ThompsonNfa {
       if (mark[s] === stamp) continue;
       mark[s] = stamp;
       if (this.charEdges[s]!.length > 0 || s === this.accept || (!atEnd && this.endEps[s]!.length > 0)) kept.push(s);
-      for (const t of this.eps[s]!) if (mark[t] !== stamp) stack.push(t);
-      if (atEnd) for (const t of this.endEps[s]!) if (mark[t] !== stamp) stack.push(t);
+      const eps = this.eps[s]!;
+      for (let i = 0; i < eps.length; i++) if (mark[eps[i]!] !== stamp) stack.push(eps[i]!);
+      if (atEnd) {
+        const endEps = this.endEps[s]!;
+        for (let i = 0; i < endEps.length; i++) if (mark[endEps[i]!] !== stamp) stack.push(endEps[i]!);
+      }
     }
     return Int32Array.from(kept).sort();
   }
@@ -304,7 +310,11 @@ export class PlainPathDfa extends ThompsonNfa {
   private step(state: number, column: number): number {
     if (this.full) return -1;
     const targets: number[] = [];
-    for (const s of this.sets[state]!) for (const edge of this.charEdges[s]!) if (edge.set[column] === 1) targets.push(edge.to);
+    const set = this.sets[state]!;
+    for (let i = 0; i < set.length; i++) {
+      const edges = this.charEdges[set[i]!]!;
+      for (let j = 0; j < edges.length; j++) if (edges[j]!.set[column] === 1) targets.push(edges[j]!.to);
+    }
     const next = this.addState(this.closure(targets));
     if (next < 0) {
       this.full = true;
