@@ -133,8 +133,8 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   // The hash of a tuple: its states, then its length (so that the walk can hash as it builds one).
   const hashOf = (buffer: Int32Array, at: number): number => {
     const length = buffer[at]!;
-    let h = 0x811c9dc5;
-    for (let i = 1; i <= length; i++) h = Math.imul(h ^ buffer[at + i]!, 0x01000193);
+    let h = 0;
+    for (let i = 1; i <= length; i++) h = (h + stateHash(buffer[at + i]!)) | 0;
     return finishHash(h, length);
   };
   // The index of tuples: open addressing, each slot a (tuple, hash) pair side by side, so that a probe reads one
@@ -398,7 +398,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
         const column = wanted[w]!;
         let n = 0;
         let dead = false;
-        let h = 0x811c9dc5;
+        let h = 0;
         for (let i = 0; i < count; i++) {
           const t = step[rowOf[i]! + column]!;
           if (t < 0) {
@@ -409,7 +409,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
             continue;
           }
           scratch[++n] = t;
-          h = Math.imul(h ^ t, 0x01000193);
+          h = (h + stateHash(t)) | 0;
         }
         if (dead) continue;
         scratch[0] = n;
@@ -462,6 +462,18 @@ class WalkOutcome implements Outcome {
   }
 }
 
+
+/**
+ * A tuple's hash is the sum of its states' hashes: each state's is worked out on its own, and only an addition
+ * waits for the one before (a chain of multiplications, one per state, made the loop that builds successors wait on
+ * it). Tuples are sets in ascending order, so an order-blind sum loses nothing; the mix is not linear, so different
+ * sets with equal sums of states do not collide for that. The hash only places tuples in the index: the walk's
+ * order does not depend on it.
+ */
+function stateHash(t: number): number {
+  const x = Math.imul(t ^ 0x5bd1e995, 0x9e3779b1);
+  return x ^ (x >>> 15);
+}
 
 function finishHash(h: number, length: number): number {
   h = Math.imul(h ^ length, 0x01000193);
