@@ -5,15 +5,33 @@
 // which cost the engine 5–10 % of its time in section 2; so each side is timed as it ships.
 import { build } from "esbuild";
 import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
+/**
+ * The harness's own files (bench/, test/) find the repository from `__dirname`, as tsx runs them, each from its
+ * own folder (test/lsp/lspClient.ts: two levels up); in one bundle `__dirname` would be bench/ for all of them.
+ * So in those files it is replaced by the folder of the file itself, and `__filename` by the file.
+ */
+const harnessPaths = {
+  name: "harness-paths",
+  setup(b) {
+    b.onLoad({ filter: /[\\/](bench|test)[\\/].*\.ts$/ }, (args) => {
+      if (args.path.includes("node_modules")) return undefined;
+      const source = readFileSync(args.path, "utf8");
+      const contents = source.replace(/\b__dirname\b/g, JSON.stringify(dirname(args.path))).replace(/\b__filename\b/g, JSON.stringify(args.path));
+      return { contents, loader: "ts" };
+    });
+  },
+};
+
 await build({
   absWorkingDir: ROOT,
   entryPoints: ["bench/run.ts"],
-  // Beside the sources, so `__dirname` (bench/) finds the repository as it does under tsx.
+  // Beside the sources (git-ignored); the harness finds the repository through `harnessPaths`.
   outfile: "bench/run.bundle.js",
   bundle: true,
   platform: "node",
@@ -25,4 +43,5 @@ await build({
   minify: false,
   define: { AGENT_SANDBOX_VERSION: JSON.stringify(pkg.version) },
   logLevel: "warning",
+  plugins: [harnessPaths],
 });
