@@ -136,7 +136,8 @@ export function benchCli(ruleCount: number, runs: number, cliPath = CLI_PATH): C
   }
 }
 
-if (require.main === module) {
+// Run alone (`node --import tsx bench/cli.ts`), not when bundled into the whole benchmark (bench/build.mjs).
+if (process.argv[1]?.endsWith("cli.ts")) {
   const argv = process.argv.slice(2);
   const option = (name: string) => argv.flatMap((a, i) => (a === name && argv[i + 1] !== undefined ? [argv[i + 1]!] : []));
   const runs = Number(option("--runs").at(-1) ?? 11);

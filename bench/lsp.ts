@@ -374,7 +374,8 @@ export function formatLspBench(r: LspBenchResult): string {
   return lines.join("\n");
 }
 
-if (require.main === module) {
+// Run alone (`node --import tsx bench/lsp.ts`), not when bundled into the whole benchmark (bench/build.mjs).
+if (process.argv[1]?.endsWith("lsp.ts")) {
   runLspBench({ quick: process.argv.includes("--quick") }).then(
     (r) => {
       console.log(formatLspBench(r));
