@@ -92,15 +92,37 @@ export function realiseOutcomes(
   }
   // Sample-workspace paths beat generated ones for the combination they realise. A table accepts only paths that
   // start with its literal prefix (space.ts), which rules most tables out without reading the path through them.
-  const prefixes = trackTables.map((tables) => tables.map((t) => space.prefixOf(t)));
+  // Many tracks share tables (the same pattern in several rules): each table reads a candidate once.
+  const tableIndex = new Map<Table, number>();
+  const distinct: Table[] = [];
+  const trackTableIds = trackTables.map((tables) =>
+    tables.map((t) => {
+      let i = tableIndex.get(t);
+      if (i === undefined) tableIndex.set(t, (i = distinct.push(t) - 1));
+      return i;
+    }),
+  );
+  const prefixes = distinct.map((t) => space.prefixOf(t));
+  // Per distinct table: the candidate it last read, and whether it accepted it.
+  const readBy = new Int32Array(distinct.length).fill(-1);
+  const accepted = new Uint8Array(distinct.length);
+  const alphabet = lists[0]?.tables.alphabet ?? "utf16";
   space.candidates.forEach((candidate, order) => {
-    const alphabet = lists[0]?.tables.alphabet ?? "utf16";
     const classes = space.classesOf(candidate, alphabet);
     if (!required.every((t) => t.accepts(classes))) return;
     const matched: number[] = [];
-    trackTables.forEach((tables, id) => {
-      if (tables.some((t, j) => candidate.startsWith(prefixes[id]![j]!) && t.accepts(classes))) matched.push(id);
-    });
+    for (let id = 0; id < trackTableIds.length; id++) {
+      for (const i of trackTableIds[id]!) {
+        if (readBy[i] !== order) {
+          readBy[i] = order;
+          accepted[i] = candidate.startsWith(prefixes[i]!) && distinct[i]!.accepts(classes) ? 1 : 0;
+        }
+        if (accepted[i]) {
+          matched.push(id);
+          break;
+        }
+      }
+    }
     const key = keyOf(matched);
     const known = byKey.get(key);
     if (known && known.rank > order) byKey.set(key, { matched: known.matched, path: candidate, rank: order });
