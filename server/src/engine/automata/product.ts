@@ -24,6 +24,14 @@ export interface Outcome {
   readonly cost: number;
 }
 
+/**
+ * The tuple pool of the last walk, kept for the next one (walks run one at a time, never inside each other), up to
+ * MAX_SPARE_POOL numbers (8 MB): a walk of 200 rules fills about 1.5 million; a bigger pool is dropped with its walk
+ * rather than held for the life of the process.
+ */
+let spareTuplePool: Int32Array | undefined;
+const MAX_SPARE_POOL = 1 << 21;
+
 const SLASH = 0x2f;
 const DOT = 0x2e;
 const UNREADABLE = 40;
@@ -95,7 +103,10 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
 
   // A tuple is its live states, one per table still alive, as global state numbers (StateSpace), ascending (so
   // in table order): [length, state0, state1, …]. Plus per tuple its cost, readability state, parent and class.
-  let pool = new Int32Array(1 << 16);
+  // The pool of the previous walk, when there is one: it is only scratch (nothing the outcomes keep points into it),
+  // and growing a fresh one to a few million numbers on every walk cost more than filling it.
+  let pool = spareTuplePool ?? new Int32Array(1 << 16);
+  spareTuplePool = undefined;
   let used = 0;
   let count = 0;
   let offsets = new Int32Array(1 << 12);
@@ -234,7 +245,10 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   for (let e = 0; e < tables.length; e++) {
     const s = tables[e]!.initial;
     if (!tables[e]!.live[s]) {
-      if (e < requiredCount) return [];
+      if (e < requiredCount) {
+        spareTuplePool = pool;
+        return [];
+      }
       continue;
     }
     scratch[1 + length] = baseOf[e]! + s;
@@ -442,6 +456,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     }
   }
 
+  if (pool.length <= MAX_SPARE_POOL) spareTuplePool = pool;
   // Paths are spelled only when asked for (most outcomes' never are).
   const paths: WalkPaths = { parent, via };
   return outcomes.map((x) => new WalkOutcome(x.matched, x.cost, x.at, paths));
