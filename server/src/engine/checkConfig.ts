@@ -1,5 +1,6 @@
 import configSchema from "../../../schemas/agent-sandbox.schema.json";
 import { ANALYSIS_CHECKS, CHECKS } from "./checks";
+import { subagentEscalation } from "./checks/subagentEscalation";
 import type { Check, CheckContext } from "./checks/check";
 import { PatternTable } from "./checks/patternTable";
 import { buildModel, type ConfigModel } from "./config/model";
@@ -20,6 +21,11 @@ export interface CheckOptions {
   severities?: Readonly<Record<string, Severity | "off">>;
   /** Also run the exact rule-order analysis (ANALYSIS_CHECKS and the path half of subagent-escalation). */
   analysis?: boolean;
+  /**
+   * Run the exact analysis only, none of the other checks: for a host that already has their findings for the same
+   * text (the editor's second phase, which adds these to its first phase's with `mergeFindings`).
+   */
+  analysisOnly?: boolean;
   /** The work budget of each check that looks for witnesses, in matcher questions (default `WITNESS_WORK_BUDGET`; tests lower it). */
   witnessBudget?: number;
 }
@@ -71,7 +77,8 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
     fileExists: options.fileExists ?? (() => false),
     readFile: options.readFile ?? (() => undefined),
     listDirectory: options.listDirectory,
-    analysis: !!options.analysis,
+    analysis: !!(options.analysis || options.analysisOnly),
+    analysisOnly: !!options.analysisOnly,
     ...(options.witnessBudget !== undefined ? { witnessBudget: options.witnessBudget } : {}),
     report: (f) => {
       // Built field by field rather than spread: every check reports objects of its own shape, and a spread of
@@ -88,7 +95,8 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
       if (options.severities?.[check.code] !== "off") skipped.push({ ...note, checks: [check.code] });
     },
   };
-  for (check of options.analysis ? [...CHECKS, ...ANALYSIS_CHECKS] : CHECKS) {
+  const checks = options.analysisOnly ? [subagentEscalation, ...ANALYSIS_CHECKS] : options.analysis ? [...CHECKS, ...ANALYSIS_CHECKS] : CHECKS;
+  for (check of checks) {
     try {
       check.run(context);
     } catch (error) {
@@ -111,7 +119,23 @@ function finish(findings: Finding[], text: string, lines: LineIndex, options: Ch
     if (override === "off" || isSuppressed(f, lines, suppressed)) continue;
     result.push(override ? { ...f, severity: override } : f);
   }
-  return result.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end || byCodePoints(a.code, b.code));
+  return result.sort(compareFindings);
+}
+
+/** File order: by start, then end, then code; the sort is stable, so findings of one check keep their order. */
+export function compareFindings(a: Finding, b: Finding): number {
+  return a.span.start - b.span.start || a.span.end - b.span.end || byCodePoints(a.code, b.code);
+}
+
+/**
+ * The findings of a whole check from those of a check without the analysis (`first`) and an `analysisOnly` one
+ * (`analysed`) of the same text and options: exactly `checkConfigText` with `analysis`. Both lists are finished
+ * (sorted, suppressions and severities applied); a stable sort of the two keeps the whole check's order, in which
+ * the only findings of one code at one place from both are subagent-escalation's (tool half first, as its check
+ * reports them).
+ */
+export function mergeFindings(first: readonly Finding[], analysed: readonly Finding[]): Finding[] {
+  return [...first, ...analysed].sort(compareFindings);
 }
 
 /**

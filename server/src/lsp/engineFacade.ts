@@ -13,7 +13,7 @@ import { relativeAccess, isConfigFileName, isDryRunFileName } from "../cli/files
 import { agentsOf, findAgent, rulesForAgent } from "../engine/agents/agents";
 import { effectiveTools, policyOf, userToolsOf, type EffectiveTool } from "../engine/agents/effectiveTools";
 import { promptPreview, renderPromptPreview } from "../engine/agents/promptPreview";
-import { checkConfigText, type CheckOptions, type CheckResult } from "../engine/checkConfig";
+import { checkConfigText, mergeFindings, type CheckOptions, type CheckResult } from "../engine/checkConfig";
 import { checkDryRunText } from "../engine/checkDryRun";
 import type { SkippedAnalysis } from "../engine/analysis";
 import { exactAnalysis } from "../engine/analysisLoader";
@@ -87,14 +87,14 @@ export function fileKindOfLanguage(languageId: string): FileKind | undefined {
 }
 
 /** Check one file. `fsPath` anchors relative inputs (`systemPromptFile`, skills); an unsaved file has none on disk. */
-export function analyze(fsPath: string, text: string, settings: AnalysisSettings, kind: FileKind = fileKindOf(fsPath) ?? "config"): Analysis {
+export function analyze(fsPath: string, text: string, settings: AnalysisSettings, kind: FileKind = fileKindOf(fsPath) ?? "config", analysisOnly = false): Analysis {
   const started = performance.now();
   const dependencies = new Set<string>();
   if (kind === "dry-run") {
     const result = checkDryRunText(text);
     return { kind, text, lines: result.lines, findings: applySeverities(result.findings, settings.severities), model: undefined, dependencies, durationMs: performance.now() - started, skipped: [] };
   }
-  const options: CheckOptions = { ...recordingAccess(fsPath, dependencies), severities: settings.severities, ...(settings.analysis ? { analysis: true } : {}) };
+  const options: CheckOptions = { ...recordingAccess(fsPath, dependencies), severities: settings.severities, ...(settings.analysis ? { analysis: true } : {}), ...(analysisOnly ? { analysisOnly: true } : {}) };
   let result: CheckResult = checkConfigText(text, options);
   let runtimeFromSetting: RuntimeId | undefined;
   if (settings.defaultRuntime && settings.defaultRuntime !== result.model?.runtime.id && result.model && !result.model.runtimeNode) {
@@ -123,7 +123,7 @@ export function analyzeFirstPhase(fsPath: string, text: string, settings: Analys
   return first.model ? { ...first, exact: "pending" } : first;
 }
 
-/** What the second phase sends back: the full check's findings (analysis included) of the same text. */
+/** What the second phase sends back: the exact analysis's findings of the same text (the rest are the first phase's). */
 export interface SecondPhaseResult {
   findings: Finding[];
   skipped: SkippedAnalysis[];
@@ -132,15 +132,17 @@ export interface SecondPhaseResult {
 }
 
 /**
- * The first phase's analysis with the full check's findings. The model, lines and text are the first phase's
- * (the same text, so every span agrees); the findings are exactly what `analyze` with the analysis gives, which is
- * what `check --analysis` prints.
+ * The first phase's analysis completed with the second phase's findings. The model, lines and text are the first
+ * phase's (the same text, so every span agrees); the findings are exactly what `analyze` with the analysis gives,
+ * which is what `check` prints (the parity test holds the two together).
  */
 export function completeWith(first: Analysis, result: SecondPhaseResult): Analysis {
   return {
     ...first,
-    findings: result.findings,
-    skipped: result.skipped,
+    // The second phase ran the analysis alone (exactJob.ts): its findings join the first phase's, in the order the
+    // whole check gives them; what the first phase's checks left unfinished stays listed too.
+    findings: mergeFindings(first.findings, result.findings),
+    skipped: [...first.skipped, ...result.skipped],
     dependencies: new Set([...first.dependencies, ...result.dependencies]),
     durationMs: result.durationMs,
     exact: "done",

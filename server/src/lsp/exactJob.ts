@@ -1,7 +1,6 @@
 /**
- * One job of the editor's second phase (exactPhase.ts): the full check of one file's text, exact rule analysis
- * included, reduced to what the first phase's analysis lacks (plain data, so that it crosses from the worker
- * thread by structured clone).
+ * One job of the editor's second phase (exactPhase.ts): the exact rule analysis of one file's text, reduced to what
+ * the first phase's analysis lacks (plain data, so that it crosses from the worker thread by structured clone).
  */
 import { analyze, type AnalysisSettings, type FileKind, type SecondPhaseResult } from "./engineFacade";
 
@@ -26,7 +25,9 @@ export function runExactJob(job: ExactJob, flags?: Int32Array): ExactJobResult {
   const dropped = () => flags !== undefined && Atomics.load(flags, DROPPED_JOB) === job.id;
   if (dropped()) return { id: job.id, dropped: true };
   try {
-    const analysis = analyze(job.fsPath, job.text, { ...job.settings, analysis: true }, job.kind);
+    // The analysis alone: the first phase has every other finding of this text (completeWith joins them), so the
+    // worker neither repeats those checks nor copies their findings back.
+    const analysis = analyze(job.fsPath, job.text, { ...job.settings, analysis: true }, job.kind, true);
     if (dropped()) return { id: job.id, dropped: true };
     return { id: job.id, ok: true, findings: analysis.findings, skipped: [...analysis.skipped], dependencies: [...analysis.dependencies], durationMs: analysis.durationMs };
   } catch (error) {

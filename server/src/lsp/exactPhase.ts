@@ -1,5 +1,5 @@
 /**
- * The editor's second phase: full checks with the exact rule analysis, in a worker thread (dist/analysis-worker.js)
+ * The editor's second phase: the exact rule analysis, in a worker thread (dist/analysis-worker.js)
  * so that the thread answering requests never waits for it. One job runs at a time; at most one more per file waits.
  * A newer request for a file replaces its waiting job (which settles with `undefined` without running): stale work
  * is dropped before it starts. A job already running finishes (the analysis is synchronous code with no point to

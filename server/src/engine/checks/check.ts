@@ -28,6 +28,8 @@ export interface CheckContext {
   /** Names of a folder's entries (`skills` folders hold `<name>/SKILL.md`); absent or `undefined`: cannot list. */
   /** Whether the exact rule-order analysis was asked for (it is slow on large configs). */
   readonly analysis?: boolean;
+  /** Only the analysis's findings are wanted (a check with a half of each, subagent-escalation, skips the other). */
+  readonly analysisOnly?: boolean;
   readonly listDirectory?: (relativePath: string) => string[] | undefined;
   /** The work budget of a check that looks for witnesses (`workBudget`), when not the default. */
   readonly witnessBudget?: number;

@@ -22,6 +22,7 @@ export const subagentEscalation: Check = {
   run(context) {
     // Path half (automata/escalation.ts): an (operation, path) the main agent's rules deny and a subagent's do not.
     if (context.analysis) for (const finding of exactAnalysis().pathEscalationFindings(context)) context.report(finding);
+    if (context.analysisOnly) return;
     const model = context.model;
     const runtime = model.runtime;
     const agents = agentsOf(model);
