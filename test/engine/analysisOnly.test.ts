@@ -3,7 +3,7 @@
  * phase's (`mergeFindings`): the result must be exactly the whole check's, findings, order and all.
  */
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { checkConfigText, mergeFindings, type CheckOptions } from "../../server/src/engine/checkConfig";
@@ -24,6 +24,10 @@ function texts(): { name: string; text: string }[] {
 }
 `,
   });
+  // Syntax and schema errors: the first phase's alone.
+  out.push({ name: "broken", text: '{\n  "version": 1,\n  "permissions": [{ "operations": ["read"] "paths": ["/a/**"], "mode": "deny" }\n' });
+  out.push({ name: "schema", text: '{ "version": 1, "permisions": [], "permissions": [{ "operations": ["read"], "paths": ["/a/**", "/a/b"], "mode": "deny" }, { "operations": ["read"], "paths": ["/a/b"], "mode": "allow" }] }' });
+  out.push({ name: "not an object", text: "[1, 2]" });
   // Suppressions and severity overrides apply to both phases alike.
   out.push({ name: "suppressed", text: out[1]!.text.replace('"permissions": [', '"permissions": [\n    // agent-sandbox-ignore rule-shadowed runtime-divergence') });
   return out;
@@ -44,6 +48,7 @@ for (const options of [{}, { severities: { "rule-redundant": "error", "dotfiles-
       }
       assert.deepEqual(mergeFindings(first.findings, second.findings), whole.findings, name);
       assert.ok(second.findings.every((f) => !first.findings.some((g) => g.code === f.code && g.span.start === f.span.start && g.message === f.message)), `${name}: no finding twice`);
+      assert.ok(second.findings.every((f) => f.code !== "json-syntax" && f.code !== "schema"), `${name}: syntax and schema are the first phase's`);
     }
     assert.ok(analysed > 50, `the analysis found things to merge (${analysed})`);
   });

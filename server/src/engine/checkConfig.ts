@@ -45,14 +45,16 @@ const configValidator = new SchemaValidator(configSchema as unknown as Schema);
 export function checkConfigText(text: string, options: CheckOptions = {}): CheckResult {
   const lines = new LineIndex(text);
   const parsed = parseJsonc(text);
-  const findings: Finding[] = [...parsed.findings];
+  // With `analysisOnly`, the syntax and schema findings are the other phase's too.
+  const whole = !options.analysisOnly;
+  const findings: Finding[] = whole ? [...parsed.findings] : [];
   let model: ConfigModel | undefined;
   const skipped: Skipped[] = [];
   if (parsed.root) {
     if (parsed.root.type !== "object") {
-      findings.push({ code: "schema", severity: "error", message: "A configuration is a JSON object: `{ \"version\": 1, … }`.", span: { start: parsed.root.offset, end: parsed.root.offset + parsed.root.length } });
+      if (whole) findings.push({ code: "schema", severity: "error", message: "A configuration is a JSON object: `{ \"version\": 1, … }`.", span: { start: parsed.root.offset, end: parsed.root.offset + parsed.root.length } });
     } else {
-      findings.push(...configValidator.validate(parsed.root));
+      if (whole) findings.push(...configValidator.validate(parsed.root));
       model = buildModel(parsed.root);
       runChecks(model, text, options, findings, skipped);
     }
