@@ -164,7 +164,7 @@ test("out of budget it stops, reports only what it found, and says once what it 
       const [note] = result.skipped;
       assert.deepEqual(note!.checks, [CODE]);
       assert.match(note!.what, /^rules \d+ to \d+ of the top-level permissions/);
-      assert.equal(note!.why, `the check's work budget (${budget} matcher questions per file) ran out`);
+      assert.equal(note!.why, `its work budget of ${budget} matcher questions per file ran out`);
       // It points at the first rule not checked, after every finding it made.
       assert.equal(text[note!.span.start], "{");
       assert.ok(found.every((f) => f.span.start < note!.span.start));

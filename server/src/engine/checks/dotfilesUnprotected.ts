@@ -65,7 +65,7 @@ export const dotfilesUnprotected: Check = {
         const later = lists.length - 1 - lists.indexOf(list);
         context.skip?.({
           what: `${from === last ? `rule ${from}` : `rules ${from} to ${last}`} of ${describeList(list)}${later > 0 ? ` and ${later === 1 ? "the rule list" : `the ${later} rule lists`} after it` : ""}`,
-          why: `the check's work budget (${limit.toLocaleString("en")} matcher questions per file) ran out`,
+          why: `its work budget of ${limit.toLocaleString("en")} matcher questions per file ran out`,
           span: spanOf(list.rules[from]!.node),
         });
         return;
