@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { config, expectFindings, expectNoFindings } from "../helpers/checkFixture";
+import { config, expectFindings, expectNoFindings, findings } from "../helpers/checkFixture";
 
 const CODE = "rule-partially-shadowed";
 
@@ -59,4 +59,14 @@ test("does not fire on a rule that decides nothing (that is rule-shadowed)", () 
     ]`),
     CODE,
   );
+});
+
+test("partly taken by a dozen earlier rules: the message names three, related information points at eight", () => {
+  const earlier = Array.from({ length: 12 }, (_, i) => `{ "operations": ["read"], "paths": ["/w/k${i}/**", "/w/k${i}"], "mode": "allow" }`);
+  const text = config(`"permissions": [\n    ${earlier.join(",\n    ")},\n    { "operations": ["read"], "paths": ["/w/**"], "mode": "deny" }\n  ]`);
+  const found = findings(text, "rule-partially-shadowed");
+  assert.equal(found.length, 1);
+  const [f] = found;
+  assert.match(f!.message, /^Part of this rule's paths is decided first, the other way, by rule 0 \(allow \["\/w\/k0\/\*\*", "\/w\/k0"\]\), rule 1 \(allow \["\/w\/k1\/\*\*", "\/w\/k1"\]\), rule 2 \(allow \["\/w\/k2\/\*\*", "\/w\/k2"\]\) and 9 more earlier rules in deepagents-js 1\.14\.1: /);
+  assert.equal(f!.related?.length, 8);
 });

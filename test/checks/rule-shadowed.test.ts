@@ -111,3 +111,15 @@ test("deepagents-js also matches a pattern's own text (G48), so a brace pattern 
     CODE,
   );
 });
+
+test("shadowed by a dozen earlier rules: related information points at the first 8, the message counts the rest", () => {
+  const earlier = Array.from({ length: 12 }, (_, i) => `{ "operations": ["read"], "paths": ["/w/k${i}/**", "/w/k${i}"], "mode": "allow" }`);
+  const mine = `{ "operations": ["read"], "paths": [${Array.from({ length: 12 }, (_, i) => `"/w/k${i}/**"`).join(", ")}], "mode": "deny" }`;
+  const text = config(`"permissions": [\n    ${earlier.join(",\n    ")},\n    ${mine}\n  ]`);
+  const found = findings(text, CODE);
+  assert.equal(found.length, 1);
+  const [f] = found;
+  assert.match(f!.message, /: earlier rules \(0, 1, 2, 3, 4, 5, 6, 7, … and 4 more\) decide every path it matches first/);
+  assert.equal(f!.related?.length, 8);
+  assert.deepEqual(f!.related!.map((r) => r.message.slice(0, 7)), ["rule 0 ", "rule 1 ", "rule 2 ", "rule 3 ", "rule 4 ", "rule 5 ", "rule 6 ", "rule 7 "]);
+});

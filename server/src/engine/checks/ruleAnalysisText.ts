@@ -56,6 +56,27 @@ export function reportVerdicts<K extends RuleVerdict["kind"]>(
   }
 }
 
+/**
+ * How many earlier rules a finding points at in its related information, and names in its message; the rest are
+ * counted ("… and 40 more"). In a long list a rule can be overlapped by dozens of earlier ones: every one of
+ * them listed made a diagnostic nobody reads, and at 1,000 rules most of what the editor was sent.
+ */
+export const RELATED_RULES = 8;
+export const NAMED_RULES = 3;
+
+/** `0, 2, 5` or `0, 2, 5, … and 40 more`: the first RELATED_RULES indices, then a count. */
+export function ruleIndices(indices: readonly number[]): string {
+  const shown = indices.slice(0, RELATED_RULES).join(", ");
+  return indices.length > RELATED_RULES ? `${shown}, … and ${indices.length - RELATED_RULES} more` : shown;
+}
+
+/** The first NAMED_RULES rules by their labels, joined with "and", then a count of the others. */
+export function namedRules(list: RuleListSpec, indices: readonly number[]): string {
+  const named = indices.slice(0, NAMED_RULES).map((i) => ruleLabel(list, i));
+  const more = indices.length - named.length;
+  return more > 0 ? `${named.join(", ")} and ${more} more earlier rule${more === 1 ? "" : "s"}` : named.join(" and ");
+}
+
 /** `rule 1 (deny "/workspace/.env")`, and which list when it is not the top-level one. */
 export function ruleLabel(list: RuleListSpec, index: number): string {
   const rule = list.rules[index];

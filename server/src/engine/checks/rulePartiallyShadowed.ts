@@ -1,6 +1,6 @@
 import { spanOf } from "../config/parse";
 import type { Check } from "./check";
-import { argumentNote, decided, reportVerdicts, ruleLabel, shown } from "./ruleAnalysisText";
+import { argumentNote, decided, namedRules, RELATED_RULES, reportVerdicts, ruleLabel, shown } from "./ruleAnalysisText";
 
 /**
  * §3.1: part of the rule's paths is decided first by an earlier rule, the other way; the rest the rule still
@@ -25,12 +25,12 @@ export const rulePartiallyShadowed: Check = {
       const others = [...new Set(result.operations.flatMap((o) => o.takenBy.filter((t) => t.decision !== result.decision).map((t) => t.ruleIndex)))].sort((a, b) => a - b);
       return {
         message:
-          `Part of this rule's paths is decided first, the other way, by ${others.map((i) => ruleLabel(list, i)).join(" and ")} in ${runtime.label}: ` +
+          `Part of this rule's paths is decided first, the other way, by ${namedRules(list, others)} in ${runtime.label}: ` +
           `\`${w.operation} ${shown(w.witness)}\` is ${decided(taken.decision)} there, not ${decided(result.decision)} by this rule${argumentNote(runtime, w.witness)} (first match wins, §3.1). ` +
           `The rest it still decides, e.g. \`${own!.operation} ${shown(own!.decides!)}\`.`,
         span: spanOf(rule.node),
         witness: w.witness,
-        related: others.map((i) => ({ message: `${ruleLabel(list, i)} decides part of these paths first`, span: spanOf(list.rules[i]!.node) })),
+        related: others.slice(0, RELATED_RULES).map((i) => ({ message: `${ruleLabel(list, i)} decides part of these paths first`, span: spanOf(list.rules[i]!.node) })),
       };
     });
   },

@@ -2,7 +2,7 @@ import { moveArrayElementBefore } from "../config/arrayMove";
 import { spanOf } from "../config/parse";
 import type { Fix } from "../diagnostics";
 import type { Check } from "./check";
-import { argumentNote, decided, reportVerdicts, ruleLabel, shown } from "./ruleAnalysisText";
+import { argumentNote, decided, RELATED_RULES, reportVerdicts, ruleIndices, ruleLabel, shown } from "./ruleAnalysisText";
 
 /**
  * §3.1: first match wins. A rule every one of whose paths (for every operation it names) an earlier rule decides
@@ -28,7 +28,7 @@ export const ruleShadowed: Check = {
       if (target !== undefined && rules.proveMove(rule.index, target)) {
         fixes.push({ title: `Move above rule ${target}`, edits: moveArrayElementBefore(context.text, list.node, rule.index, target), safe: false });
       }
-      const takers = earlier.length === 1 ? ruleLabel(list, earlier[0]!) : `earlier rules (${earlier.join(", ")})`;
+      const takers = earlier.length === 1 ? ruleLabel(list, earlier[0]!) : `earlier rules (${ruleIndices(earlier)})`;
       return {
         message:
           `This rule never decides anything in ${runtime.label}: ${takers} decide${earlier.length === 1 ? "s" : ""} every path it matches first (first match wins, §3.1). ` +
@@ -37,7 +37,7 @@ export const ruleShadowed: Check = {
         span: spanOf(rule.node),
         tags: ["unnecessary"],
         witness: w.witness,
-        related: earlier.map((i) => ({ message: `${ruleLabel(list, i)} decides first`, span: spanOf(list.rules[i]!.node) })),
+        related: earlier.slice(0, RELATED_RULES).map((i) => ({ message: `${ruleLabel(list, i)} decides first`, span: spanOf(list.rules[i]!.node) })),
         fixes,
       };
     });
