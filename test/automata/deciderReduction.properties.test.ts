@@ -2,14 +2,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { generateRules } from "../../bench/generate";
 import { Budget, DEFAULT_PRODUCT_BUDGET } from "../../server/src/engine/automata/budget";
-import { asTypedPaths, sharedCharacters } from "../../server/src/engine/automata/languages";
-import { ModelAnalysis } from "../../server/src/engine/automata/modelAnalysis";
 import { ListReading, realiseOutcomes } from "../../server/src/engine/automata/outcomes";
 import { productTestHooks } from "../../server/src/engine/automata/product";
-import { allRuleLists } from "../../server/src/engine/config/model";
-import { deepagentsJs, deepagentsPy } from "../../server/src/engine/runtime";
 import { OPERATIONS } from "../../server/src/engine/runtime/runtime";
-import { modelOf, randomRules, rng } from "./harness";
+import { divergenceWalkInputs, randomRules, rng } from "./harness";
 
 /**
  * The walk that only asks who decides (runtime-divergence) drops tables whose rules cannot decide, grouping states
@@ -18,14 +14,7 @@ import { modelOf, randomRules, rng } from "./harness";
  * combination of deciders the full walk finds must be found, and no other.
  */
 function decidersOf(rulesJson: string): { full: string[]; reduced: string[]; outcomes: [number, number] } {
-  const model = modelOf(JSON.stringify({ version: 1, runtime: "deepagents-js", compatibleWith: ["deepagents-py"], permissions: JSON.parse(rulesJson) }));
-  const list = allRuleLists(model)[0]!;
-  const analysis = new ModelAnalysis(model, [deepagentsJs, deepagentsPy]);
-  const lists = [
-    { list, tables: analysis.tablesOf(list, deepagentsJs) },
-    { list, tables: analysis.tablesOf(list, deepagentsPy) },
-  ];
-  const required = [analysis.space.table(asTypedPaths(deepagentsJs)), analysis.space.table(asTypedPaths(deepagentsPy)), analysis.space.table(sharedCharacters())];
+  const { analysis, lists, required } = divergenceWalkInputs(JSON.parse(rulesJson));
   const full = realiseOutcomes(analysis.space, lists, required, new Budget(DEFAULT_PRODUCT_BUDGET));
   const reduced = realiseOutcomes(analysis.space, lists, required, new Budget(DEFAULT_PRODUCT_BUDGET), true);
   const deciders = (r: typeof full) => {

@@ -3,6 +3,9 @@ import { parseJsonc } from "../../server/src/engine/config/parse";
 import { toolArgumentFor } from "../../server/src/engine/automata/confirm";
 import { CompiledRuleList, type PermissionRuleInput } from "../../server/src/engine/permissions/ruleList";
 import { OPERATIONS, type CompiledPattern, type Operation, type Runtime } from "../../server/src/engine/runtime/runtime";
+import { asTypedPaths, sharedCharacters } from "../../server/src/engine/automata/languages";
+import { ModelAnalysis } from "../../server/src/engine/automata/modelAnalysis";
+import { deepagentsJs, deepagentsPy } from "../../server/src/engine/runtime";
 
 /**
  * Shared pieces of the automata property tests: a seeded generator of rule lists over a small alphabet of segments,
@@ -152,4 +155,20 @@ export function matchMatrix(runtime: Runtime, inputs: readonly PermissionRuleInp
 export function ruleMatches(runtime: Runtime, input: PermissionRuleInput, op: Operation, path: string): boolean {
   if (!runtime.operationsCover(input.operations, op) || !Array.isArray(input.paths)) return false;
   return input.paths.some((p) => typeof p === "string" && p.length > 0 && compiled(runtime, p).matches(path));
+}
+
+/**
+ * What the runtime-divergence walk gets for one top-level list under deepagents-js with deepagents-py in
+ * compatibleWith: the analysis, both runtimes' tables of the list, and the languages every path must be in.
+ */
+export function divergenceWalkInputs(permissions: unknown) {
+  const model = modelOf(JSON.stringify({ version: 1, runtime: "deepagents-js", compatibleWith: ["deepagents-py"], permissions }));
+  const list = allRuleLists(model)[0]!;
+  const analysis = new ModelAnalysis(model, [deepagentsJs, deepagentsPy]);
+  const lists = [
+    { list, tables: analysis.tablesOf(list, deepagentsJs) },
+    { list, tables: analysis.tablesOf(list, deepagentsPy) },
+  ];
+  const required = [analysis.space.table(asTypedPaths(deepagentsJs)), analysis.space.table(asTypedPaths(deepagentsPy)), analysis.space.table(sharedCharacters())];
+  return { model, list, analysis, lists, required };
 }

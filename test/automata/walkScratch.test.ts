@@ -2,26 +2,15 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { generateRules } from "../../bench/generate";
 import { Budget, BudgetExceeded, DEFAULT_PRODUCT_BUDGET } from "../../server/src/engine/automata/budget";
-import { asTypedPaths, sharedCharacters } from "../../server/src/engine/automata/languages";
-import { ModelAnalysis } from "../../server/src/engine/automata/modelAnalysis";
 import { realiseOutcomes } from "../../server/src/engine/automata/outcomes";
-import { allRuleLists } from "../../server/src/engine/config/model";
-import { deepagentsJs, deepagentsPy } from "../../server/src/engine/runtime";
-import { modelOf } from "./harness";
+import { divergenceWalkInputs } from "./harness";
 
 /**
  * exploreProduct keeps its tuple pool from one walk to the next (product.ts `spareTuplePool`): nothing a walk finds
  * may depend on what an earlier walk left in it, nor on an earlier walk having stopped half-way (budget).
  */
 function walk(ruleCount: number, seed: number, budget = DEFAULT_PRODUCT_BUDGET): string[] {
-  const model = modelOf(JSON.stringify({ version: 1, runtime: "deepagents-js", compatibleWith: ["deepagents-py"], permissions: generateRules(ruleCount, seed) }));
-  const list = allRuleLists(model)[0]!;
-  const analysis = new ModelAnalysis(model, [deepagentsJs, deepagentsPy]);
-  const lists = [
-    { list, tables: analysis.tablesOf(list, deepagentsJs) },
-    { list, tables: analysis.tablesOf(list, deepagentsPy) },
-  ];
-  const required = [analysis.space.table(asTypedPaths(deepagentsJs)), analysis.space.table(asTypedPaths(deepagentsPy)), analysis.space.table(sharedCharacters())];
+  const { analysis, lists, required } = divergenceWalkInputs(generateRules(ruleCount, seed));
   const { outcomes } = realiseOutcomes(analysis.space, lists, required, new Budget(budget), true);
   return outcomes.map((o) => `${o.matched.join(",")} ${o.rank} ${o.path}`);
 }
