@@ -20,6 +20,7 @@
 // Flags: `--outdir=DIR` builds elsewhere; `--no-minify` keeps the output readable (debugging only; `--minify`, the
 // default, is accepted for older scripts).
 import { build } from "esbuild";
+import { nodeBundleOptions } from "./scripts/esbuildOptions.mjs";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,20 +30,7 @@ const pkg = JSON.parse(readFileSync(resolve(ROOT, "package.json"), "utf8"));
 const outdir = process.argv.find((a) => a.startsWith("--outdir="))?.slice("--outdir=".length) ?? "dist";
 const minify = !process.argv.includes("--no-minify");
 
-const common = {
-  absWorkingDir: ROOT,
-  bundle: true,
-  platform: "node",
-  // jsonc-parser's UMD build requires its modules dynamically; its ESM build bundles cleanly.
-  mainFields: ["module", "main"],
-  target: "node20",
-  format: "cjs",
-  sourcemap: false,
-  minify,
-  legalComments: "none",
-  define: { AGENT_SANDBOX_VERSION: JSON.stringify(pkg.version) },
-  logLevel: "warning",
-};
+const common = { ...nodeBundleOptions(ROOT, pkg.version), minify, legalComments: "none" };
 
 /** Every bundle built from an entry point: `external` for the VS Code API, which the extension host provides. */
 const ENTRIES = {
