@@ -44,7 +44,7 @@ export class ExactPhase {
   ) {}
 
   /**
-   * Queue the full check of `job.text`; settles with `undefined` when a newer request for `key` (or `cancel`) comes
+   * Queue the exact analysis of `job.text`; settles with `undefined` when a newer request for `key` (or `cancel`) comes
    * first, whether the job was still waiting or already running.
    */
   run(key: string, job: Omit<ExactJob, "id">): Promise<SecondPhaseOutcome | undefined> {
