@@ -1,8 +1,8 @@
 /**
  * The worker thread of the language server's second phase (exactPhase.ts), bundled as dist/analysis-worker.js:
- * the exact rule analysis of a file (its other checks are the first phase's), one job at a time, off the thread that answers requests. The analysis
- * keeps its compiled patterns and per-rule-list results between jobs (automata caches), so re-checking after an
- * edit that did not touch the rules costs little.
+ * the exact rule analysis of a file (its other checks are the first phase's), one job at a time, off the thread
+ * that answers requests. The analysis keeps its compiled patterns and per-rule-list results between jobs
+ * (automata caches), so re-checking after an edit that did not touch the rules costs little.
  */
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
