@@ -8,7 +8,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { compilePyGlob } from "../../server/src/engine/runtime/pyGlob";
-import { DFA_NO, DFA_UNSURE, DFA_YES, isPlainPath, PlainPathDfa, pyPlainPathRegex } from "../../server/src/engine/runtime/pyPlainPath";
+import { DFA_NO, DFA_UNSURE, DFA_YES, PlainPathDfa, pyPlainPathRegex } from "../../server/src/engine/runtime/pyPlainPath";
+import { isPlainPath } from "../../server/src/engine/runtime/runtime";
 import { deepagentsPy } from "../../server/src/engine/runtime";
 import type { PlainPathRegex } from "../../server/src/engine/runtime/runtime";
 import { makeRng, type Rng } from "../helpers/random";

@@ -29,8 +29,6 @@ const later = {
   promptPreview: () => require("../engine/agents/promptPreview") as typeof import("../engine/agents/promptPreview"),
   fixes: () => require("../engine/fixes") as typeof import("../engine/fixes"),
   sarif: () => require("./sarif") as typeof import("./sarif"),
-  // Loaded by the checks already when the analysis ran; asked only then.
-  analysis: () => require("../engine/analysisLoader").exactAnalysis() as typeof import("../engine/analysis"),
 };
 
 declare const AGENT_SANDBOX_VERSION: string;
@@ -110,8 +108,8 @@ interface FileReport {
   path: string;
   diagnostics: DiagnosticJson[];
   /**
-   * What the exact rule analysis left unanalysed (its budget, a construct without an automaton), said once per
-   * file: the checks stayed silent there rather than guess. Present only when something was skipped.
+   * What the checks left unchecked (a work budget, a construct without an automaton), said once per file: they
+   * stayed silent there rather than guess. Present only when something was skipped.
    */
   skipped?: { what: string; why: string; checks: string[]; range: DiagnosticJson["range"] }[];
 }
@@ -154,10 +152,8 @@ function check(args: ParsedArgs, io: Io): number {
       if (fixed !== text) writeFileSync(file, fixed);
     }
     const report: FileReport = { path: displayPath(file), diagnostics: result.findings.map((f: Finding) => later.output().toDiagnosticJson(f, result.lines)) };
-    // What a fast check's work budget left out, then what the exact analysis could not decide.
-    const skipped = [...result.skipped, ...(options.analysis && result.model ? later.analysis().skippedAnalyses(result.model) : [])];
-    if (skipped.length > 0) {
-      report.skipped = skipped.map((s) => ({
+    if (result.skipped.length > 0) {
+      report.skipped = result.skipped.map((s) => ({
         what: s.what,
         why: s.why,
         checks: [...s.checks],

@@ -1,4 +1,5 @@
 import configSchema from "../../../schemas/agent-sandbox.schema.json";
+import { exactAnalysis } from "./analysisLoader";
 import { ANALYSIS_CHECKS, CHECKS } from "./checks";
 import { subagentEscalation } from "./checks/subagentEscalation";
 import type { Check, CheckContext } from "./checks/check";
@@ -35,7 +36,10 @@ export interface CheckResult {
   /** The model, when the file parsed well enough to build one. */
   model: ConfigModel | undefined;
   lines: LineIndex;
-  /** What a check did not finish (its work budget ran out), in file order: it reported nothing there. */
+  /**
+   * What a check did not finish, where it reported nothing: the fast checks' (a work budget ran out) in file
+   * order, then, with the analysis, what the exact analysis could not decide.
+   */
   skipped: Skipped[];
 }
 
@@ -60,6 +64,8 @@ export function checkConfigText(text: string, options: CheckOptions = {}): Check
     }
   }
   skipped.sort((a, b) => a.span.start - b.span.start || byCodePoints(a.what, b.what));
+  // Then what the exact analysis could not decide, in its own order: every host shows the two lists as one.
+  if ((options.analysis || options.analysisOnly) && model) skipped.push(...exactAnalysis().skippedAnalyses(model));
   return { findings: finish(findings, text, lines, options), model, lines, skipped };
 }
 

@@ -16,7 +16,6 @@ import { promptPreview, renderPromptPreview } from "../engine/agents/promptPrevi
 import { checkConfigText, mergeFindings, type CheckOptions, type CheckResult } from "../engine/checkConfig";
 import { checkDryRunText } from "../engine/checkDryRun";
 import type { SkippedAnalysis } from "../engine/analysis";
-import { exactAnalysis } from "../engine/analysisLoader";
 import { allRuleLists, type ConfigModel, type RuleListSpec, type RuleSpec } from "../engine/config/model";
 import type { Finding, Severity } from "../engine/diagnostics";
 import { explainDecision, type Explanation } from "../engine/explain";
@@ -105,9 +104,7 @@ export function analyze(fsPath: string, text: string, settings: AnalysisSettings
     }
   }
   const lines = result.lines.text === text ? result.lines : new LineIndex(text);
-  // Only an analysed model has anything skipped; asking would load the analysis for nothing otherwise.
-  const skipped = [...result.skipped, ...(settings.analysis && result.model ? exactAnalysis().skippedAnalyses(result.model) : [])];
-  const analysis: Analysis = { kind, text, lines, findings: result.findings, model: result.model, dependencies, durationMs: performance.now() - started, skipped };
+  const analysis: Analysis = { kind, text, lines, findings: result.findings, model: result.model, dependencies, durationMs: performance.now() - started, skipped: result.skipped };
   if (runtimeFromSetting) analysis.runtimeFromSetting = runtimeFromSetting;
   return analysis;
 }

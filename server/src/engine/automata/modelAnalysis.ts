@@ -4,6 +4,7 @@ import { allRuleLists, type ConfigModel, type RuleListSpec } from "../config/mod
 import type { PermissionRuleInput } from "../permissions/ruleList";
 import type { Operation, Runtime } from "../runtime/runtime";
 import type { CheckContext } from "../checks/check";
+import type { Skipped } from "../diagnostics";
 import type { Span } from "../text";
 import { Budget, BudgetExceeded, DEFAULT_PATTERN_BUDGET, DEFAULT_PRODUCT_BUDGET, DEFAULT_RULE_BUDGET, type BudgetLimits } from "./budget";
 import { asTypedPaths, canonicalPaths, patternLanguage, readablePaths, sharedCharacters, type PatternLanguage } from "./languages";
@@ -12,16 +13,8 @@ import { RuleListAnalysis, type RuleAnalysis, type SkipNote } from "./ruleListAn
 import { RuleTables } from "./ruleTables";
 import { PathSpace } from "./space";
 
-/** Something the exact analysis did not decide, said once (language status, `check --format json`'s `skipped`). */
-export interface SkippedAnalysis {
-  /** The checks that stayed silent because of it. */
-  readonly checks: readonly string[];
-  /** What was not analysed, in words: "rule 3 of the top-level permissions". */
-  readonly what: string;
-  /** Why: the budget ran out, a construct has no automaton, … */
-  readonly why: string;
-  readonly span: Span;
-}
+/** Something the exact analysis did not decide, said once: the engine's `Skipped` (diagnostics.ts). */
+export type SkippedAnalysis = Skipped;
 
 export interface AnalysisOptions {
   /** Sample-workspace files, as tool paths (`/workspace/README.md`), best first: tried first as witnesses. */

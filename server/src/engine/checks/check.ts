@@ -26,11 +26,11 @@ export interface CheckContext {
   /** Reads such an input (`undefined` when it cannot be read). */
   readonly readFile: (relativePath: string) => string | undefined;
   /** Names of a folder's entries (`skills` folders hold `<name>/SKILL.md`); absent or `undefined`: cannot list. */
+  readonly listDirectory?: (relativePath: string) => string[] | undefined;
   /** Whether the exact rule-order analysis was asked for (it is slow on large configs). */
   readonly analysis?: boolean;
   /** Only the analysis's findings are wanted (a check with a half of each, subagent-escalation, skips the other). */
   readonly analysisOnly?: boolean;
-  readonly listDirectory?: (relativePath: string) => string[] | undefined;
   /** The work budget of a check that looks for witnesses (`workBudget`), when not the default. */
   readonly witnessBudget?: number;
   /** Compiled patterns shared by every check of this run (absent: `patternTable` keeps one per model). */

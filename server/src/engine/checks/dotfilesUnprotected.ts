@@ -120,19 +120,11 @@ function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runti
         const compiledHere = table.compile(runtime, pattern);
         // Plain text matches exactly itself among such paths, so all of it is the prefix.
         const folders = isPlainText(pattern) ? pattern : leadingFolders(pattern);
-        // An unusable pattern fails every call that reaches it: it must stay a candidate for every path.
-        // The plain-path restatement is passed on (read lazily: it costs a compilation), so a list asked often
-        // can use its automaton; the wider prefix serves the trie and the patterns the automaton leaves out.
+        // An unusable pattern fails every call that reaches it: it must stay a candidate for every path. (The
+        // lists built from these are decided by their trie only, `sharedRuleList`: no plain-path restatement.)
         c = compiledHere.unusable || folders === ""
           ? compiledHere
-          : {
-            pattern,
-            matches: compiledHere.matches.bind(compiledHere),
-            literalPrefix: folders,
-            get plainPathRegex() {
-              return compiledHere.plainPathRegex;
-            },
-          };
+          : { pattern, matches: compiledHere.matches.bind(compiledHere), literalPrefix: folders };
         prefixed.set(pattern, c);
       }
       return c;
@@ -140,7 +132,7 @@ function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runti
   };
   return listFindings;
 
-  /** What the check finds in one rule list (`stopped` when the work budget ran out part way). */
+  /** What the check finds in one rule list (`stoppedAt` the rule where the work budget ran out, if it did). */
   function listFindings(rules: readonly RuleSpec[]): Omit<ListOutcome, "spent"> {
     const findings: ListFinding[] = [];
     // Decisions are only asked about paths with a dot name in them (the gaps above), so the list is compiled
@@ -217,7 +209,7 @@ interface ListOutcome {
   /** The rule at which the budget ran out in this list: the check reported what it had and stopped there. */
   readonly stoppedAt: number | undefined;
 }
-/** Keyed by the runtimes and every list up to this one (see `run`). Few: the keys are the lists' JSON text. */
+/** Keyed by the runtimes and every list up to this one (see `run`). Few: the keys are the lists' source text. */
 const SHARED_OUTCOMES = 16;
 const sharedOutcomes = new Map<string, ListOutcome>();
 
@@ -269,7 +261,7 @@ function remember<V>(cache: Map<string, V>, key: string, value: V, entries = SHA
   cache.set(key, value);
 }
 
-/** Lists longer than this (in JSON text) are compiled for their run only. */
+/** Keys (lists' text) longer than this are not kept: such a list is worked out for its run only. */
 const SHARED_LIST_MAX_CHARS = 1 << 20;
 /** Lists kept: the top-level one and a few subagents' (a file with more lists re-decides the rest). */
 const SHARED_LISTS = 8;
@@ -311,10 +303,7 @@ function sharedRuleList(indexed: Runtime, rules: readonly PermissionRuleInput[])
       return d;
     },
   };
-  if (key.length <= SHARED_LIST_MAX_CHARS) {
-    if (sharedLists.size >= SHARED_LISTS) sharedLists.clear();
-    sharedLists.set(key, shared);
-  }
+  if (key.length <= SHARED_LIST_MAX_CHARS) remember(sharedLists, key, shared, SHARED_LISTS);
   return shared;
 }
 

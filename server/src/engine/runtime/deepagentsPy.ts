@@ -1,10 +1,10 @@
 import { compilePyGlob, hasLiteralAlternative, pyGlobError, pyGlobTextLiteralAlternatives, type CompiledPyGlob } from "./pyGlob";
 import { commonPrefix, literalPrefixOfRegex } from "./literalPrefix";
-import { DFA_NO, DFA_YES, isPlainPath, PlainPathDfa, pyPlainPathRegex } from "./pyPlainPath";
+import { DFA_NO, DFA_YES, PlainPathDfa, pyPlainPathRegex } from "./pyPlainPath";
 import { hasParentSegment, posixNormpath } from "./posixpath";
 import { pyRepr, pyTypeName } from "./pyRepr";
 import { backendCanDelete, backendCanExecute } from "./backendCapabilities";
-import { FILESYSTEM_TOOLS, isSettledToolPath, type CanonicalToolPath, type CompiledPattern, type FilesystemAllowlist, type Operation, type PathProblem, type PlainPathRegex, type Runtime } from "./runtime";
+import { FILESYSTEM_TOOLS, isPlainPath, isSettledToolPath, type CanonicalToolPath, type CompiledPattern, type FilesystemAllowlist, type Operation, type PathProblem, type PlainPathRegex, type Runtime } from "./runtime";
 
 /**
  * Pike-VM runs of one pattern before its plain-path automaton is built (see `compilePattern`). Only paths that

@@ -324,20 +324,3 @@ export class PlainPathDfa extends ThompsonNfa {
     return next;
   }
 }
-
-/** runtime.ts's plain path: starts with `/`, no empty, `.` or `..` segment, no trailing `/`, no line terminator. */
-export function isPlainPath(path: string): boolean {
-  const n = path.length;
-  if (n < 2 || path.charCodeAt(0) !== 47) return false;
-  let segmentStart = 1;
-  for (let i = 1; i <= n; i++) {
-    const c = i < n ? path.charCodeAt(i) : 47;
-    if (c === 47) {
-      const length = i - segmentStart;
-      if (length === 0) return false;
-      if (length <= 2 && path.charCodeAt(segmentStart) === 46 && (length === 1 || path.charCodeAt(segmentStart + 1) === 46)) return false;
-      segmentStart = i + 1;
-    } else if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return false;
-  }
-  return true;
-}

@@ -62,28 +62,31 @@ export function isFilesystemToolName(name: unknown): name is FilesystemToolName 
   return typeof name === "string" && (FILESYSTEM_TOOLS as readonly string[]).includes(name);
 }
 
-/**
- * A tool path both runtimes leave exactly as it is (§1.3): absolute, no empty, `.`, `..` or `~` segment, no
- * trailing `/` and no backslash. Each runtime's `canonicalToolPath` answers such a path at once (most paths the
- * checks ask about are of this kind) and goes through the full canonicalisation otherwise; a test holds the
- * shortcut to the full path on random paths.
- */
-export function isSettledToolPath(path: string): boolean {
+/** A plain path (see `PlainPathRegex`): starts with `/`, no empty, `.` or `..` segment, no trailing `/`, no line terminator. */
+export function isPlainPath(path: string): boolean {
   const n = path.length;
-  if (n < 2 || path.charCodeAt(0) !== 47 /* / */) return false;
+  if (n < 2 || path.charCodeAt(0) !== 47) return false;
   let segmentStart = 1;
   for (let i = 1; i <= n; i++) {
     const c = i < n ? path.charCodeAt(i) : 47;
-    if (c === 92 /* \ */) return false;
-    if (c !== 47) continue;
-    const length = i - segmentStart;
-    if (length === 0) return false;
-    const first = path.charCodeAt(segmentStart);
-    if (length === 1 && (first === 46 /* . */ || first === 126 /* ~ */)) return false;
-    if (length === 2 && first === 46 && path.charCodeAt(segmentStart + 1) === 46) return false;
-    segmentStart = i + 1;
+    if (c === 47) {
+      const length = i - segmentStart;
+      if (length === 0) return false;
+      if (length <= 2 && path.charCodeAt(segmentStart) === 46 && (length === 1 || path.charCodeAt(segmentStart + 1) === 46)) return false;
+      segmentStart = i + 1;
+    } else if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return false;
   }
   return true;
+}
+
+/**
+ * A tool path both runtimes leave exactly as it is (§1.3): a plain path without a `~` segment or a backslash.
+ * Each runtime's `canonicalToolPath` answers such a path at once (most paths the checks ask about are of this
+ * kind) and goes through the full canonicalisation otherwise; a test holds the shortcut to the full path on random
+ * paths.
+ */
+export function isSettledToolPath(path: string): boolean {
+  return isPlainPath(path) && !path.includes("\\") && !path.includes("/~/") && !path.endsWith("/~");
 }
 
 /**
