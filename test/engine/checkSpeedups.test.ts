@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { mayMatchDotName } from "../../server/src/engine/checks/dotfilesUnprotected";
-import { firstTooDeepOffset, firstTooDeepOffsetByScanner, MAX_NESTING } from "../../server/src/engine/config/parse";
+import { MAX_NESTING, parseJsonc } from "../../server/src/engine/config/parse";
+import { firstTooDeepOffset } from "../helpers/nesting";
 import { deepagentsJs, deepagentsPy } from "../../server/src/engine/runtime";
 import { leadingFolders } from "../../server/src/engine/runtime/globText";
 import { commonPrefix, literalPrefixOfRegex } from "../../server/src/engine/runtime/literalPrefix";
@@ -154,7 +155,7 @@ describe("check speed-ups agree with the full computation", () => {
     assert.equal(leadingFolders("/**/x"), "");
   });
 
-  test("the nesting pre-check reads brackets exactly as jsonc-parser's scanner does", () => {
+  test("parseJsonc stops at the bracket that opens level 129 exactly where jsonc-parser's scanner counts it", () => {
     const r = makeRng(13);
     const pieces = ["{", "}", "[", "]", "[", "{", "\"", "\\", "/", "*", "//", "/*", "*/", "\n", "\r", "a", "1", "-", ",", ":", " ", "\\\"", "\\u00", "[".repeat(40), "{".repeat(30), "]".repeat(20)];
     let deep = 0;
@@ -162,9 +163,11 @@ describe("check speed-ups agree with the full computation", () => {
       let text = "";
       const n = 1 + r.int(60);
       for (let k = 0; k < n; k++) text += r.pick(pieces);
-      const expected = firstTooDeepOffsetByScanner(text);
-      if (expected >= 0) deep++;
-      assert.equal(firstTooDeepOffset(text), expected, JSON.stringify(text));
+      const expected = firstTooDeepOffset(text);
+      if (expected < 0) continue;
+      deep++;
+      const nesting = parseJsonc(text).findings.filter((f) => f.message.startsWith("Nesting deeper than"));
+      assert.deepEqual(nesting.map((f) => f.span.start), [expected], JSON.stringify(text));
     }
     assert.ok(deep > 50, `only ${deep} texts nest deeper than ${MAX_NESTING}`);
   });

@@ -4,7 +4,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseTree, type Node, type ParseError, type ParseOptions } from "jsonc-parser";
 import { NestingTooDeep, parseJsoncTree } from "../../server/src/engine/config/jsoncTree";
-import { firstTooDeepOffset, MAX_NESTING, parseJsonc } from "../../server/src/engine/config/parse";
+import { MAX_NESTING, parseJsonc } from "../../server/src/engine/config/parse";
+import { firstTooDeepOffset } from "../helpers/nesting";
 import { makeRng, envInt, type Rng } from "../helpers/random";
 import { generateConfigText } from "../../bench/generate";
 

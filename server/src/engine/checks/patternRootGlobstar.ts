@@ -29,9 +29,8 @@ export const patternRootGlobstar: Check = {
     let byPattern = sharedAnalyses.get(runtime);
     if (!byPattern || byPattern.size >= SHARED_ENTRIES) sharedAnalyses.set(runtime, (byPattern = new Map()));
     const known = byPattern;
+    // Asked only of patterns that start with `/**/` (the loop below tests that first: most patterns do not).
     const analyse = (pattern: string): PatternAnalysis | null => {
-      // Cheap textual test first: most patterns do not start with `/**/`.
-      if (!pattern.startsWith("/**/")) return null;
       let found = known.get(pattern);
       if (found === undefined) {
         found = null;
@@ -52,9 +51,7 @@ export const patternRootGlobstar: Check = {
     for (const list of allRuleLists(context.model)) {
       for (const rule of list.rules) {
         for (const node of rule.pathNodes) {
-          // Only a pattern that starts with `/**/` can be reported (the rest is `analyse`'s).
-          if (typeof node.value !== "string" || !node.value.startsWith("/**/")) continue;
-          if (!analysable(node.value)) continue;
+          if (typeof node.value !== "string" || !node.value.startsWith("/**/") || !analysable(node.value)) continue;
           const pattern = node.value;
           const analysed = analyse(pattern);
           if (!analysed) continue;

@@ -13,8 +13,8 @@ import { Token } from "./tokens";
  * test/engine/jsoncTree.test.ts compares the two on every config in the repository and on generated broken input.
  *
  * Nesting is bounded (`maxDepth`), two ways, and past either the parse stops with `NestingTooDeep`:
- * - the brackets' depth: `{`/`[` tokens minus `}`/`]` tokens, over the whole text (parse.ts's `firstTooDeepOffset`,
- *   counted here as the tokens go by, so the text is not read twice);
+ * - the brackets' depth: `{`/`[` tokens minus `}`/`]` tokens, over the whole text (as jsonc-parser's scanner counts them,
+ *   counted here as the tokens go by; test/helpers/nesting.ts is the reference);
  * - the parser's: recursion is one level per object or array the parser enters, and it can enter more than the
  *   brackets nest: in `[},[},[},…` each `}` is skipped as an error inside the open array and the `,` lets the next
  *   `[` open one inside it, so the brackets' depth stays at 1 while parseTree recurses until the stack overflows.
@@ -95,7 +95,7 @@ class TreeParser {
   private depth = 0;
   /**
    * `{`/`[` tokens read so far minus `}`/`]` tokens (never below 0), wherever they are: in a value, skipped after an
-   * error, or after the top-level value. What parse.ts's `firstTooDeepOffset` counts, token for token.
+   * error, or after the top-level value. What jsonc-parser's scanner counts, token for token (test/helpers/nesting.ts).
    */
   private bracketDepth = 0;
 

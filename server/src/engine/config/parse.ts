@@ -1,6 +1,5 @@
-import { createScanner, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import { printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 import { NestingTooDeep, parseJsoncTree } from "./jsoncTree";
-import { Token } from "./tokens";
 import type { Finding } from "../diagnostics";
 
 export type JsonNode = Node;
@@ -36,8 +35,9 @@ export function parseJsonc(text: string): ParsedJsonc {
   let root: JsonNode | undefined;
   try {
     // jsonc-parser's parseTree, exactly, built over its scanner without the visitor (see jsoncTree.ts). It also
-    // counts the brackets, over the whole text: the first one opening level MAX_NESTING + 1 stops it, at
-    // `firstTooDeepOffset(text)`; and it stops where error recovery would nest it deeper than that (`[},[},…`).
+    // counts the brackets, over the whole text: the first one opening level MAX_NESTING + 1 stops it (where
+    // jsonc-parser's scanner counts it, test/helpers/nesting.ts); and it stops where error recovery would nest it
+    // deeper than that (`[},[},…`).
     root = parseJsoncTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true }, MAX_NESTING);
   } catch (e) {
     if (e instanceof NestingTooDeep) {
@@ -83,77 +83,6 @@ function syntaxMessage(code: string): string {
     InvalidCharacter: "Invalid character in a string",
   };
   return `${words[code] ?? code}.`;
-}
-
-/**
- * Offset of the first `{`/`[` token that opens level MAX_NESTING + 1, or -1. Iterative: safe on any input.
- * (parseJsonc has this answer from the parser, which counts the same brackets as it reads the tokens; this stays
- * as the statement of what is counted, which test/engine/jsoncTree.test.ts holds the parser to.)
- *
- * jsonc-parser's scanner, reduced to what decides bracket tokens (this pass reads every file, so it reads
- * characters rather than building tokens): a string runs to its closing `"` or to a line break (a backslash takes
- * the next character, whatever it is), a `//` comment to a line break, a `/*` comment to its `*\/` or the end, and
- * no other token (number, word, unknown character) can hold a bracket, a `"` or a `/`.
- */
-export function firstTooDeepOffset(text: string): number {
-  const length = text.length;
-  let depth = 0;
-  for (let pos = 0; pos < length; ) {
-    const c = text.charCodeAt(pos);
-    if (c === 34 /* " */) {
-      pos++;
-      while (pos < length) {
-        const ch = text.charCodeAt(pos);
-        if (ch === 34) {
-          pos++;
-          break;
-        }
-        if (ch === 92 /* \ */) {
-          pos += 2;
-          continue;
-        }
-        if (ch === 10 || ch === 13) break;
-        pos++;
-      }
-      continue;
-    }
-    if (c === 47 /* / */) {
-      const next = text.charCodeAt(pos + 1);
-      if (next === 47) {
-        pos += 2;
-        while (pos < length && text.charCodeAt(pos) !== 10 && text.charCodeAt(pos) !== 13) pos++;
-        continue;
-      }
-      if (next === 42 /* * */) {
-        const close = text.indexOf("*/", pos + 2);
-        pos = close < 0 ? length : close + 2;
-        continue;
-      }
-      pos++;
-      continue;
-    }
-    if (c === 123 /* { */ || c === 91 /* [ */) {
-      if (++depth > MAX_NESTING) return pos;
-    } else if (c === 125 /* } */ || c === 93 /* ] */) {
-      depth = Math.max(0, depth - 1);
-    }
-    pos++;
-  }
-  return -1;
-}
-
-/** The same answer from jsonc-parser's own scanner (kept as the reference the fast pass is tested against). */
-export function firstTooDeepOffsetByScanner(text: string): number {
-  const scanner = createScanner(text, true);
-  let depth = 0;
-  for (let kind = scanner.scan(); kind !== Token.EOF; kind = scanner.scan()) {
-    if (kind === Token.OpenBrace || kind === Token.OpenBracket) {
-      if (++depth > MAX_NESTING) return scanner.getTokenOffset();
-    } else if (kind === Token.CloseBrace || kind === Token.CloseBracket) {
-      depth = Math.max(0, depth - 1);
-    }
-  }
-  return -1;
 }
 
 /** The node of a property's value (`undefined` when absent). Last one wins, as in JSON.parse. */
