@@ -333,13 +333,13 @@ export interface RuleSampleDecisions {
   decided: string[];
 }
 
-/** Which sample files a rule decides: the rule's own list, compiled by the engine, run over every sample file. */
 /**
  * Rule lists compiled for hovers, per list of a model (a model is never changed: a new text is a new model).
  * Compiling a 1,000-rule list costs tens of milliseconds; hovering over its rules one after another should not.
  */
 const compiledForHovers = new WeakMap<RuleListSpec, CompiledRuleList>();
 
+/** Which sample files a rule decides: the rule's own list, compiled by the engine, run over every sample file. */
 export function sampleFilesDecidedBy(model: ConfigModel, list: RuleListSpec, rule: RuleSpec, sample: SampleWorkspace): RuleSampleDecisions[] {
   let compiled = compiledForHovers.get(list);
   if (!compiled) {

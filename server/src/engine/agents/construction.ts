@@ -4,6 +4,7 @@ import type { FilesystemAllowlist } from "../runtime/runtime";
 import { FILESYSTEM_TOOLS } from "../runtime/runtime";
 import { agentsOf, filesystemMiddlewareOf, GENERAL_PURPOSE, subagentDefaultRules, type AgentRef } from "./agents";
 import { STATE_FACTORY, topLevelBackend, type AgentBackend } from "./backends";
+import { Memo } from "../memo";
 
 /**
  * Every filesystem middleware the runtime *constructs* for a config, whether or not it ends up used: the default
@@ -86,7 +87,7 @@ export function sandboxGuardOutcomes(model: ConfigModel): readonly SandboxGuardO
   if (!outcomes) guardOutcomesOf.set(model, (outcomes = Object.freeze(sandboxGuardOutcomesNow(model))));
   return outcomes;
 }
-const guardOutcomesOf = new WeakMap<ConfigModel, readonly SandboxGuardOutcome[]>();
+const guardOutcomesOf = new Memo<ConfigModel, readonly SandboxGuardOutcome[]>("sandboxGuardOutcomes");
 
 function sandboxGuardOutcomesNow(model: ConfigModel): SandboxGuardOutcome[] {
   const out: SandboxGuardOutcome[] = [];

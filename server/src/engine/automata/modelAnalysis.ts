@@ -12,6 +12,7 @@ import { divergencesOf, escalationsOf, ListReading, moveIsSafe, realiseOutcomes,
 import { RuleListAnalysis, type RuleAnalysis, type SkipNote } from "./ruleListAnalysis";
 import { RuleTables } from "./ruleTables";
 import { PathSpace } from "./space";
+import { Memo } from "../memo";
 
 /** Something the exact analysis did not decide, said once: the engine's `Skipped` (diagnostics.ts). */
 export type SkippedAnalysis = Skipped;
@@ -291,7 +292,7 @@ function languageIn(languages: Map<string, PatternLanguage>, runtime: Runtime, p
 // (config/describe.ts), shared with the fast checks; re-exported for the analysis's callers.
 export { describeList } from "../config/describe";
 
-const analyses = new WeakMap<ConfigModel, ModelAnalysis>();
+const analyses = new Memo<ConfigModel, ModelAnalysis>("modelAnalysis");
 
 /**
  * The analysis of a config, built once per model. The first caller's options (witness candidates) win; the checks

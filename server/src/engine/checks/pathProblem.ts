@@ -4,6 +4,7 @@ import type { JsonNode } from "../config/parse";
 import type { PathProblem, PathProblemKind, Runtime } from "../runtime/runtime";
 import type { CheckContext } from "./check";
 import { patternTable } from "./patternTable";
+import { Memo } from "../memo";
 
 /**
  * Shared by the four construction-time path checks (path-not-absolute, path-empty, path-parent-segment,
@@ -39,7 +40,7 @@ interface ProblemEntry {
  * The path entries some runtime refuses, found once per run for the four checks (nearly every entry is fine, so
  * the list is short and each check only filters it by kind).
  */
-const problemEntries = new WeakMap<ConfigModel, { runtimes: readonly Runtime[]; entries: ProblemEntry[] }>();
+const problemEntries = new Memo<ConfigModel, { runtimes: readonly Runtime[]; entries: ProblemEntry[] }>("pathProblemEntries");
 
 function entriesWithProblems(context: CheckContext): ProblemEntry[] {
   const cached = problemEntries.get(context.model);

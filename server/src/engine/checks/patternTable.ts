@@ -1,6 +1,7 @@
 import type { ConfigModel } from "../config/model";
 import type { CompiledPattern, PathProblem, Runtime } from "../runtime/runtime";
 import type { CheckContext } from "./check";
+import { Memo } from "../memo";
 
 /**
  * The patterns of one check run, each compiled at most once per runtime and only when a check first asks, and the
@@ -84,7 +85,7 @@ function pathProblemShared(runtime: Runtime, value: string): PathProblem | null 
 }
 
 /** Hosts that build their own context (tests, benches) get one table per model. */
-const fallback = new WeakMap<ConfigModel, PatternTable>();
+const fallback = new Memo<ConfigModel, PatternTable>("patternTable");
 
 export function patternTable(context: Pick<CheckContext, "model" | "patterns">): PatternTable {
   if (context.patterns) return context.patterns;
