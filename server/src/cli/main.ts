@@ -1,6 +1,6 @@
 // First: it must be in place before the imports below load the engine's bundle.
 import "./compileCache";
-import "./tiering";
+import "./v8Flags";
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { CheckOptions } from "../engine/checkConfig";
