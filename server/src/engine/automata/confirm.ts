@@ -2,6 +2,7 @@ import type { RuleListSpec } from "../config/model";
 import { CompiledRuleList } from "../permissions/ruleList";
 import type { CompiledPattern, Operation, Runtime } from "../runtime/runtime";
 import { decisionOf, type Decision } from "./ruleTables";
+import { BoundedCache } from "../boundedCache";
 
 /**
  * The last line of defence: every witness the analysis reports is first confirmed with the engine's own decision
@@ -66,13 +67,8 @@ export class Confirm {
 /** The runtime's compiled pattern, shared by every confirmation (and kept across checks: most patterns survive an edit). */
 function cachedPattern(runtime: Runtime, p: string): CompiledPattern {
   let byPattern = compiledPatterns.get(runtime);
-  if (!byPattern) compiledPatterns.set(runtime, (byPattern = new Map()));
-  let compiled = byPattern.get(p);
-  if (!compiled) {
-    if (byPattern.size >= 5000) byPattern.clear();
-    byPattern.set(p, (compiled = runtime.compilePattern(p)));
-  }
-  return compiled;
+  if (!byPattern) compiledPatterns.set(runtime, (byPattern = new BoundedCache({ entries: 5000 })));
+  return byPattern.get(p) ?? byPattern.set(p, runtime.compilePattern(p));
 }
 
 /**
@@ -106,7 +102,7 @@ export function toolArgumentFor(runtime: Runtime, path: string): string | undefi
 }
 
 /** Per runtime (the object: a test may build another with the same id), by pattern. */
-const compiledPatterns = new WeakMap<Runtime, Map<string, CompiledPattern>>();
+const compiledPatterns = new WeakMap<Runtime, BoundedCache<string, CompiledPattern>>();
 
 /** Compiled rule lists of recent checks, by content: re-checks of unchanged rules do not recompile every pattern. */
 const compiledLists = new Map<string, CompiledRuleList>();

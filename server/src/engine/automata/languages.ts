@@ -4,6 +4,7 @@ import { compilePyGlob } from "../runtime/pyGlob";
 import type { Runtime, RuntimeId } from "../runtime/runtime";
 import { Budget, BudgetExceeded, DEFAULT_PATTERN_BUDGET, NotAnalysable, type BudgetLimits } from "./budget";
 import { clearGuardCache, regexDfa, type RegexSource } from "./regexAutomaton";
+import { BoundedCache } from "../boundedCache";
 
 /**
  * The path languages the analysis works with, per runtime, as minimal refa DFAs:
@@ -80,10 +81,10 @@ export type PatternLanguage =
   | { readonly ok: true; readonly pattern: string; readonly dfas: readonly DFA[] }
   | { readonly ok: false; readonly pattern: string; readonly kind: "unusable" | "not-analysable" | "budget"; readonly reason: string };
 
-const patternCache = new Map<string, PatternLanguage>();
-const PATTERN_CACHE_LIMIT = 4000;
-const regexCache = new Map<string, DFA | Error>();
-const fixedCache = new Map<string, DFA>();
+const PATTERN_CACHE_LIMITS = { entries: 4000 };
+const patternCache = new BoundedCache<string, PatternLanguage>(PATTERN_CACHE_LIMITS);
+const regexCache = new BoundedCache<string, DFA | Error>(PATTERN_CACHE_LIMITS);
+const fixedCache = new BoundedCache<string, DFA>(PATTERN_CACHE_LIMITS);
 
 /**
  * The language of one pattern under `runtime`'s matcher: a list of DFAs whose union is the set of strings
@@ -94,10 +95,7 @@ export function patternLanguage(runtime: Runtime, pattern: string, limits: Budge
   const key = `${runtime.id}\u0000${pattern}`;
   const cached = patternCache.get(key);
   if (cached) return cached;
-  const result = computePatternLanguage(runtime, pattern, limits);
-  if (patternCache.size >= PATTERN_CACHE_LIMIT) patternCache.clear();
-  patternCache.set(key, result);
-  return result;
+  return patternCache.set(key, computePatternLanguage(runtime, pattern, limits));
 }
 
 function computePatternLanguage(runtime: Runtime, pattern: string, limits: BudgetLimits): PatternLanguage {
@@ -127,7 +125,6 @@ function cachedRegexDfa(regex: RegexSource, budget: Budget): DFA {
   if (hit) return hit;
   try {
     const dfa = regexDfa(regex, budget);
-    if (regexCache.size >= PATTERN_CACHE_LIMIT) regexCache.clear();
     regexCache.set(key, dfa);
     return dfa;
   } catch (error) {
@@ -165,7 +162,6 @@ function fixed(regex: RegexSource): DFA {
   let dfa = fixedCache.get(key);
   if (!dfa) {
     dfa = regexDfa(regex, new Budget({ milliseconds: 10_000, states: 1_000_000 }));
-    if (fixedCache.size >= PATTERN_CACHE_LIMIT) fixedCache.clear();
     fixedCache.set(key, dfa);
   }
   return dfa;

@@ -1,6 +1,7 @@
 import { CharBase, CharSet, DFA, JS, type Char } from "refa";
 import type { Assertion, Concatenation, Element, Expression, NoParent, Quantifier } from "refa";
 import { Budget, BudgetExceeded, NotAnalysable } from "./budget";
+import { BoundedCache } from "../boundedCache";
 
 /**
  * A JavaScript regular expression, matched against a whole string, as an exact minimal DFA.
@@ -80,8 +81,7 @@ interface Guard {
 }
 
 /** Guard DFAs repeat across patterns (`NO_DOT`, `NO_DOTS`, `ONE_CHAR`, `$`, wcmatch's separators): built once. */
-const guardCache = new Map<string, ClassDfa>();
-const GUARD_CACHE_LIMIT = 1024;
+const guardCache = new BoundedCache<string, ClassDfa>({ entries: 1024 });
 
 export function clearGuardCache(): void {
   guardCache.clear();
@@ -374,7 +374,6 @@ class Builder {
       // Twice reversed and determinised: the minimal DFA of rev(S) (Brzozowski), so guards stay small.
       const built = new Builder(this.budget, this.regex, this.maxCharacter, a.alternatives, entry).determinize(true);
       dfa = reverseDeterminize(reverseDeterminize(built, this.budget), this.budget);
-      if (guardCache.size >= GUARD_CACHE_LIMIT) guardCache.clear();
       guardCache.set(key, dfa);
     }
     const id = this.guards.length;

@@ -6,6 +6,7 @@ import { WITNESS_WORK_BUDGET, workBudget, type Check, type CheckContext, type Wo
 import { describeList } from "../config/describe";
 import { patternTable, probeMatcher } from "./patternTable";
 import { analysable, type ExampleFill, examplePaths, isCanonical, isLiteralText, leadingFolders, scanGlob } from "../runtime/globText";
+import { BoundedCache } from "../boundedCache";
 
 /**
  * §2.2 item 1 (G4, G9, G21, G25, G31, G42–G43, G109–G110, T13, T17–T18): deepagents-js matches with
@@ -47,7 +48,7 @@ export const dotfilesUnprotected: Check = {
         const before = work.spent;
         search ??= witnessSearch(context, runtime, reference, who, work);
         outcome = { ...search(list.rules), spent: work.spent - before };
-        if (keep) remember(sharedOutcomes, chain, outcome, SHARED_OUTCOMES);
+        if (keep) sharedOutcomes.set(chain, outcome);
       }
       for (const f of outcome.findings) {
         const node = list.rules[f.rule]!.pathNodes[f.node]!;
@@ -100,7 +101,7 @@ function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runti
         // The matcher last: the text tests reject most candidates, and it is compiled only if one gets there.
         known = new Gaps(examplePaths(pattern, DOTFILE_FILL), (p) => hasOneDotfileSegment(p) && isCanonical(runtime, p) && isCanonical(reference, p) && !(here ??= table.compile(runtime, pattern)).matches(p));
       }
-      remember(sharedGaps, key, known);
+      sharedGaps.set(key, known);
     }
     work.spend(known.asked);
     gaps.set(pattern, known);
@@ -210,8 +211,7 @@ interface ListOutcome {
   readonly stoppedAt: number | undefined;
 }
 /** Keyed by the runtimes and every list up to this one (see `run`). Few: the keys are the lists' source text. */
-const SHARED_OUTCOMES = 16;
-const sharedOutcomes = new Map<string, ListOutcome>();
+const sharedOutcomes = new BoundedCache<string, ListOutcome>({ entries: 16 });
 
 /** Forgets everything kept across runs (tests compare a fresh run with a replayed one). */
 export function clearDotfilesCaches(): void {
@@ -226,8 +226,8 @@ export function clearDotfilesCaches(): void {
 // again on every edit, where nearly every rule list is unchanged. Each is a pure function of its key; the caches
 // are bounded in entries and emptied when full.
 
-const SHARED_ENTRIES = 4096;
-const sharedGaps = new Map<string, Gaps>();
+const SHARED_LIMITS = { entries: 4096 };
+const sharedGaps = new BoundedCache<string, Gaps>(SHARED_LIMITS);
 
 /**
  * The dotfile paths a pattern misses in the runtime (and the reference runtime's canonical form allows), in the
@@ -256,11 +256,6 @@ class Gaps {
 }
 const NO_GAPS = new Gaps([], () => false);
 
-function remember<V>(cache: Map<string, V>, key: string, value: V, entries = SHARED_ENTRIES): void {
-  if (cache.size >= entries) cache.clear();
-  cache.set(key, value);
-}
-
 /** Keys (lists' text) longer than this are not kept: such a list is worked out for its run only. */
 const SHARED_LIST_MAX_CHARS = 1 << 20;
 /** Lists kept: the top-level one and a few subagents' (a file with more lists re-decides the rest). */
@@ -272,7 +267,7 @@ interface SharedList {
   /** `question` is `${op}\n${path}`. */
   decide(question: string, op: Operation, path: string): RuleDecision;
 }
-const sharedLists = new Map<string, SharedList>();
+const sharedLists = new BoundedCache<string, SharedList>({ entries: SHARED_LISTS });
 
 /**
  * The rule list of `rules` (already reduced by `dotPathRule`) with its decisions, kept across runs: a decision is
@@ -292,18 +287,13 @@ function sharedRuleList(indexed: Runtime, rules: readonly PermissionRuleInput[])
   const detached: Runtime = { ...base, compilePattern: (p) => (compileNow ?? base.compilePattern)(p) };
   const list = new CompiledRuleList(detached, rules, { noAutomaton: true });
   compileNow = undefined;
-  let known = new Map<string, RuleDecision>();
+  const known = new BoundedCache<string, RuleDecision>({ entries: SHARED_DECISIONS });
   const shared: SharedList = {
     decide(question, op, path) {
-      let d = known.get(question);
-      if (!d) {
-        if (known.size >= SHARED_DECISIONS) known = new Map();
-        known.set(question, (d = list.decide(op, path)));
-      }
-      return d;
+      return known.get(question) ?? known.set(question, list.decide(op, path));
     },
   };
-  if (key.length <= SHARED_LIST_MAX_CHARS) remember(sharedLists, key, shared, SHARED_LISTS);
+  if (key.length <= SHARED_LIST_MAX_CHARS) sharedLists.set(key, shared);
   return shared;
 }
 
@@ -377,11 +367,9 @@ function hasOneDotfileSegment(path: string): boolean {
  */
 function dotfilePatterns(pattern: string): readonly string[] {
   // A pure function of the pattern, asked once per finding, and scanning is most of it: kept across runs.
-  let known = sharedDotfilePatterns.get(pattern);
-  if (!known) remember(sharedDotfilePatterns, pattern, (known = dotfilePatternsOf(pattern)));
-  return known;
+  return sharedDotfilePatterns.get(pattern) ?? sharedDotfilePatterns.set(pattern, dotfilePatternsOf(pattern));
 }
-const sharedDotfilePatterns = new Map<string, readonly string[]>();
+const sharedDotfilePatterns = new BoundedCache<string, readonly string[]>(SHARED_LIMITS);
 
 function dotfilePatternsOf(pattern: string): string[] {
   if (!pattern.endsWith("/**") && !pattern.endsWith("/*")) return [];

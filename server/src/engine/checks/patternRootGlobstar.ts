@@ -4,6 +4,7 @@ import { RUNTIME_IDS, runtimeById, type Runtime } from "../runtime";
 import type { Check } from "./check";
 import { patternTable, probeMatcher } from "./patternTable";
 import { analysable, type ExampleFill, examplePaths, isCanonical, isStructural, leadingFolders, scanGlob } from "../runtime/globText";
+import { BoundedCache } from "../boundedCache";
 
 /**
  * §2.2 item 3 (G28, G34, G37, G100, T27): picomatch compiles a leading `/**\/` to "a slash, one or more segments,
@@ -26,9 +27,8 @@ export const patternRootGlobstar: Check = {
     // What a pattern alone says: `null` when the check does not apply to it, else the root paths the runtime
     // misses and the repair matches, and (per witness) which other runtimes match it. A pure function of the
     // runtime and the pattern, so kept across runs (the language server checks the same patterns on every edit).
-    let byPattern = sharedAnalyses.get(runtime);
-    if (!byPattern || byPattern.size >= SHARED_ENTRIES) sharedAnalyses.set(runtime, (byPattern = new Map()));
-    const known = byPattern;
+    let known = sharedAnalyses.get(runtime);
+    if (!known) sharedAnalyses.set(runtime, (known = new BoundedCache({ entries: SHARED_ENTRIES })));
     // Asked only of patterns that start with `/**/` (the loop below tests that first: most patterns do not).
     const analyse = (pattern: string): PatternAnalysis | null => {
       let found = known.get(pattern);
@@ -84,7 +84,7 @@ interface PatternAnalysis {
 }
 /** Per runtime, per pattern; emptied when it holds this many. */
 const SHARED_ENTRIES = 4096;
-const sharedAnalyses = new WeakMap<Runtime, Map<string, PatternAnalysis | null>>();
+const sharedAnalyses = new WeakMap<Runtime, BoundedCache<string, PatternAnalysis | null>>();
 
 const ROOT_FILL: ExampleFill = { globstar: ["a", ""], star: ["a", ".env", ""], qmark: ["a"], classChars: ["a", "b", "x", "0", "."] };
 

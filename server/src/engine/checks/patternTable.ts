@@ -2,6 +2,7 @@ import type { ConfigModel } from "../config/model";
 import type { CompiledPattern, PathProblem, Runtime } from "../runtime/runtime";
 import type { CheckContext } from "./check";
 import { Memo } from "../memo";
+import { BoundedCache } from "../boundedCache";
 
 /**
  * The patterns of one check run, each compiled at most once per runtime and only when a check first asks, and the
@@ -47,41 +48,25 @@ export class PatternTable {
 const SHARED_ENTRIES = 8192;
 const SHARED_CHARS = 1 << 20;
 const SHARED_PATTERN_MAX = 2048;
-const shared = new WeakMap<Runtime, { patterns: Map<string, CompiledPattern>; chars: number }>();
+const SHARED_LIMITS = { entries: SHARED_ENTRIES, weight: SHARED_CHARS, weigh: (text: string) => text.length };
+const shared = new WeakMap<Runtime, BoundedCache<string, CompiledPattern>>();
 
 function compileShared(runtime: Runtime, pattern: string): CompiledPattern {
   if (pattern.length > SHARED_PATTERN_MAX) return runtime.compilePattern(pattern);
   let cache = shared.get(runtime);
-  if (!cache) shared.set(runtime, (cache = { patterns: new Map(), chars: 0 }));
-  let c = cache.patterns.get(pattern);
-  if (!c) {
-    if (cache.patterns.size >= SHARED_ENTRIES || cache.chars + pattern.length > SHARED_CHARS) {
-      cache.patterns.clear();
-      cache.chars = 0;
-    }
-    cache.patterns.set(pattern, (c = runtime.compilePattern(pattern)));
-    cache.chars += pattern.length;
-  }
-  return c;
+  if (!cache) shared.set(runtime, (cache = new BoundedCache(SHARED_LIMITS)));
+  return cache.get(pattern) ?? cache.set(pattern, runtime.compilePattern(pattern));
 }
 
 /** Construction-time verdicts outlive their run too, for the same reason and with the same bounds. */
-const sharedProblems = new WeakMap<Runtime, { verdicts: Map<string, PathProblem | null>; chars: number }>();
+const sharedProblems = new WeakMap<Runtime, BoundedCache<string, PathProblem | null>>();
 
 function pathProblemShared(runtime: Runtime, value: string): PathProblem | null {
   if (value.length > SHARED_PATTERN_MAX) return runtime.permissionPathProblem(value) ?? null;
   let cache = sharedProblems.get(runtime);
-  if (!cache) sharedProblems.set(runtime, (cache = { verdicts: new Map(), chars: 0 }));
-  let p = cache.verdicts.get(value);
-  if (p === undefined) {
-    if (cache.verdicts.size >= SHARED_ENTRIES || cache.chars + value.length > SHARED_CHARS) {
-      cache.verdicts.clear();
-      cache.chars = 0;
-    }
-    cache.verdicts.set(value, (p = runtime.permissionPathProblem(value) ?? null));
-    cache.chars += value.length;
-  }
-  return p;
+  if (!cache) sharedProblems.set(runtime, (cache = new BoundedCache(SHARED_LIMITS)));
+  const known = cache.get(value);
+  return known !== undefined ? known : cache.set(value, runtime.permissionPathProblem(value) ?? null);
 }
 
 /** Hosts that build their own context (tests, benches) get one table per model. */

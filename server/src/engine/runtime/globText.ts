@@ -1,4 +1,5 @@
 import type { Runtime } from "./runtime";
+import { BoundedCache } from "../boundedCache";
 
 /**
  * Reading glob text as picomatch and wcmatch tokenise it, shared by the pattern checks (pattern-never-matches,
@@ -58,24 +59,12 @@ class ScannedChar implements GlobChar {
  * Patterns already scanned: most checks read each pattern (pattern-runtime-syntax, pattern-never-matches four
  * times, pattern-root-globstar, pattern-class-negation, dotfiles-unprotected, the example paths), and on a cold CLI
  * run scanning them again was 12 ms of a 1,000-rule check. Scans are immutable and shared; the cache is emptied
- * when the patterns in it reach `SCANNED_CHARS` characters, so a file of huge patterns cannot grow it for ever.
+ * when the patterns in it reach a million characters, so a file of huge patterns cannot grow it for ever.
  */
-const scanned = new Map<string, readonly GlobChar[]>();
-let scannedChars = 0;
-const SCANNED_CHARS = 1 << 20;
+const scanned = new BoundedCache<string, readonly GlobChar[]>({ entries: Infinity, weight: 1 << 20, weigh: (pattern) => pattern.length });
 
 export function scanGlob(pattern: string): readonly GlobChar[] {
-  let chars = scanned.get(pattern);
-  if (!chars) {
-    chars = scanGlobNow(pattern);
-    if (scannedChars + pattern.length > SCANNED_CHARS) {
-      scanned.clear();
-      scannedChars = 0;
-    }
-    scanned.set(pattern, chars);
-    scannedChars += pattern.length;
-  }
-  return chars;
+  return scanned.get(pattern) ?? scanned.set(pattern, scanGlobNow(pattern));
 }
 
 function scanGlobNow(pattern: string): readonly GlobChar[] {
@@ -193,26 +182,19 @@ type GlobNode =
 export function examplePaths(pattern: string, fill: ExampleFill, limit = 400): readonly string[] {
   if (!analysable(pattern)) return [];
   let cache = exampleCache.get(fill);
-  if (!cache) exampleCache.set(fill, (cache = { paths: new Map(), chars: 0 }));
+  if (!cache) exampleCache.set(fill, (cache = new BoundedCache({ entries: Infinity, weight: EXAMPLE_CACHE_CHARS, weigh: examplesWeight })));
   const key = `${limit}\u0000${pattern}`;
-  let paths = cache.paths.get(key);
-  if (!paths) {
-    paths = Object.freeze(computeExamplePaths(pattern, fill, limit));
-    let chars = key.length;
-    for (const p of paths) chars += p.length;
-    if (cache.chars + chars > EXAMPLE_CACHE_CHARS) {
-      cache.paths.clear();
-      cache.chars = 0;
-    }
-    cache.paths.set(key, paths);
-    cache.chars += chars;
-  }
-  return paths;
+  return cache.get(key) ?? cache.set(key, Object.freeze(computeExamplePaths(pattern, fill, limit)));
 }
 
 /** Text kept per fill (patterns and their example paths), after which the cache starts afresh. */
 const EXAMPLE_CACHE_CHARS = 1 << 21;
-const exampleCache = new WeakMap<ExampleFill, { paths: Map<string, readonly string[]>; chars: number }>();
+const exampleCache = new WeakMap<ExampleFill, BoundedCache<string, readonly string[]>>();
+function examplesWeight(key: string, paths: readonly string[]): number {
+  let chars = key.length;
+  for (const p of paths) chars += p.length;
+  return chars;
+}
 
 function computeExamplePaths(pattern: string, fill: ExampleFill, limit: number): string[] {
   const chars = scanGlob(pattern);

@@ -18,6 +18,7 @@
  * (`PatternLimitException`), `re.error` compile failures, and `RecursionError` inside bracex, which
  * `_wcparse.expand_braces` swallows by falling back to the unexpanded pattern.
  */
+import { BoundedCache } from "../boundedCache";
 
 /** wcmatch `_wcparse.PATTERN_LIMIT`; `globmatch` passes it to bracex as `limit`. */
 const PATTERN_LIMIT = 1000;
@@ -650,18 +651,12 @@ interface BraceResult {
  * (`pyGlobError`), its literal text (`pyGlobTextLiteralAlternatives`) and its compilation, usually within one check
  * run. A result is a pure function of the pattern (its trees are never changed); bounded, emptied when full.
  */
-const BRACES = new Map<string, BraceResult>();
-const BRACES_ENTRIES = 1024;
+const BRACES = new BoundedCache<string, BraceResult>({ entries: 1024 });
 const BRACES_PATTERN_MAX = 2048;
 
 function parseBraces(pattern: string, limit: number): BraceResult {
   if (limit !== PATTERN_LIMIT || pattern.length > BRACES_PATTERN_MAX) return parseBracesNow(pattern, limit);
-  let result = BRACES.get(pattern);
-  if (!result) {
-    if (BRACES.size >= BRACES_ENTRIES) BRACES.clear();
-    BRACES.set(pattern, (result = parseBracesNow(pattern, limit)));
-  }
-  return result;
+  return BRACES.get(pattern) ?? BRACES.set(pattern, parseBracesNow(pattern, limit));
 }
 
 function parseBracesNow(pattern: string, limit: number): BraceResult {
@@ -1577,18 +1572,12 @@ class ProgramBuilder {
  * few (`[/]`, `\.{1,2}(?:$|[/])`, …), and V8 compiles a regex again for each new RegExp object. Sharing is safe:
  * `lookHolds` sets `lastIndex` before each test and nothing runs in between.
  */
-const LOOK_REGEXES = new Map<string, RegExp>();
+const LOOK_REGEXES = new BoundedCache<string, RegExp>({ entries: 1024 });
 /** The same, found by the (shared, cached) body of a parsed fragment before it is written out as source. */
 const LOOK_BY_AST = new WeakMap<Ast, RegExp>();
-const LOOK_REGEX_LIMIT = 1024;
 
 function lookRegex(source: string): RegExp {
-  let re = LOOK_REGEXES.get(source);
-  if (!re) {
-    if (LOOK_REGEXES.size >= LOOK_REGEX_LIMIT) LOOK_REGEXES.clear();
-    LOOK_REGEXES.set(source, (re = new RegExp(source, "suy")));
-  }
-  return re;
+  return LOOK_REGEXES.get(source) ?? LOOK_REGEXES.set(source, new RegExp(source, "suy"));
 }
 
 /**
@@ -1811,8 +1800,7 @@ function fragmentJs(parsed: ParsedFragment): string {
  * Every string wcmatch appends to its `current` list is a self-contained regex piece, and a long pattern repeats
  * the same few pieces (`[/]+`, `(?![/]).`, …), so each distinct piece is parsed once.
  */
-const FRAGMENTS = new Map<string, ParsedFragment>();
-const FRAGMENT_CACHE_LIMIT = 10_000;
+const FRAGMENTS = new BoundedCache<string, ParsedFragment>({ entries: 10_000 });
 
 interface CompiledExpansion {
   /** The pattern after brace expansion, as handed to `WcParse`. */
@@ -1864,7 +1852,6 @@ function compileExpanded(expanded: string): CompiledExpansion {
         const full = codePoints(PY_PREFIX + fragments.join("") + PY_SUFFIX);
         throw new PyCompileError(pyReErrorMessage(e.msg, full, offset + e.pos));
       }
-      if (FRAGMENTS.size >= FRAGMENT_CACHE_LIMIT) FRAGMENTS.clear();
       FRAGMENTS.set(fragment, parsed);
     }
     if (parsed.ast.t === "lit") {
