@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { mayMatchDotName } from "../../server/src/engine/checks/dotfilesUnprotected";
+import { mayMatchDotName, plainFolderGlobstarMatches, plainFolderOfGlobstar } from "../../server/src/engine/checks/dotfilesUnprotected";
 import { MAX_NESTING, parseJsonc } from "../../server/src/engine/config/parse";
 import { firstTooDeepOffset } from "../helpers/nesting";
 import { deepagentsJs, deepagentsPy } from "../../server/src/engine/runtime";
-import { leadingFolders } from "../../server/src/engine/runtime/globText";
+import { isCanonical, leadingFolders } from "../../server/src/engine/runtime/globText";
 import { commonPrefix, literalPrefixOfRegex } from "../../server/src/engine/runtime/literalPrefix";
 import { compilePyGlob, hasLiteralAlternative, pyGlobError, pyGlobTextLiteralAlternatives, pyGlobTextLiterals } from "../../server/src/engine/runtime/pyGlob";
 import { makeRng } from "../helpers/random";
@@ -134,6 +134,29 @@ describe("check speed-ups agree with the full computation", () => {
       assert.ok(mayMatchDotName(pattern), pattern);
       assert.ok(compilePyGlob(pattern).matches(path), `${pattern} matches ${path} in Python`);
     }
+  });
+
+  test("deepagents-js matches a canonical path with `<plain folder>/**` exactly when the path is below the folder", () => {
+    const r = makeRng(17);
+    const FOLDER_SEGMENTS = ["a", "b", "ab", "a-b", "x_y", "a.b", "v1", "A", ".git", "workspace"];
+    let compared = 0;
+    let below = 0;
+    for (let i = 0; i < 300; i++) {
+      const folder = "/" + Array.from({ length: 1 + r.int(3) }, () => r.pick(FOLDER_SEGMENTS)).join("/");
+      const pattern = `${folder}/**`;
+      assert.equal(plainFolderOfGlobstar(pattern), folder, pattern);
+      const compiled = deepagentsJs.compilePattern(pattern);
+      const candidates = [...ps, folder, `${folder}/.env`, `${folder}/a/.env`, `${folder}/.git/config`, `${folder}x/.env`, `${folder.slice(0, -1)}/.env`];
+      for (const path of candidates) {
+        if (!isCanonical(deepagentsJs, path)) continue;
+        compared++;
+        const expected = compiled.matches(path);
+        if (expected) below++;
+        assert.equal(plainFolderGlobstarMatches(folder, path), expected, `${pattern} against ${path}`);
+      }
+    }
+    assert.ok(compared > 10_000 && below > 500, `only ${compared} paths compared, ${below} below their folder`);
+    for (const pattern of ["/a/**/x", "/a/*/**", "/{a,b}/**", "/a[b]/**", "**", "/**", "/a//**", "/a/**/**", "a/**", "/a b/**", "/a/./**", "/a/../**"]) assert.equal(plainFolderOfGlobstar(pattern), undefined, pattern);
   });
 
   test("leadingFolders is never longer than what a matched path starts with (both runtimes)", () => {

@@ -98,8 +98,11 @@ function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runti
       // else, so it leaves no such path; checking that would cost two compilations per pattern.
       if (!isPlainText(pattern) && !table.pathProblem(runtime, pattern) && !table.pathProblem(reference, pattern)) {
         let here: CompiledPattern | undefined;
-        // The matcher last: the text tests reject most candidates, and it is compiled only if one gets there.
-        known = new Gaps(examplePaths(pattern, DOTFILE_FILL), (p) => hasOneDotfileSegment(p) && isCanonical(runtime, p) && isCanonical(reference, p) && !(here ??= table.compile(runtime, pattern)).matches(p));
+        // The matcher last: the text tests reject most candidates, and it is compiled only if one gets there. A
+        // pattern with no spot that can match a dot name here (`mayMatchDotName`, the same test `dotPathRule`
+        // relies on) misses every candidate, all of which hold one: most `<dir>/**` need no compiling at all.
+        const dotCapable = mayMatchDotName(pattern);
+        known = new Gaps(examplePaths(pattern, DOTFILE_FILL), (p) => hasOneDotfileSegment(p) && isCanonical(runtime, p) && isCanonical(reference, p) && (!dotCapable || !(here ??= table.compile(runtime, pattern)).matches(p)));
       }
       sharedGaps.set(key, known);
     }
@@ -130,6 +133,14 @@ function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runti
       }
       return c;
     },
+  };
+  // The witness must be a path the reference runtime matches with the same pattern. For `<plain folder>/**` in
+  // deepagents-js (`dot: true`) that is every canonical path below the folder, and every candidate here is
+  // canonical: so most witnesses need no picomatch compilation (`plainFolderGlobstarMatches`, held to the matcher
+  // by test/engine/checkSpeedups.test.ts).
+  const referenceMatches = (pattern: string, path: string): boolean => {
+    const below = reference.id === "deepagents-js" ? plainFolderOfGlobstar(pattern) : undefined;
+    return below !== undefined ? plainFolderGlobstarMatches(below, path) : table.compile(reference, pattern).matches(path);
   };
   return listFindings;
 
@@ -167,7 +178,7 @@ function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runti
         const gapPaths = gapsOf(pattern);
         let witness: string | undefined;
         for (let k = 0, p = gapPaths.at(0); p !== undefined; p = gapPaths.at(++k)) {
-          if (ops.some((op) => decide(op, p!).decision !== "deny") && (work.spend(), table.compile(reference, pattern).matches(p))) {
+          if (ops.some((op) => decide(op, p!).decision !== "deny") && (work.spend(), referenceMatches(pattern, p))) {
             witness = p;
             break;
           }
@@ -295,6 +306,30 @@ function sharedRuleList(indexed: Runtime, rules: readonly PermissionRuleInput[])
   };
   if (key.length <= SHARED_LIST_MAX_CHARS) sharedLists.set(key, shared);
   return shared;
+}
+
+/** The folder of a `<folder>/**` pattern whose folder is plain text (`/workspace/secrets` of `/workspace/secrets/**`). */
+export function plainFolderOfGlobstar(pattern: string): string | undefined {
+  if (!pattern.endsWith("/**")) return undefined;
+  const folder = pattern.slice(0, -3);
+  return folder.startsWith("/") && folder.length > 1 && isPlainText(folder) && folder.slice(1).split("/").every(isNameSegment) ? folder : undefined;
+}
+
+/**
+ * Whether deepagents-js matches the canonical tool path `path` with `<folder>/**`: exactly when the path is the
+ * folder (picomatch's `a/**` matches `a`) or below it through name segments only.
+ * Exported for the test that holds it to the matcher.
+ */
+export function plainFolderGlobstarMatches(folder: string, path: string): boolean {
+  if (!path.startsWith(folder)) return false;
+  if (path.length === folder.length) return true;
+  if (path.charCodeAt(folder.length) !== 47 /* / */) return false;
+  // picomatch's `**` crosses any segment but an empty, `.` or `..` one (with `dot: true`, dot names included).
+  return path.slice(folder.length + 1).split("/").every(isNameSegment);
+}
+
+function isNameSegment(segment: string): boolean {
+  return segment !== "" && segment !== "." && segment !== "..";
 }
 
 /** Letters, digits and `_ . / -` only, without `//` or a trailing `/`: text that is no glob syntax in either runtime. */
