@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { DROPPED_JOB, runExactJob } from "../../server/src/lsp/exactJob";
+import { DROPPED_JOB, runExactJob, type ExactJobResult } from "../../server/src/lsp/exactJob";
 import { ExactPhase } from "../../server/src/lsp/exactPhase";
 
 const PATH = "/nonexistent/agent-sandbox.jsonc";
@@ -52,5 +52,38 @@ describe("second phase (exact rule analysis in the background)", () => {
     assert.deepEqual(runExactJob({ id: 7, ...job(SHADOWED) }, flags), { id: 7, dropped: true });
     const other = runExactJob({ id: 8, ...job(SHADOWED) }, flags);
     assert.ok("ok" in other && other.ok, "another id runs");
+  });
+});
+
+describe("the analysis worker (dist/analysis-worker.js) stops a job dropped while it runs", () => {
+  it("answers `interrupted` long before the job would have finished, then serves the next job in full", async () => {
+    const { Worker } = await import("node:worker_threads");
+    const { join } = await import("node:path");
+    const { generateConfigText } = await import("../../bench/generate");
+    const flags = new Int32Array(new SharedArrayBuffer(4));
+    const worker = new Worker(join(__dirname, "..", "..", "dist", "analysis-worker.js"), { workerData: { flags } });
+    const results: ExactJobResult[] = [];
+    const waiters: ((r: ExactJobResult) => void)[] = [];
+    worker.on("message", (r: ExactJobResult) => (waiters.shift() ?? ((x) => results.push(x)))(r));
+    const next = () => new Promise<ExactJobResult>((resolve) => (results.length ? resolve(results.shift()!) : waiters.push(resolve)));
+    try {
+      // A small job first, so that the worker is up and its engine loaded when the large one starts.
+      worker.postMessage({ id: 1, ...job(SHADOWED) });
+      assert.ok("ok" in (await next()));
+      // 300 rules, nothing compiled yet: most of a second of work. Dropped 50 ms in, it stops at its next budget
+      // check (every few milliseconds).
+      const large = generateConfigText(300, 21, "https://agent-sandbox.dev/schemas/agent-sandbox.schema.json");
+      worker.postMessage({ id: 2, ...job(large) });
+      setTimeout(() => Atomics.store(flags, DROPPED_JOB, 2), 50);
+      assert.deepEqual(await next(), { id: 2, dropped: true, interrupted: true });
+      // Nothing half-done was kept: the same text analysed again gives what this thread computes.
+      worker.postMessage({ id: 3, ...job(large) });
+      const result = await next();
+      const here = runExactJob({ id: 3, ...job(large) });
+      assert.ok("ok" in result && result.ok && "ok" in here && here.ok);
+      assert.deepEqual(result.findings, here.findings);
+    } finally {
+      await worker.terminate();
+    }
   });
 });

@@ -10,6 +10,7 @@ import { SchemaValidator, type Schema } from "./config/schemaValidator";
 import type { Finding, Severity, Skipped } from "./diagnostics";
 import { isSuppressed, suppressedLines } from "./suppressions";
 import { LineIndex } from "./text";
+import { AnalysisCancelled } from "./cancellation";
 
 export interface CheckOptions {
   /** Whether a path relative to the config file's folder exists. Default: nothing exists. */
@@ -108,6 +109,8 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
     try {
       check.run(context);
     } catch (error) {
+      // A host that stopped the analysis wants nothing of this run (cancellation.ts).
+      if (error instanceof AnalysisCancelled) throw error;
       // A bug in one check must not hide the others' findings, nor crash the host.
       out.push({
         code: "internal-error",

@@ -2,6 +2,7 @@
  * One job of the editor's second phase (exactPhase.ts): the exact rule analysis of one file's text, reduced to what
  * the first phase's analysis lacks (plain data, so that it crosses from the worker thread by structured clone).
  */
+import { AnalysisCancelled, runCancellable } from "../engine/cancellation";
 import { analyze, type AnalysisSettings, type FileKind, type SecondPhaseResult } from "./engineFacade";
 
 export interface ExactJob {
@@ -12,14 +13,16 @@ export interface ExactJob {
   kind: FileKind;
 }
 
-export type ExactJobResult = ({ id: number; ok: true } & SecondPhaseResult) | { id: number; ok: false; error: string } | { id: number; dropped: true };
+/** `interrupted`: the job was dropped while it ran, and stopped there rather than finishing. */
+export type ExactJobResult = ({ id: number; ok: true } & SecondPhaseResult) | { id: number; ok: false; error: string } | { id: number; dropped: true; interrupted?: true };
 
 /** Index in the shared flags (exactPhase.ts) of the id of the running job whose result nobody wants any more. */
 export const DROPPED_JOB = 0;
 
 /**
- * Runs one job. `flags` (shared with the thread that queued it) can say that the job was dropped meanwhile: then
- * the result is not worth copying back, and a job dropped before it starts does not run at all.
+ * Runs one job. `flags` (shared with the thread that queued it) can say that the job was dropped meanwhile: a job
+ * dropped before it starts does not run at all, one dropped while it runs stops at the analysis's next budget check
+ * (engine/cancellation.ts), and either way nothing is copied back.
  */
 export function runExactJob(job: ExactJob, flags?: Int32Array): ExactJobResult {
   const dropped = () => flags !== undefined && Atomics.load(flags, DROPPED_JOB) === job.id;
@@ -27,10 +30,11 @@ export function runExactJob(job: ExactJob, flags?: Int32Array): ExactJobResult {
   try {
     // The analysis alone: the first phase has every other finding of this text (completeWith joins them), so the
     // worker neither repeats those checks nor copies their findings back.
-    const analysis = analyze(job.fsPath, job.text, { ...job.settings, analysis: true }, job.kind, true);
+    const analysis = runCancellable(dropped, () => analyze(job.fsPath, job.text, { ...job.settings, analysis: true }, job.kind, true));
     if (dropped()) return { id: job.id, dropped: true };
     return { id: job.id, ok: true, findings: analysis.findings, skipped: [...analysis.skipped], dependencies: [...analysis.dependencies], durationMs: analysis.durationMs };
   } catch (error) {
+    if (error instanceof AnalysisCancelled) return { id: job.id, dropped: true, interrupted: true };
     return { id: job.id, ok: false, error: (error as Error).stack ?? String(error) };
   }
 }

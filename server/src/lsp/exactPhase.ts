@@ -2,10 +2,10 @@
  * The editor's second phase: the exact rule analysis, in a worker thread (dist/analysis-worker.js)
  * so that the thread answering requests never waits for it. One job runs at a time; at most one more per file waits.
  * A newer request for a file replaces its waiting job (which settles with `undefined` without running): stale work
- * is dropped before it starts. A job already running finishes (the analysis is synchronous code with no point to
- * stop at; terminating the worker would throw away its compiled patterns, and a cold analysis of 1,000 rules takes
- * ten times as long as a warm one), but its caller hears `undefined` at once, and the worker, told through a shared
- * flag, sends back nothing of it: a stale result is megabytes to copy into this thread, to be thrown away here.
+ * is dropped before it starts. A job already running is told through a shared flag: its caller hears `undefined` at
+ * once, and the worker stops it at the analysis's next budget check (engine/cancellation.ts; every few
+ * milliseconds) and sends back nothing of it. The worker itself is kept, with its compiled patterns: terminating
+ * it would throw them away, and a cold analysis of 1,000 rules takes ten times as long as a warm one.
  *
  * Without the worker file (e.g. run from source) or when a worker cannot start, jobs run in this thread, each on its
  * own turn of the event loop.

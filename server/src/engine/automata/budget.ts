@@ -1,4 +1,5 @@
 import { TooManyNodesError } from "refa";
+import { throwIfCancelled } from "../cancellation";
 
 /**
  * Time and size limits for the exact analysis. A pathological pattern (a huge brace expansion, deeply nested
@@ -63,7 +64,9 @@ export class Budget {
     if ((++this.ticks & 4095) === 0) this.checkTime();
   }
 
+  /** Also where an analysis nobody waits for stops (cancellation.ts). */
   checkTime(): void {
+    throwIfCancelled();
     if (this.now() > this.deadline && this.now(true) > this.deadline) throw new BudgetExceeded("time", this.limits.milliseconds);
   }
 

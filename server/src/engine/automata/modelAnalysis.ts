@@ -13,6 +13,7 @@ import { RuleListAnalysis, type RuleAnalysis, type SkipNote } from "./ruleListAn
 import { RuleTables } from "./ruleTables";
 import { PathSpace } from "./space";
 import { Memo } from "../memo";
+import { onCancelled } from "../cancellation";
 
 /** Something the exact analysis did not decide, said once: the engine's `Skipped` (diagnostics.ts). */
 export type SkippedAnalysis = Skipped;
@@ -89,6 +90,8 @@ interface Core {
 
 const cores = new Map<string, Core>();
 const CORE_CACHE_SIZE = 8;
+// A stopped analysis may leave its config's core with tables half built: forget the cores (compiled patterns stay).
+onCancelled(() => cores.clear());
 
 /** Forget the results kept for unchanged rules (compiled patterns stay; see languages.ts `clearAnalysisCaches`). */
 export function clearAnalysisResults(): void {
