@@ -127,22 +127,30 @@ export function realiseOutcomes(
     const known = byKey.get(key);
     if (known && known.rank > order) byKey.set(key, { matched: known.matched, path: candidate, rank: order });
   });
-  const outcomes = [...byKey.values()].map((o, id): RealisedOutcome => {
-    // The path is spelled only when a finding asks for it.
-    let path = o.path;
-    return {
-      id,
-      matched: o.matched,
-      get path() {
-        return (path ??= space.text(o.walked!.word));
-      },
-      rank: o.rank,
-    };
-  });
+  const outcomes: RealisedOutcome[] = [];
+  for (const o of byKey.values()) outcomes.push(new WalkedOutcome(outcomes.length, o.matched, o.rank, o.path, o.walked, space));
   return { tracks, outcomes };
 }
 
+/** A realised outcome whose path is spelled only when a finding asks for it (most outcomes' never are). */
+class WalkedOutcome implements RealisedOutcome {
+  constructor(
+    readonly id: number,
+    readonly matched: readonly number[],
+    readonly rank: number,
+    private spelled: string | undefined,
+    private readonly walked: Outcome | undefined,
+    private readonly space: PathSpace,
+  ) {}
+
+  get path(): string {
+    return (this.spelled ??= this.space.text(this.walked!.word));
+  }
+}
+
 const NO_RULES: readonly number[] = Object.freeze([]);
+/** `ListReading.deciderIndex`: a not-analysed rule could decide first. */
+const UNDECIDED = -2;
 
 /** Reading outcomes for one list under its runtime, operation by operation. */
 export class ListReading {
@@ -191,7 +199,9 @@ export class ListReading {
     const out: number[] = [];
     // A list's tracks are numbered in rule order (realiseOutcomes), so the rules come out ascending: sort only if not.
     let ascending = true;
-    for (const id of outcome.matched) {
+    const matched = outcome.matched;
+    for (let k = 0; k < matched.length; k++) {
+      const id = matched[k]!;
       const index = id < ruleOfTrack.length ? ruleOfTrack[id]! : -1;
       if (index >= 0 && covers[index]) {
         if (out.length > 0 && index < out[out.length - 1]!) ascending = false;
@@ -213,7 +223,13 @@ export class ListReading {
     let byRule = this.byRule.get(op);
     if (!byRule) {
       byRule = this.tracks.tables.inputs.map(() => []);
-      for (const outcome of outcomes) for (const i of this.matching(outcome, op)) byRule[i]!.push(outcome.id);
+      // Indexed loops: this runs once per reading, before V8 has optimised it, where `for … of` allocates a result
+      // object per step (tens of thousands of outcomes).
+      for (let k = 0; k < outcomes.length; k++) {
+        const outcome = outcomes[k]!;
+        const matching = this.matching(outcome, op);
+        for (let m = 0; m < matching.length; m++) byRule[matching[m]!]!.push(outcome.id);
+      }
       this.byRule.set(op, byRule);
     }
     return byRule[index] ?? [];
@@ -230,10 +246,26 @@ export class ListReading {
 
   /** Who decides among `matching` (first match wins), or undefined when a not-analysed rule could come first. */
   decider(op: Operation, matching: readonly number[], except = -1): Decider | undefined {
-    const first = matching.find((i) => i !== except);
+    const index = this.deciderIndex(op, matching, except);
+    return index === UNDECIDED ? undefined : { index, decision: this.decisionOf(op, index) };
+  }
+
+  /**
+   * `decider` without an object: the deciding rule's index, -1 for the permissive default, `UNDECIDED` when a
+   * not-analysed rule could come first. The per-outcome loops ask it millions of times on a 200-rule list, where
+   * an object (and a closure for the search) per question was a good part of an analysis's garbage.
+   */
+  deciderIndex(op: Operation, matching: readonly number[], except = -1): number {
+    let first = -1;
+    for (let k = 0; k < matching.length; k++) {
+      if (matching[k] !== except) {
+        first = matching[k]!;
+        break;
+      }
+    }
     const unknown = this.unknownFrom.get(op)!;
-    if (first === undefined ? unknown !== Infinity : unknown < first) return undefined;
-    return { index: first ?? -1, decision: this.decisionOf(op, first ?? -1) };
+    if (first === -1 ? unknown !== Infinity : unknown < first) return UNDECIDED;
+    return first;
   }
 }
 
@@ -295,27 +327,30 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
   const changeTo = new Map<number, { after: Decision; byRule: number }>();
   const changeUnknown = new Set<number>();
   for (const op of OPERATIONS) {
-    for (const outcome of outcomes) {
+    for (let k = 0; k < outcomes.length; k++) {
+      const outcome = outcomes[k]!;
       const matching = reading.matching(outcome, op);
       if (matching.length === 0) continue;
-      const decider = reading.decider(op, matching);
-      for (const i of matching) {
+      const decider = reading.deciderIndex(op, matching);
+      for (let m = 0; m < matching.length; m++) {
+        const i = matching[m]!;
         const key = opKey(op, i);
         matches[key] = 1;
-        if (!decider) continue;
-        if (decider.index !== i) {
-          takenBy.offer(pairKey(op, i, decider.index), outcome);
+        if (decider === UNDECIDED) continue;
+        if (decider !== i) {
+          takenBy.offer(pairKey(op, i, decider), outcome);
           continue;
         }
         decides.offer(key, outcome);
         // Without rule i: the next matching rule, or the default.
-        const fallback = reading.decider(op, matching, i);
-        if (!fallback) {
+        const fallback = reading.deciderIndex(op, matching, i);
+        if (fallback === UNDECIDED) {
           changeUnknown.add(key);
           continue;
         }
-        if (fallback.decision !== reading.decisionOf(op, i) && change.offer(key, outcome)) {
-          changeTo.set(key, { after: fallback.decision, byRule: fallback.index });
+        const after = reading.decisionOf(op, fallback);
+        if (after !== reading.decisionOf(op, i) && change.offer(key, outcome)) {
+          changeTo.set(key, { after, byRule: fallback });
         }
       }
     }
@@ -411,8 +446,9 @@ export function moveIsSafe(reading: ListReading, outcomes: readonly RealisedOutc
   if (!(to < from)) return false;
   for (const op of OPERATIONS) {
     if (reading.unknownAfter(op) !== Infinity) return false;
-    for (const id of reading.outcomesMatching(outcomes, op, from)) {
-      if (reading.matching(outcomes[id]!, op)[0]! < to) return false;
+    const ids = reading.outcomesMatching(outcomes, op, from);
+    for (let k = 0; k < ids.length; k++) {
+      if (reading.matching(outcomes[ids[k]!]!, op)[0]! < to) return false;
     }
   }
   return true;
@@ -432,18 +468,23 @@ export function divergencesOf(primary: ListReading, other: ListReading, outcomes
   const best = new Best<number>();
   const detail = new Map<number, Divergence>();
   for (const op of OPERATIONS) {
-    for (const outcome of outcomes) {
-      const a = primary.decider(op, primary.matching(outcome, op));
-      const b = other.decider(op, other.matching(outcome, op));
-      if (!a || !b || a.decision === b.decision) continue;
-      const blame = Math.min(a.index < 0 ? Infinity : a.index, b.index < 0 ? Infinity : b.index);
+    for (let k = 0; k < outcomes.length; k++) {
+      const outcome = outcomes[k]!;
+      const a = primary.deciderIndex(op, primary.matching(outcome, op));
+      if (a === UNDECIDED) continue;
+      const b = other.deciderIndex(op, other.matching(outcome, op));
+      if (b === UNDECIDED) continue;
+      const decisionA = primary.decisionOf(op, a);
+      const decisionB = other.decisionOf(op, b);
+      if (decisionA === decisionB) continue;
+      const blame = Math.min(a < 0 ? Infinity : a, b < 0 ? Infinity : b);
       if (best.offer(blame, outcome)) {
         detail.set(blame, {
           ruleIndex: blame,
           operation: op,
           path: outcome.path,
-          primary: { runtime: primary.runtime, decision: a.decision, ruleIndex: a.index },
-          other: { runtime: other.runtime, decision: b.decision, ruleIndex: b.index },
+          primary: { runtime: primary.runtime, decision: decisionA, ruleIndex: a },
+          other: { runtime: other.runtime, decision: decisionB, ruleIndex: b },
         });
       }
     }
@@ -461,12 +502,16 @@ export function escalationsOf(
   const found: { operation: Operation; path: string; parentRule: number; childDecision: Decision; childRule: number }[] = [];
   for (const op of operations) {
     let best: { outcome: RealisedOutcome; parentRule: number; childDecision: Decision; childRule: number } | undefined;
-    for (const outcome of outcomes) {
-      const p = parent.decider(op, parent.matching(outcome, op));
-      if (!p || p.decision !== "deny") continue;
-      const c = child ? child.decider(op, child.matching(outcome, op)) : { index: -1, decision: "allow" as const };
-      if (!c || c.decision === "deny") continue;
-      if (!best || outcome.rank < best.outcome.rank) best = { outcome, parentRule: p.index, childDecision: c.decision, childRule: c.index };
+    for (let k = 0; k < outcomes.length; k++) {
+      const outcome = outcomes[k]!;
+      const p = parent.deciderIndex(op, parent.matching(outcome, op));
+      if (p === UNDECIDED || parent.decisionOf(op, p) !== "deny") continue;
+      // No child reading: the subagent has no rules, and the default allows.
+      const c = child ? child.deciderIndex(op, child.matching(outcome, op)) : -1;
+      if (c === UNDECIDED) continue;
+      const childDecision = child ? child.decisionOf(op, c) : "allow";
+      if (childDecision === "deny") continue;
+      if (!best || outcome.rank < best.outcome.rank) best = { outcome, parentRule: p, childDecision, childRule: c };
     }
     if (best) found.push({ operation: op, path: best.outcome.path, parentRule: best.parentRule, childDecision: best.childDecision, childRule: best.childRule });
   }
