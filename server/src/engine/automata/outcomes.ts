@@ -83,13 +83,29 @@ export function realiseOutcomes(
     }
     return first.join(",");
   };
-  const byKey = new Map<string, { matched: readonly number[]; walked?: Outcome; path?: string; rank: number }>();
-  for (const o of found) {
-    const key = keyOf(o.matched);
-    const rank = 1_000_000 + o.cost;
-    const known = byKey.get(key);
-    if (!known || rank < known.rank) byKey.set(key, { matched: o.matched, walked: o, rank });
+  // The combinations, in the order the walk found them. Without `decidersOnly` the walk found each once (it keeps
+  // one outcome per set of tracks), so they need no keys, unless a sample path below asks which one it realises.
+  const entries: { matched: readonly number[]; walked?: Outcome; path?: string; rank: number }[] = [];
+  let byKey: Map<string, number> | undefined;
+  if (decidersOnly) {
+    byKey = new Map();
+    for (const o of found) {
+      const key = keyOf(o.matched);
+      const rank = 1_000_000 + o.cost;
+      const at = byKey.get(key);
+      if (at === undefined) byKey.set(key, entries.push({ matched: o.matched, walked: o, rank }) - 1);
+      else if (rank < entries[at]!.rank) entries[at] = { matched: o.matched, walked: o, rank };
+    }
+  } else {
+    for (const o of found) entries.push({ matched: o.matched, walked: o, rank: 1_000_000 + o.cost });
   }
+  const keys = (): Map<string, number> => {
+    if (!byKey) {
+      byKey = new Map();
+      for (let i = 0; i < entries.length; i++) byKey.set(keyOf(entries[i]!.matched), i);
+    }
+    return byKey;
+  };
   // Sample-workspace paths beat generated ones for the combination they realise. A table accepts only paths that
   // start with its literal prefix (space.ts), which rules most tables out without reading the path through them.
   // Many tracks share tables (the same pattern in several rules): each table reads a candidate once.
@@ -123,12 +139,11 @@ export function realiseOutcomes(
         }
       }
     }
-    const key = keyOf(matched);
-    const known = byKey.get(key);
-    if (known && known.rank > order) byKey.set(key, { matched: known.matched, path: candidate, rank: order });
+    const at = keys().get(keyOf(matched));
+    if (at !== undefined && entries[at]!.rank > order) entries[at] = { matched: entries[at]!.matched, path: candidate, rank: order };
   });
   const outcomes: RealisedOutcome[] = [];
-  for (const o of byKey.values()) outcomes.push(new WalkedOutcome(outcomes.length, o.matched, o.rank, o.path, o.walked, space));
+  for (const o of entries) outcomes.push(new WalkedOutcome(outcomes.length, o.matched, o.rank, o.path, o.walked, space));
   return { tracks, outcomes };
 }
 
@@ -152,6 +167,12 @@ const NO_RULES: readonly number[] = Object.freeze([]);
 /** `ListReading.deciderIndex`: a not-analysed rule could decide first. */
 const UNDECIDED = -2;
 
+/** `ListReading.flatMatching`: per outcome id k, its matching rules are `rules[start[k]…start[k + 1])`. */
+interface FlatMatching {
+  readonly start: Int32Array;
+  readonly rules: Int32Array;
+}
+
 /** Reading outcomes for one list under its runtime, operation by operation. */
 export class ListReading {
   private readonly unknownFrom = new Map<Operation, number>();
@@ -161,8 +182,10 @@ export class ListReading {
   private readonly covers = new Map<Operation, Uint8Array>();
   /** Per operation, by outcome id: the rules covering it that match there, ascending. */
   private readonly matchingCache = new Map<Operation, (readonly number[] | undefined)[]>();
-  /** Per operation, per rule: the outcomes where it matches (see `outcomesMatching`). */
-  private readonly byRule = new Map<Operation, number[][]>();
+  /** Per operation: the outcomes where each rule matches (see `outcomesMatching`). */
+  private readonly byRule = new Map<Operation, FlatMatching>();
+  /** Per operation: `matching` for every outcome of the walk at once (see `flatMatching`). */
+  private readonly flat = new Map<Operation, FlatMatching>();
 
   constructor(readonly tracks: ListTracks) {
     let maxTrack = -1;
@@ -216,23 +239,78 @@ export class ListReading {
   }
 
   /**
-   * The outcomes (of `outcomes`, the list this reading's questions are about) in which rule `index` matches for
-   * `op`: built once, so that a question about one rule looks only at the paths that rule matches.
+   * `matching` of every outcome of `outcomes` (the walk this reading belongs to; an outcome's id is its position),
+   * in two typed arrays: outcome k's rules are `rules[start[k]]` up to `rules[start[k + 1]]`, ascending. The loops
+   * over every outcome read this: an array per outcome and operation was most of what reading a walk allocated.
    */
-  outcomesMatching(outcomes: readonly RealisedOutcome[], op: Operation, index: number): readonly number[] {
+  flatMatching(outcomes: readonly RealisedOutcome[], op: Operation): FlatMatching {
+    let flat = this.flat.get(op);
+    if (flat) return flat;
+    const covers = this.covers.get(op)!;
+    const ruleOfTrack = this.ruleOfTrack;
+    const start = new Int32Array(outcomes.length + 1);
+    let rules = new Int32Array(Math.max(16, outcomes.length));
+    let n = 0;
+    for (let k = 0; k < outcomes.length; k++) {
+      start[k] = n;
+      const matched = outcomes[k]!.matched;
+      let ascending = true;
+      for (let m = 0; m < matched.length; m++) {
+        const id = matched[m]!;
+        const index = id < ruleOfTrack.length ? ruleOfTrack[id]! : -1;
+        if (index < 0 || !covers[index]) continue;
+        if (n === rules.length) {
+          const bigger = new Int32Array(rules.length * 2);
+          bigger.set(rules);
+          rules = bigger;
+        }
+        // A list's tracks are numbered in rule order (realiseOutcomes), so the rules come out ascending: sort only if not.
+        if (n > start[k]! && index < rules[n - 1]!) ascending = false;
+        rules[n++] = index;
+      }
+      if (!ascending) rules.subarray(start[k], n).sort();
+    }
+    start[outcomes.length] = n;
+    flat = { start, rules };
+    this.flat.set(op, flat);
+    return flat;
+  }
+
+  /** `deciderIndex` over outcome `id`'s rules in `flat`. */
+  deciderAt(op: Operation, flat: FlatMatching, id: number, except = -1): number {
+    const { start, rules } = flat;
+    let first = -1;
+    for (let k = start[id]!, end = start[id + 1]!; k < end; k++) {
+      if (rules[k] !== except) {
+        first = rules[k]!;
+        break;
+      }
+    }
+    const unknown = this.unknownFrom.get(op)!;
+    if (first === -1 ? unknown !== Infinity : unknown < first) return UNDECIDED;
+    return first;
+  }
+
+  /**
+   * The outcomes (of `outcomes`, the list this reading's questions are about) in which rule `index` matches for
+   * `op`: built once for every rule (`flatMatching` turned around: rule r's outcomes are `rules[start[r]…start[r +
+   * 1])`, ascending), so that a question about one rule looks only at the paths that rule matches.
+   */
+  outcomesMatching(outcomes: readonly RealisedOutcome[], op: Operation, index: number): Int32Array {
     let byRule = this.byRule.get(op);
     if (!byRule) {
-      byRule = this.tracks.tables.inputs.map(() => []);
-      // Indexed loops: this runs once per reading, before V8 has optimised it, where `for … of` allocates a result
-      // object per step (tens of thousands of outcomes).
-      for (let k = 0; k < outcomes.length; k++) {
-        const outcome = outcomes[k]!;
-        const matching = this.matching(outcome, op);
-        for (let m = 0; m < matching.length; m++) byRule[matching[m]!]!.push(outcome.id);
-      }
+      const { start, rules } = this.flatMatching(outcomes, op);
+      const ruleCount = this.tracks.tables.inputs.length;
+      const from = new Int32Array(ruleCount + 1);
+      for (let m = 0; m < start[outcomes.length]!; m++) from[rules[m]! + 1]!++;
+      for (let r = 0; r < ruleCount; r++) from[r + 1]! += from[r]!;
+      const ids = new Int32Array(start[outcomes.length]!);
+      const next = from.slice(0, ruleCount);
+      for (let k = 0; k < outcomes.length; k++) for (let m = start[k]!, end = start[k + 1]!; m < end; m++) ids[next[rules[m]!]!++] = k;
+      byRule = { start: from, rules: ids };
       this.byRule.set(op, byRule);
     }
-    return byRule[index] ?? [];
+    return index >= 0 && index < byRule.start.length - 1 ? byRule.rules.subarray(byRule.start[index], byRule.start[index + 1]) : new Int32Array(0);
   }
 
   /** The first not-analysed rule covering `op` (Infinity when none): nothing from there on is known. */
@@ -327,13 +405,14 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
   const changeTo = new Map<number, { after: Decision; byRule: number }>();
   const changeUnknown = new Set<number>();
   for (const op of OPERATIONS) {
+    const flat = reading.flatMatching(outcomes, op);
+    const { start, rules } = flat;
     for (let k = 0; k < outcomes.length; k++) {
       const outcome = outcomes[k]!;
-      const matching = reading.matching(outcome, op);
-      if (matching.length === 0) continue;
-      const decider = reading.deciderIndex(op, matching);
-      for (let m = 0; m < matching.length; m++) {
-        const i = matching[m]!;
+      if (start[k] === start[k + 1]) continue;
+      const decider = reading.deciderAt(op, flat, k);
+      for (let m = start[k]!, end = start[k + 1]!; m < end; m++) {
+        const i = rules[m]!;
         const key = opKey(op, i);
         matches[key] = 1;
         if (decider === UNDECIDED) continue;
@@ -343,7 +422,7 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
         }
         decides.offer(key, outcome);
         // Without rule i: the next matching rule, or the default.
-        const fallback = reading.deciderIndex(op, matching, i);
+        const fallback = reading.deciderAt(op, flat, k, i);
         if (fallback === UNDECIDED) {
           changeUnknown.add(key);
           continue;
@@ -447,8 +526,9 @@ export function moveIsSafe(reading: ListReading, outcomes: readonly RealisedOutc
   for (const op of OPERATIONS) {
     if (reading.unknownAfter(op) !== Infinity) return false;
     const ids = reading.outcomesMatching(outcomes, op, from);
+    const { start, rules } = reading.flatMatching(outcomes, op);
     for (let k = 0; k < ids.length; k++) {
-      if (reading.matching(outcomes[ids[k]!]!, op)[0]! < to) return false;
+      if (rules[start[ids[k]!]!]! < to) return false;
     }
   }
   return true;
@@ -468,11 +548,13 @@ export function divergencesOf(primary: ListReading, other: ListReading, outcomes
   const best = new Best<number>();
   const detail = new Map<number, Divergence>();
   for (const op of OPERATIONS) {
+    const flatA = primary.flatMatching(outcomes, op);
+    const flatB = other.flatMatching(outcomes, op);
     for (let k = 0; k < outcomes.length; k++) {
       const outcome = outcomes[k]!;
-      const a = primary.deciderIndex(op, primary.matching(outcome, op));
+      const a = primary.deciderAt(op, flatA, k);
       if (a === UNDECIDED) continue;
-      const b = other.deciderIndex(op, other.matching(outcome, op));
+      const b = other.deciderAt(op, flatB, k);
       if (b === UNDECIDED) continue;
       const decisionA = primary.decisionOf(op, a);
       const decisionB = other.decisionOf(op, b);
@@ -502,12 +584,14 @@ export function escalationsOf(
   const found: { operation: Operation; path: string; parentRule: number; childDecision: Decision; childRule: number }[] = [];
   for (const op of operations) {
     let best: { outcome: RealisedOutcome; parentRule: number; childDecision: Decision; childRule: number } | undefined;
+    const flatParent = parent.flatMatching(outcomes, op);
+    const flatChild = child?.flatMatching(outcomes, op);
     for (let k = 0; k < outcomes.length; k++) {
       const outcome = outcomes[k]!;
-      const p = parent.deciderIndex(op, parent.matching(outcome, op));
+      const p = parent.deciderAt(op, flatParent, k);
       if (p === UNDECIDED || parent.decisionOf(op, p) !== "deny") continue;
       // No child reading: the subagent has no rules, and the default allows.
-      const c = child ? child.deciderIndex(op, child.matching(outcome, op)) : -1;
+      const c = child ? child.deciderAt(op, flatChild!, k) : -1;
       if (c === UNDECIDED) continue;
       const childDecision = child ? child.decisionOf(op, c) : "allow";
       if (childDecision === "deny") continue;

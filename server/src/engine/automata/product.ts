@@ -258,8 +258,10 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   reduce?.(scratch);
   reach(scratch, -1, -1, 0, 0);
 
-  // Outcomes by the set of matching tracks, found again by a hash of the set.
-  const outcomes: { matched: number[]; at: number; cost: number }[] = [];
+  // Outcomes by the set of matching tracks, found again by a hash of the set. Their paths are read off `parent` and
+  // `via` once the walk is done (the arrays are replaced as they grow): `paths` is filled in then.
+  const paths: { parent: Int32Array; via: Int32Array } = { parent, via };
+  const outcomes: WalkOutcome[] = [];
   // Outcomes by the hash of their set of tracks: open addressing over outcome indices, each outcome's hash kept.
   let outcomeSlots = new Int32Array(1024).fill(-1);
   let outcomeHashes = new Int32Array(512);
@@ -301,7 +303,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     const ids: number[] = new Array(matchedCount);
     for (let k = 0; k < matchedCount; k++) ids[k] = matched[k]!;
     const index = outcomes.length;
-    outcomes.push({ matched: ids, at: head, cost: total });
+    outcomes.push(new WalkOutcome(ids, total, head, paths));
     if (index === outcomeHashes.length) {
       const bigger = new Int32Array(index * 2);
       bigger.set(outcomeHashes);
@@ -458,8 +460,9 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
 
   if (pool.length <= MAX_SPARE_POOL) spareTuplePool = pool;
   // Paths are spelled only when asked for (most outcomes' never are).
-  const paths: WalkPaths = { parent, via };
-  return outcomes.map((x) => new WalkOutcome(x.matched, x.cost, x.at, paths));
+  paths.parent = parent;
+  paths.via = via;
+  return outcomes;
 }
 
 interface WalkPaths {
@@ -468,7 +471,8 @@ interface WalkPaths {
 }
 
 class WalkOutcome implements Outcome {
-  constructor(readonly matched: readonly number[], readonly cost: number, private readonly at: number, private readonly paths: WalkPaths) {}
+  /** `cost` and `at` are lowered while the walk finds cheaper paths to the same combination. */
+  constructor(readonly matched: readonly number[], public cost: number, public at: number, private readonly paths: WalkPaths) {}
   get word(): number[] {
     const { parent, via } = this.paths;
     const word: number[] = [];
