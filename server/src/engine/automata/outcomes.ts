@@ -72,16 +72,25 @@ export function realiseOutcomes(
   const operationCount = OPERATIONS.length;
   // The key of a combination: the combination itself, or, with `decidersOnly`, the first rule per list and operation
   // (the same for a full combination and for what the walk kept of it).
+  // (Asked once per outcome of the walk: the first rules go into one reused array, and the key is two characters
+  // per number rather than their decimal digits joined.)
+  const first = new Int32Array(lists.length * operationCount);
   const keyOf = (matched: readonly number[]): string => {
     if (!decidersOnly) return matched.join(",");
-    const first: number[] = new Array(lists.length * operationCount).fill(-1);
-    for (const id of matched) {
+    first.fill(-1);
+    for (let m = 0; m < matched.length; m++) {
+      const id = matched[m]!;
       for (let bit = 0; bit < operationCount; bit++) {
         const at = trackList[id]! * operationCount + bit;
         if (trackOps[id]! & (1 << bit) && (first[at] === -1 || trackRule[id]! < first[at]!)) first[at] = trackRule[id]!;
       }
     }
-    return first.join(",");
+    let key = "";
+    for (let k = 0; k < first.length; k++) {
+      const v = first[k]! + 1;
+      key += String.fromCharCode(v & 0xffff, v >>> 16);
+    }
+    return key;
   };
   // The combinations, in the order the walk found them. Without `decidersOnly` the walk found each once (it keeps
   // one outcome per set of tracks), so they need no keys, unless a sample path below asks which one it realises.
@@ -107,41 +116,60 @@ export function realiseOutcomes(
     return byKey;
   };
   // Sample-workspace paths beat generated ones for the combination they realise. A table accepts only paths that
-  // start with its literal prefix (space.ts), which rules most tables out without reading the path through them.
-  // Many tracks share tables (the same pattern in several rules): each table reads a candidate once.
-  const tableIndex = new Map<Table, number>();
-  const distinct: Table[] = [];
-  const trackTableIds = trackTables.map((tables) =>
-    tables.map((t) => {
-      let i = tableIndex.get(t);
-      if (i === undefined) tableIndex.set(t, (i = distinct.push(t) - 1));
-      return i;
-    }),
-  );
-  const prefixes = distinct.map((t) => space.prefixOf(t));
-  // Per distinct table: the candidate it last read, and whether it accepted it.
-  const readBy = new Int32Array(distinct.length).fill(-1);
-  const accepted = new Uint8Array(distinct.length);
-  const alphabet = lists[0]?.tables.alphabet ?? "utf16";
-  space.candidates.forEach((candidate, order) => {
-    const classes = space.classesOf(candidate, alphabet);
-    if (!required.every((t) => t.accepts(classes))) return;
-    const matched: number[] = [];
-    for (let id = 0; id < trackTableIds.length; id++) {
-      for (const i of trackTableIds[id]!) {
-        if (readBy[i] !== order) {
-          readBy[i] = order;
-          accepted[i] = candidate.startsWith(prefixes[i]!) && distinct[i]!.accepts(classes) ? 1 : 0;
+  // start with its literal prefix (space.ts), so a candidate is read only by the tables whose prefix it starts
+  // with, found by its own prefixes (a few dozen) rather than by asking every table of every track. Many tracks
+  // share tables (the same pattern in several rules): each table reads a candidate once.
+  if (space.candidates.length > 0) {
+    const tableIndex = new Map<Table, number>();
+    const distinct: Table[] = [];
+    const tracksOfTable: number[][] = [];
+    trackTables.forEach((tables, track) => {
+      for (const t of tables) {
+        let i = tableIndex.get(t);
+        if (i === undefined) {
+          tableIndex.set(t, (i = distinct.push(t) - 1));
+          tracksOfTable.push([]);
         }
-        if (accepted[i]) {
-          matched.push(id);
-          break;
+        const owners = tracksOfTable[i]!;
+        if (owners[owners.length - 1] !== track) owners.push(track);
+      }
+    });
+    const byPrefix = new Map<string, number[]>();
+    distinct.forEach((t, i) => {
+      const prefix = space.prefixOf(t);
+      const tables = byPrefix.get(prefix);
+      if (tables) tables.push(i);
+      else byPrefix.set(prefix, [i]);
+    });
+    // Per track: the candidate that last matched it.
+    const matchedBy = new Int32Array(trackTables.length).fill(-1);
+    const alphabet = lists[0]?.tables.alphabet ?? "utf16";
+    space.candidates.forEach((candidate, order) => {
+      const classes = space.classesOf(candidate, alphabet);
+      if (!required.every((t) => t.accepts(classes))) return;
+      const matched: number[] = [];
+      for (let length = 0; length <= candidate.length; length++) {
+        const tables = byPrefix.get(candidate.slice(0, length));
+        if (!tables) continue;
+        for (let k = 0; k < tables.length; k++) {
+          const i = tables[k]!;
+          const owners = tracksOfTable[i]!;
+          // Tracks all of whose owners already matched need not read it.
+          let fresh = false;
+          for (let o = 0; o < owners.length && !fresh; o++) if (matchedBy[owners[o]!] !== order) fresh = true;
+          if (!fresh || !distinct[i]!.accepts(classes)) continue;
+          for (let o = 0; o < owners.length; o++) {
+            if (matchedBy[owners[o]!] === order) continue;
+            matchedBy[owners[o]!] = order;
+            matched.push(owners[o]!);
+          }
         }
       }
-    }
-    const at = keys().get(keyOf(matched));
-    if (at !== undefined && entries[at]!.rank > order) entries[at] = { matched: entries[at]!.matched, path: candidate, rank: order };
-  });
+      matched.sort((x, y) => x - y);
+      const at = keys().get(keyOf(matched));
+      if (at !== undefined && entries[at]!.rank > order) entries[at] = { matched: entries[at]!.matched, path: candidate, rank: order };
+    });
+  }
   const outcomes: RealisedOutcome[] = [];
   for (const o of entries) outcomes.push(new WalkedOutcome(outcomes.length, o.matched, o.rank, o.path, o.walked, space));
   return { tracks, outcomes };
