@@ -5,7 +5,7 @@ import { deepagentsJs, deepagentsPy } from "../../server/src/engine/runtime";
 import { CompiledRuleList } from "../../server/src/engine/permissions/ruleList";
 import { checkConfigText } from "../../server/src/engine/checkConfig";
 import { WITNESS_WORK_BUDGET, workBudget } from "../../server/src/engine/checks/check";
-import { clearDotfilesCaches } from "../../server/src/engine/checks/dotfilesUnprotected";
+import { clearDotfilesCaches, dotfilesUnprotected } from "../../server/src/engine/checks/dotfilesUnprotected";
 import { generateConfigText } from "../../bench/generate";
 
 const CODE = "dotfiles-unprotected";
@@ -172,4 +172,25 @@ test("out of budget it stops, reports only what it found, and says once what it 
   }
   // Turned off, the check has nothing to say about what it did not finish.
   assert.deepEqual(checkConfigText(text, { witnessBudget: 40, severities: { [CODE]: "off" } }).skipped, []);
+});
+
+test("a check turned off in the severities does not run at all (the slowest checks cost nothing when silenced)", () => {
+  const text = generateConfigText(50, 5, "https://agent-sandbox.dev/schemas/agent-sandbox.schema.json");
+  const original = dotfilesUnprotected.run;
+  let runs = 0;
+  dotfilesUnprotected.run = (context) => {
+    runs++;
+    original.call(dotfilesUnprotected, context);
+  };
+  try {
+    checkConfigText(text);
+    assert.equal(runs, 1);
+    const off = checkConfigText(text, { severities: { [CODE]: "off" } });
+    assert.equal(runs, 1, "not run when off");
+    assert.equal(off.findings.filter((f) => f.code === CODE).length, 0);
+    checkConfigText(text, { severities: { [CODE]: "hint" } });
+    assert.equal(runs, 2, "run at any other level");
+  } finally {
+    dotfilesUnprotected.run = original;
+  }
 });

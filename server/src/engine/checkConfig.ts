@@ -106,6 +106,9 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
   };
   const checks = options.analysisOnly ? [subagentEscalation, ...ANALYSIS_CHECKS] : options.analysis ? [...CHECKS, ...ANALYSIS_CHECKS] : CHECKS;
   for (check of checks) {
+    // A check turned off is not run at all: its findings would all be dropped, and some checks are the slowest part
+    // of a large file (dotfiles-unprotected's witness search, the exact analysis).
+    if (options.severities?.[check.code] === "off") continue;
     try {
       check.run(context);
     } catch (error) {
