@@ -306,17 +306,7 @@ export class ListReading {
 
   /** `deciderIndex` over outcome `id`'s rules in `flat`. */
   deciderAt(op: Operation, flat: FlatMatching, id: number, except = -1): number {
-    const { start, rules } = flat;
-    let first = -1;
-    for (let k = start[id]!, end = start[id + 1]!; k < end; k++) {
-      if (rules[k] !== except) {
-        first = rules[k]!;
-        break;
-      }
-    }
-    const unknown = this.unknownFrom.get(op)!;
-    if (first === -1 ? unknown !== Infinity : unknown < first) return UNDECIDED;
-    return first;
+    return this.deciderIn(op, flat.rules, flat.start[id]!, flat.start[id + 1]!, except);
   }
 
   /**
@@ -362,10 +352,15 @@ export class ListReading {
    * an object (and a closure for the search) per question was a good part of an analysis's garbage.
    */
   deciderIndex(op: Operation, matching: readonly number[], except = -1): number {
+    return this.deciderIn(op, matching, 0, matching.length, except);
+  }
+
+  /** The first of `rules[from…to)` other than `except` decides, unless a not-analysed rule comes before it. */
+  private deciderIn(op: Operation, rules: ArrayLike<number>, from: number, to: number, except: number): number {
     let first = -1;
-    for (let k = 0; k < matching.length; k++) {
-      if (matching[k] !== except) {
-        first = matching[k]!;
+    for (let k = from; k < to; k++) {
+      if (rules[k] !== except) {
+        first = rules[k]!;
         break;
       }
     }
