@@ -154,7 +154,7 @@ export function realiseOutcomes(
         for (let k = 0; k < tables.length; k++) {
           const i = tables[k]!;
           const owners = tracksOfTable[i]!;
-          // Tracks all of whose owners already matched need not read it.
+          // A table all of whose tracks have matched already need not read it.
           let fresh = false;
           for (let o = 0; o < owners.length && !fresh; o++) if (matchedBy[owners[o]!] !== order) fresh = true;
           if (!fresh || !distinct[i]!.accepts(classes)) continue;
