@@ -78,7 +78,7 @@ test("a walk that only asks who decides drops rules that cannot, and finds the s
   const reduced = realiseOutcomes(analysis.space, lists, required, new Budget(DEFAULT_PRODUCT_BUDGET), true);
   const deciders = (r: typeof full) => {
     const readings = r.tracks.map((t) => new ListReading(t));
-    return new Set(r.outcomes.flatMap((o) => OPERATIONS.map((op) => readings.map((reading) => reading.decider(op, reading.matching(o, op))?.index).join("/") + ` ${op}`)));
+    return new Set(r.outcomes.flatMap((o) => OPERATIONS.map((op) => readings.map((reading) => reading.decider(r.outcomes, op, o.id)?.index).join("/") + ` ${op}`)));
   };
   assert.ok(reduced.outcomes.length < full.outcomes.length, `${reduced.outcomes.length} outcomes, full walk ${full.outcomes.length}`);
   assert.deepEqual([...deciders(reduced)].sort(), [...deciders(full)].sort());

@@ -19,7 +19,7 @@ function decidersOf(rulesJson: string): { full: string[]; reduced: string[]; out
   const reduced = realiseOutcomes(analysis.space, lists, required, new Budget(DEFAULT_PRODUCT_BUDGET), true);
   const deciders = (r: typeof full) => {
     const readings = r.tracks.map((t) => new ListReading(t));
-    const found = new Set(r.outcomes.flatMap((o) => OPERATIONS.map((op) => `${op} ${readings.map((reading) => reading.decider(op, reading.matching(o, op))?.index).join("/")}`)));
+    const found = new Set(r.outcomes.flatMap((o) => OPERATIONS.map((op) => `${op} ${readings.map((reading) => reading.decider(r.outcomes, op, o.id)?.index).join("/")}`)));
     return [...found].sort();
   };
   return { full: deciders(full), reduced: deciders(reduced), outcomes: [full.outcomes.length, reduced.outcomes.length] };

@@ -8,8 +8,8 @@
  * - `--ticks-before-optimization=50` (V8: 3). With 3, most of the early optimisations are made on feedback that is
  *   not settled yet, thrown away (deoptimised) and made again, on the optimiser's thread and on the main one:
  *   240 → 170 ms wall, 350 → 220 ms CPU. Long runs gain too, since code optimised once on settled feedback is not
- *   deoptimised again: the same config with the exact analysis 3.13 → 3.05 s, a 20,000-rule file 970 → 830 ms (CPU
- *   4.65 → 4.27 s and 1.51 → 1.23 s). With optimisation off entirely (`--no-opt`) the analysis took 9.5 s: it is
+ *   deoptimised again: the same config with the exact analysis 3.13 → 3.05 s, a 20,000-rule file from
+ *   bench/generate.ts 970 → 830 ms (CPU 4.65 → 4.27 s and 1.51 → 1.23 s; `/usr/bin/time`, medians of five). With optimisation off entirely (`--no-opt`) the analysis took 9.5 s: it is
  *   delayed, not turned off.
  * - `--semi-space-growth-factor=8` (V8: 2). Nearly everything a check allocates lives until the end (the parse
  *   tree, compiled patterns), so each young collection copies it again while the young heap grows step by step

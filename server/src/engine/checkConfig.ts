@@ -99,9 +99,9 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
       if (f.tags !== undefined) finding.tags = f.tags;
       out.push(finding);
     },
+    // (A check turned off in the settings does not run, so it never says what it did not finish.)
     skip: (note) => {
-      // A check turned off in the settings has nothing to say about what it did not finish.
-      if (options.severities?.[check.code] !== "off") skipped.push({ ...note, checks: [check.code] });
+      skipped.push({ ...note, checks: [check.code] });
     },
   };
   const checks = options.analysisOnly ? [subagentEscalation, ...ANALYSIS_CHECKS] : options.analysis ? [...CHECKS, ...ANALYSIS_CHECKS] : CHECKS;

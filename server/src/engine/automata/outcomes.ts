@@ -191,8 +191,7 @@ class WalkedOutcome implements RealisedOutcome {
   }
 }
 
-const NO_RULES: readonly number[] = Object.freeze([]);
-/** `ListReading.deciderIndex`: a not-analysed rule could decide first. */
+/** `ListReading.deciderAt`: a not-analysed rule could decide first. */
 const UNDECIDED = -2;
 
 /** `ListReading.flatMatching`: per outcome id k, its matching rules are `rules[start[k]…start[k + 1])`. */
@@ -208,11 +207,9 @@ export class ListReading {
   private readonly ruleOfTrack: Int32Array;
   /** Per operation, per rule index: 1 when the rule's `operations` cover it. */
   private readonly covers = new Map<Operation, Uint8Array>();
-  /** Per operation, by outcome id: the rules covering it that match there, ascending. */
-  private readonly matchingCache = new Map<Operation, (readonly number[] | undefined)[]>();
   /** Per operation: the outcomes where each rule matches (see `outcomesMatching`). */
   private readonly byRule = new Map<Operation, FlatMatching>();
-  /** Per operation: `matching` for every outcome of the walk at once (see `flatMatching`). */
+  /** Per operation: the matching rules of every outcome of the walk (see `flatMatching`). */
   private readonly flat = new Map<Operation, FlatMatching>();
 
   constructor(readonly tracks: ListTracks) {
@@ -226,7 +223,6 @@ export class ListReading {
       const covers = new Uint8Array(tracks.tables.inputs.length);
       for (const r of tracks.tables.forOperation(op)) covers[r.index] = 1;
       this.covers.set(op, covers);
-      this.matchingCache.set(op, []);
     }
     // A rule with a pattern we could not read (or that the runtime itself cannot evaluate) may or may not decide a
     // path: nothing is claimed from it on.
@@ -240,36 +236,11 @@ export class ListReading {
     return this.tracks.tables.runtime;
   }
 
-  /** Rules covering `op` that match in this outcome, ascending. */
-  matching(outcome: RealisedOutcome, op: Operation): readonly number[] {
-    const cache = this.matchingCache.get(op)!;
-    const known = cache[outcome.id];
-    if (known) return known;
-    const covers = this.covers.get(op)!;
-    const ruleOfTrack = this.ruleOfTrack;
-    const out: number[] = [];
-    // A list's tracks are numbered in rule order (realiseOutcomes), so the rules come out ascending: sort only if not.
-    let ascending = true;
-    const matched = outcome.matched;
-    for (let k = 0; k < matched.length; k++) {
-      const id = matched[k]!;
-      const index = id < ruleOfTrack.length ? ruleOfTrack[id]! : -1;
-      if (index >= 0 && covers[index]) {
-        if (out.length > 0 && index < out[out.length - 1]!) ascending = false;
-        out.push(index);
-      }
-    }
-    if (!ascending) out.sort((a, b) => a - b);
-    // Most outcomes match no rule of a given list: they share one empty answer.
-    const answer = out.length === 0 ? NO_RULES : out;
-    cache[outcome.id] = answer;
-    return answer;
-  }
-
   /**
-   * `matching` of every outcome of `outcomes` (the walk this reading belongs to; an outcome's id is its position),
-   * in two typed arrays: outcome k's rules are `rules[start[k]]` up to `rules[start[k + 1]]`, ascending. The loops
-   * over every outcome read this: an array per outcome and operation was most of what reading a walk allocated.
+   * The rules covering `op` that match in each outcome of `outcomes` (the walk this reading belongs to; an
+   * outcome's id is its position), in two typed arrays: outcome k's rules are `rules[start[k]]` up to
+   * `rules[start[k + 1]]`, ascending. Built once per operation: an array per outcome and operation was most of what
+   * reading a walk allocated.
    */
   flatMatching(outcomes: readonly RealisedOutcome[], op: Operation): FlatMatching {
     let flat = this.flat.get(op);
@@ -304,9 +275,23 @@ export class ListReading {
     return flat;
   }
 
-  /** `deciderIndex` over outcome `id`'s rules in `flat`. */
+  /**
+   * Who decides outcome `id` for `op` (first match wins, `except` left out): the rule's index, -1 for the permissive
+   * default, `UNDECIDED` when a not-analysed rule could come first. A number, not an object: the per-outcome loops
+   * ask it millions of times on a 200-rule list.
+   */
   deciderAt(op: Operation, flat: FlatMatching, id: number, except = -1): number {
-    return this.deciderIn(op, flat.rules, flat.start[id]!, flat.start[id + 1]!, except);
+    const { start, rules } = flat;
+    let first = -1;
+    for (let k = start[id]!, end = start[id + 1]!; k < end; k++) {
+      if (rules[k] !== except) {
+        first = rules[k]!;
+        break;
+      }
+    }
+    const unknown = this.unknownFrom.get(op)!;
+    if (first === -1 ? unknown !== Infinity : unknown < first) return UNDECIDED;
+    return first;
   }
 
   /**
@@ -340,33 +325,10 @@ export class ListReading {
     return index < 0 ? "allow" : this.tracks.tables.rule(op, index)!.decision;
   }
 
-  /** Who decides among `matching` (first match wins), or undefined when a not-analysed rule could come first. */
-  decider(op: Operation, matching: readonly number[], except = -1): Decider | undefined {
-    const index = this.deciderIndex(op, matching, except);
+  /** `deciderAt` as an object (`undefined`: not decided), for readers outside the per-outcome loops. */
+  decider(outcomes: readonly RealisedOutcome[], op: Operation, id: number): Decider | undefined {
+    const index = this.deciderAt(op, this.flatMatching(outcomes, op), id);
     return index === UNDECIDED ? undefined : { index, decision: this.decisionOf(op, index) };
-  }
-
-  /**
-   * `decider` without an object: the deciding rule's index, -1 for the permissive default, `UNDECIDED` when a
-   * not-analysed rule could come first. The per-outcome loops ask it millions of times on a 200-rule list, where
-   * an object (and a closure for the search) per question was a good part of an analysis's garbage.
-   */
-  deciderIndex(op: Operation, matching: readonly number[], except = -1): number {
-    return this.deciderIn(op, matching, 0, matching.length, except);
-  }
-
-  /** The first of `rules[from…to)` other than `except` decides, unless a not-analysed rule comes before it. */
-  private deciderIn(op: Operation, rules: ArrayLike<number>, from: number, to: number, except: number): number {
-    let first = -1;
-    for (let k = from; k < to; k++) {
-      if (rules[k] !== except) {
-        first = rules[k]!;
-        break;
-      }
-    }
-    const unknown = this.unknownFrom.get(op)!;
-    if (first === -1 ? unknown !== Infinity : unknown < first) return UNDECIDED;
-    return first;
   }
 }
 

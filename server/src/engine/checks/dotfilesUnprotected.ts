@@ -138,9 +138,11 @@ function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runti
   // deepagents-js (`dot: true`) that is every canonical path below the folder, and every candidate here is
   // canonical: so most witnesses need no picomatch compilation (`plainFolderGlobstarMatches`, held to the matcher
   // by test/engine/checkSpeedups.test.ts).
-  const referenceMatches = (pattern: string, path: string): boolean => {
-    const below = reference.id === "deepagents-js" ? plainFolderOfGlobstar(pattern) : undefined;
-    return below !== undefined ? plainFolderGlobstarMatches(below, path) : table.compile(reference, pattern).matches(path);
+  const byReference = reference.id === "deepagents-js";
+  /** How the reference runtime's matcher is asked about one pattern's candidates (worked out once per pattern). */
+  const referenceMatcher = (pattern: string): ((path: string) => boolean) => {
+    const below = byReference ? plainFolderOfGlobstar(pattern) : undefined;
+    return below !== undefined ? (path) => plainFolderGlobstarMatches(below, path) : (path) => table.compile(reference, pattern).matches(path);
   };
   return listFindings;
 
@@ -177,8 +179,9 @@ function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runti
         // The reference runtime's matcher is asked last: most patterns never get that far, and it compiles.
         const gapPaths = gapsOf(pattern);
         let witness: string | undefined;
+        let referenceMatches: ((path: string) => boolean) | undefined;
         for (let k = 0, p = gapPaths.at(0); p !== undefined; p = gapPaths.at(++k)) {
-          if (ops.some((op) => decide(op, p!).decision !== "deny") && (work.spend(), referenceMatches(pattern, p))) {
+          if (ops.some((op) => decide(op, p!).decision !== "deny") && (work.spend(), (referenceMatches ??= referenceMatcher(pattern))(p))) {
             witness = p;
             break;
           }
