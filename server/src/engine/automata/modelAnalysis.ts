@@ -318,7 +318,8 @@ export function skippedAnalyses(model: ConfigModel): SkippedAnalysis[] {
 
 /** The analysis a check uses: the config's runtimes, and the sample workspace's files as preferred witnesses. */
 export function analysisForCheck(context: CheckContext): ModelAnalysis {
-  return modelAnalysis(context.model, context.runtimes, { candidates: witnessCandidates(context) });
+  // Every analysis check asks, and only the first one's candidates are used: list the workspace once per model.
+  return analyses.get(context.model) ?? modelAnalysis(context.model, context.runtimes, { candidates: witnessCandidates(context) });
 }
 
 /** Sample-workspace paths first, then short paths made of the names the config's own patterns use. */

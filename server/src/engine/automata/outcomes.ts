@@ -108,12 +108,31 @@ export function realiseOutcomes(
   } else {
     for (const o of found) entries.push({ matched: o.matched, walked: o, rank: 1_000_000 + o.cost });
   }
-  const keys = (): Map<string, number> => {
-    if (!byKey) {
-      byKey = new Map();
-      for (let i = 0; i < entries.length; i++) byKey.set(keyOf(entries[i]!.matched), i);
+  // Which combination a sample path realises: with `decidersOnly`, by the keys above; otherwise by the combination
+  // itself, found through a numeric hash of it (a string key per combination of a 200-rule walk, thousands of them,
+  // was most of what looking up a handful of sample paths cost).
+  let byHash: Map<number, number[]> | undefined;
+  const hashOfMatched = (matched: readonly number[]): number => {
+    let h = 0x811c9dc5 ^ matched.length;
+    for (let k = 0; k < matched.length; k++) h = Math.imul(h ^ matched[k]!, 0x01000193);
+    return h;
+  };
+  const entryOf = (matched: readonly number[]): number | undefined => {
+    if (byKey) return byKey.get(keyOf(matched));
+    if (!byHash) {
+      byHash = new Map();
+      for (let i = 0; i < entries.length; i++) {
+        const h = hashOfMatched(entries[i]!.matched);
+        const same = byHash.get(h);
+        if (same) same.push(i);
+        else byHash.set(h, [i]);
+      }
     }
-    return byKey;
+    for (const i of byHash.get(hashOfMatched(matched)) ?? []) {
+      const other = entries[i]!.matched;
+      if (other.length === matched.length && other.every((id, k) => id === matched[k])) return i;
+    }
+    return undefined;
   };
   // Sample-workspace paths beat generated ones for the combination they realise. A table accepts only paths that
   // start with its literal prefix (space.ts), so a candidate is read only by the tables whose prefix it starts
@@ -166,7 +185,7 @@ export function realiseOutcomes(
         }
       }
       matched.sort((x, y) => x - y);
-      const at = keys().get(keyOf(matched));
+      const at = entryOf(matched);
       if (at !== undefined && entries[at]!.rank > order) entries[at] = { matched: entries[at]!.matched, path: candidate, rank: order };
     });
   }
