@@ -70,13 +70,11 @@ export function realiseOutcomes(
   const found = exploreProduct(trackTables, required, space.alphabet, budget, decidersOnly ? { list: trackList, rule: trackRule, ops: trackOps } : undefined);
   // Read once: under a CommonJS transform (tsx, the tests) every read of an imported binding is a getter call.
   const operationCount = OPERATIONS.length;
-  // The key of a combination: the combination itself, or, with `decidersOnly`, the first rule per list and operation
-  // (the same for a full combination and for what the walk kept of it).
-  // (Asked once per outcome of the walk: the first rules go into one reused array, and the key is two characters
-  // per number rather than their decimal digits joined.)
+  // With `decidersOnly`, the key of a combination: the first rule per list and operation (the same for a full
+  // combination and for what the walk kept of it). (Asked once per outcome of the walk: the first rules go into one
+  // reused array, and the key is two characters per number rather than their decimal digits joined.)
   const first = new Int32Array(lists.length * operationCount);
   const keyOf = (matched: readonly number[]): string => {
-    if (!decidersOnly) return matched.join(",");
     first.fill(-1);
     for (let m = 0; m < matched.length; m++) {
       const id = matched[m]!;
