@@ -89,12 +89,7 @@ interface Core {
 }
 
 const cores = new Map<string, Core>();
-/**
- * Cores kept (most recently used last): the current rules, the rules before the last edit (undo) and a config or two
- * more. A core of 200 rules keeps about 3 MB of heap (its walk's outcomes, mostly) and its tables besides, and every
- * collection of the analysis's thread traces what is kept, so more cores make every later analysis slower.
- */
-const CORE_CACHE_SIZE = 4;
+const CORE_CACHE_SIZE = 8;
 // A stopped analysis may leave its config's core with tables half built: forget the cores (compiled patterns stay).
 onCancelled(() => cores.clear());
 
