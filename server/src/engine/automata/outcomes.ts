@@ -67,7 +67,7 @@ export function realiseOutcomes(
     });
     return { list, tables, track: ids };
   });
-  const found = exploreProduct(trackTables, required, space.alphabet, budget, decidersOnly ? { list: trackList, rule: trackRule, ops: trackOps } : undefined);
+  const walk = exploreProduct(trackTables, required, space.alphabet, budget, decidersOnly ? { list: trackList, rule: trackRule, ops: trackOps } : undefined);
   // Read once: under a CommonJS transform (tsx, the tests) every read of an imported binding is a getter call.
   const operationCount = OPERATIONS.length;
   // With `decidersOnly`, the key of a combination: the first rule per list and operation (the same for a full
@@ -96,7 +96,7 @@ export function realiseOutcomes(
   let byKey: Map<string, number> | undefined;
   if (decidersOnly) {
     byKey = new Map();
-    for (const o of found) {
+    for (const o of walk.outcomes) {
       const key = keyOf(o.matched);
       const rank = 1_000_000 + o.cost;
       const at = byKey.get(key);
@@ -104,33 +104,13 @@ export function realiseOutcomes(
       else if (rank < entries[at]!.rank) entries[at] = { matched: o.matched, walked: o, rank };
     }
   } else {
-    for (const o of found) entries.push({ matched: o.matched, walked: o, rank: 1_000_000 + o.cost });
+    for (const o of walk.outcomes) entries.push({ matched: o.matched, walked: o, rank: 1_000_000 + o.cost });
   }
-  // Which combination a sample path realises: with `decidersOnly`, by the keys above; otherwise by the combination
-  // itself, found through a numeric hash of it (a string key per combination of a 200-rule walk, thousands of them,
-  // was most of what looking up a handful of sample paths cost).
-  let byHash: Map<number, number[]> | undefined;
-  const hashOfMatched = (matched: readonly number[]): number => {
-    let h = 0x811c9dc5 ^ matched.length;
-    for (let k = 0; k < matched.length; k++) h = Math.imul(h ^ matched[k]!, 0x01000193);
-    return h;
-  };
+  // Which combination a sample path realises: with `decidersOnly`, by the keys above; otherwise the walk's own index
+  // of its combinations finds it (its outcomes are the entries, in order).
   const entryOf = (matched: readonly number[]): number | undefined => {
-    if (byKey) return byKey.get(keyOf(matched));
-    if (!byHash) {
-      byHash = new Map();
-      for (let i = 0; i < entries.length; i++) {
-        const h = hashOfMatched(entries[i]!.matched);
-        const same = byHash.get(h);
-        if (same) same.push(i);
-        else byHash.set(h, [i]);
-      }
-    }
-    for (const i of byHash.get(hashOfMatched(matched)) ?? []) {
-      const other = entries[i]!.matched;
-      if (other.length === matched.length && other.every((id, k) => id === matched[k])) return i;
-    }
-    return undefined;
+    const at = byKey ? byKey.get(keyOf(matched)) : walk.indexOf(matched);
+    return at === undefined || at < 0 ? undefined : at;
   };
   // Sample-workspace paths beat generated ones for the combination they realise. A table accepts only paths that
   // start with its literal prefix (space.ts), so a candidate is read only by the tables whose prefix it starts

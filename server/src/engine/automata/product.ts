@@ -86,7 +86,7 @@ export interface DeciderTracks {
  * and only the first of them can decide. The combinations returned then omit dropped tables' rules, but the first
  * matching rule of each list and operation is exactly that of the full combination.
  */
-export function exploreProduct(tracks: readonly (readonly Table[])[], required: readonly Table[], alphabet: Alphabet, budget: Budget, deciders?: DeciderTracks): Outcome[] {
+export function exploreProduct(tracks: readonly (readonly Table[])[], required: readonly Table[], alphabet: Alphabet, budget: Budget, deciders?: DeciderTracks): WalkResult {
   const width = alphabet.classes.length;
   // Entries: one per distinct table; a table shared by several tracks is walked once.
   const entryOf = new Map<Table, number>();
@@ -270,8 +270,10 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     const s = tables[e]!.initial;
     if (!tables[e]!.live[s]) {
       if (e < requiredCount) {
+        // No path at all: the pool and the scratch go back untouched, for the next walk.
         spareTuplePool = pool;
-        return [];
+        spareScratch = spare;
+        return { outcomes: [], indexOf: () => -1 };
       }
       continue;
     }
@@ -305,19 +307,25 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     while (outcomeSlots[j] !== -1) j = (j + 1) & mask;
     outcomeSlots[j] = index;
   };
-  const record = (head: number, total: number) => {
-    let h = 0x811c9dc5 ^ matchedCount;
-    for (let k = 0; k < matchedCount; k++) h = Math.imul(h ^ matched[k]!, 0x01000193);
-    h = (h ^ (h >>> 15)) | 0;
+  /** The outcome whose tracks are `ids[0…count)` (ascending, hashed to `h` by `tracksHash`), or -1. */
+  const outcomeIndex = (ids: ArrayLike<number>, count: number, h: number): number => {
     const mask = outcomeSlots.length - 1;
     for (let j = h & mask; outcomeSlots[j] !== -1; j = (j + 1) & mask) {
       const i = outcomeSlots[j]!;
       if (outcomeHashes[i] !== h) continue;
-      const known = outcomes[i]!;
-      if (known.matched.length !== matchedCount) continue;
+      const known = outcomes[i]!.matched;
+      if (known.length !== count) continue;
       let same = true;
-      for (let k = 0; k < matchedCount && same; k++) if (known.matched[k] !== matched[k]) same = false;
-      if (!same) continue;
+      for (let k = 0; k < count && same; k++) if (known[k] !== ids[k]) same = false;
+      if (same) return i;
+    }
+    return -1;
+  };
+  const record = (head: number, total: number) => {
+    const h = tracksHash(matched, matchedCount);
+    const at = outcomeIndex(matched, matchedCount, h);
+    if (at >= 0) {
+      const known = outcomes[at]!;
       if (total < known.cost) {
         known.at = head;
         known.cost = total;
@@ -487,7 +495,20 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   // Paths are spelled only when asked for (most outcomes' never are).
   paths.parent = parent;
   paths.via = via;
-  return outcomes;
+  return { outcomes, indexOf: (ids) => outcomeIndex(ids, ids.length, tracksHash(ids, ids.length)) };
+}
+
+/** What a walk found: its outcomes, and which of them has a given set of tracks (ascending; -1: none). */
+export interface WalkResult {
+  readonly outcomes: readonly Outcome[];
+  indexOf(tracks: readonly number[]): number;
+}
+
+/** The hash of an outcome's set of tracks (`ids[0…count)`), by which the walk finds it again. */
+function tracksHash(ids: ArrayLike<number>, count: number): number {
+  let h = 0x811c9dc5 ^ count;
+  for (let k = 0; k < count; k++) h = Math.imul(h ^ ids[k]!, 0x01000193);
+  return (h ^ (h >>> 15)) | 0;
 }
 
 interface WalkPaths {
