@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { mayMatchDotName, plainFolderGlobstarMatches, plainFolderOfGlobstar } from "../../server/src/engine/checks/dotfilesUnprotected";
+import { mayMatchDotName } from "../../server/src/engine/checks/dotfilesUnprotected";
+import { isPlainPath } from "../../server/src/engine/runtime/runtime";
+import { expandBraces } from "../../server/src/engine/runtime/simpleGlob";
 import { MAX_NESTING, parseJsonc } from "../../server/src/engine/config/parse";
 import { firstTooDeepOffset } from "../helpers/nesting";
 import { deepagentsJs, deepagentsPy } from "../../server/src/engine/runtime";
-import { isCanonical, leadingFolders } from "../../server/src/engine/runtime/globText";
+import { leadingFolders } from "../../server/src/engine/runtime/globText";
 import { commonPrefix, literalPrefixOfRegex } from "../../server/src/engine/runtime/literalPrefix";
 import { compilePyGlob, hasLiteralAlternative, pyGlobError, pyGlobTextLiteralAlternatives, pyGlobTextLiterals } from "../../server/src/engine/runtime/pyGlob";
 import { makeRng } from "../helpers/random";
@@ -75,6 +77,19 @@ describe("check speed-ups agree with the full computation", () => {
       assert.equal(pyGlobError(pattern), compilePyGlob(pattern).error, pattern);
     }
     assert.ok(pyGlobError("/{a,b}".repeat(10)), "1,024 expansions are over the limit");
+    // The shortcut's claim: without a range, nine commas or fewer never pass the limit, however they nest.
+    const r = makeRng(23);
+    const pieces = ["{", "}", ",", ",", "{a,b}", "{,}", "{a,{b,c}}", "a", "/", "\\,", "\\{", "*", "{x,y,z}"];
+    let nested = 0;
+    for (let i = 0; i < 3000; i++) {
+      let pattern = "/";
+      while (pattern.split(",").length - 1 < 9 && pattern.length < 40) pattern += r.pick(pieces);
+      if (pattern.split(",").length - 1 > 9) continue;
+      if (pattern.includes("{{") || /\{[^}]*\{/.test(pattern)) nested++;
+      assert.equal(compilePyGlob(pattern).error, undefined, pattern);
+      assert.equal(pyGlobError(pattern), undefined, pattern);
+    }
+    assert.ok(nested > 500, `only ${nested} patterns with nested braces`);
   });
 
   test("a path the pattern's literal text is missing from is not matched (Python)", () => {
@@ -136,27 +151,63 @@ describe("check speed-ups agree with the full computation", () => {
     }
   });
 
-  test("deepagents-js matches a canonical path with `<plain folder>/**` exactly when the path is below the folder", () => {
-    const r = makeRng(17);
-    const FOLDER_SEGMENTS = ["a", "b", "ab", "a-b", "x_y", "a.b", "v1", "A", ".git", "workspace"];
-    let compared = 0;
-    let below = 0;
-    for (let i = 0; i < 300; i++) {
-      const folder = "/" + Array.from({ length: 1 + r.int(3) }, () => r.pick(FOLDER_SEGMENTS)).join("/");
-      const pattern = `${folder}/**`;
-      assert.equal(plainFolderOfGlobstar(pattern), folder, pattern);
-      const compiled = deepagentsJs.compilePattern(pattern);
-      const candidates = [...ps, folder, `${folder}/.env`, `${folder}/a/.env`, `${folder}/.git/config`, `${folder}x/.env`, `${folder.slice(0, -1)}/.env`];
-      for (const path of candidates) {
-        if (!isCanonical(deepagentsJs, path)) continue;
-        compared++;
-        const expected = compiled.matches(path);
-        if (expected) below++;
-        assert.equal(plainFolderGlobstarMatches(folder, path), expected, `${pattern} against ${path}`);
+  test("simplePatternMatcher answers as each runtime's compiled matcher does on plain paths, and declines every other glob", () => {
+    const SEGMENTS = ["a", "b", "ab", "a-b", "x_y", "a.b", ".git", "*", "**", "*.ts", "a*", "*b", "a*b", "*.*", ".*", "*a*", "{a,b}", "{.git,ab}", "*.{ts,js}", "{a,b}*", "{x_y,a.b,c}"];
+    const NAMES = ["a", "b", "ab", "a-b", "x_y", "a.b", ".git", ".env", "x.ts", "a.ts", "b.js", ".ts", "..ts", ".a.ts", "ab.ts", "aab", "abab", ".ab", ".b", "c", "*", "{a,b}", "a*b"];
+    for (const runtime of [deepagentsJs, deepagentsPy]) {
+      const r = makeRng(17);
+      let compared = 0;
+      let matched = 0;
+      let dotMatched = 0;
+      for (let i = 0; i < 1500; i++) {
+        const pattern = "/" + Array.from({ length: 1 + r.int(4) }, () => r.pick(SEGMENTS)).join("/");
+        const simple = runtime.simplePatternMatcher(pattern);
+        if (!simple) {
+          // Only what the reader leaves to the compiled matcher on purpose: `**/**`.
+          assert.ok(pattern.includes("**/**"), `${runtime.id}: ${pattern} was declined`);
+          continue;
+        }
+        const compiled = runtime.compilePattern(pattern);
+        const candidates = [pattern, ...Array.from({ length: 40 }, () => "/" + Array.from({ length: 1 + r.int(4) }, () => r.pick(NAMES)).join("/"))];
+        for (const path of candidates) {
+          if (!isPlainPath(path)) continue;
+          compared++;
+          const expected = compiled.matches(path);
+          if (expected) matched++;
+          if (expected && path.includes("/.")) dotMatched++;
+          assert.equal(simple(path), expected, `${runtime.id}: ${pattern} against ${path}`);
+        }
       }
+      assert.ok(compared > 30_000 && matched > 2000 && dotMatched > 300, `${runtime.id}: only ${compared} paths compared, ${matched} matched (${dotMatched} with a dot name)`);
     }
-    assert.ok(compared > 10_000 && below > 500, `only ${compared} paths compared, ${below} below their folder`);
-    for (const pattern of ["/a/**/x", "/a/*/**", "/{a,b}/**", "/a[b]/**", "**", "/**", "/a//**", "/a/**/**", "a/**", "/a b/**", "/a/./**", "/a/../**"]) assert.equal(plainFolderOfGlobstar(pattern), undefined, pattern);
+    // Each runtime's own readings at the ends of a pattern and of dot names, checked against its matcher and against what it says.
+    const readings: [typeof deepagentsJs, string, string, boolean][] = [
+      [deepagentsJs, "/**/x", "/x", false], [deepagentsJs, "/**/x", "/a/x", true], [deepagentsJs, "/**", "/x", true], [deepagentsJs, "/a/**/x", "/a/x", true],
+      [deepagentsJs, "/a/**", "/a", true], [deepagentsJs, "/*/**", "/a", false], [deepagentsJs, "/a*/**", "/ab", false], [deepagentsJs, "/*.ts/**", "/a.ts", true],
+      [deepagentsJs, "/{a,b}/**", "/a", true], [deepagentsJs, "/**/*.ts", "/a.ts", false], [deepagentsJs, "/a/*/**/b", "/a/q/b", true], [deepagentsJs, "/a/{b,c}", "/a/{b,c}", true],
+      [deepagentsJs, "/*", "/.a", true], [deepagentsJs, "/a/**", "/a/.b/c", true],
+      [deepagentsPy, "/**/x", "/x", true], [deepagentsPy, "/a/**", "/a", false], [deepagentsPy, "/a/**", "/a/.b", false], [deepagentsPy, "/*", "/.a", false],
+      [deepagentsPy, "/*.ts", "/.ts", true], [deepagentsPy, "/*.ts", "/..ts", false], [deepagentsPy, "/*a", "/.a", false], [deepagentsPy, "/a*", "/a.b", true],
+      [deepagentsPy, "/**/*.ts", "/.q/a.ts", false], [deepagentsPy, "/**/*.ts", "/q/.ts", true], [deepagentsPy, "/.git/**", "/.git/x", true], [deepagentsPy, "/a/{b,c}", "/a/{b,c}", false],
+    ];
+    for (const [runtime, pattern, path, expected] of readings) {
+      assert.equal(runtime.compilePattern(pattern).matches(path), expected, `${runtime.id} itself: ${pattern} against ${path}`);
+      assert.equal(runtime.simplePatternMatcher(pattern)!(path), expected, `${runtime.id}: ${pattern} against ${path}`);
+    }
+    // Its brace reading is bracex's: the same expansions, in the same order (duplicates aside).
+    const rb = makeRng(29);
+    let expandedCount = 0;
+    for (let i = 0; i < 2000; i++) {
+      const pattern = "/" + Array.from({ length: 1 + rb.int(4) }, () => rb.pick([...SEGMENTS, "{a,b,a}", "x{.a,-b}y", "{a,b}{c,d}", "{a,", "a}", "{,a}", "{a..c}"])).join("/");
+      const expansions = expandBraces(pattern);
+      if (!expansions) continue;
+      expandedCount++;
+      assert.deepEqual([...new Set(expansions)], compilePyGlob(pattern).expansions, pattern);
+    }
+    assert.ok(expandedCount > 1000, `only ${expandedCount} patterns expanded`);
+    for (const pattern of ["/a/?", "/a/[b]", "/a/{a}", "/{a,}", "/{1..3}", "/{a,..}", "/{.,a}", "/a/", "a/**", "**", "/a//b", "/a/./b", "/a/../b", "/a**", "/a/**/**", "/{a,{b,c}}", "/!a", "/a/+(b)", "/a\\b", "/a b", "/{a,b/c}", "/" + "{a,b}".repeat(7)]) {
+      for (const runtime of [deepagentsJs, deepagentsPy]) assert.equal(runtime.simplePatternMatcher(pattern), undefined, `${runtime.id}: ${pattern}`);
+    }
   });
 
   test("leadingFolders is never longer than what a matched path starts with (both runtimes)", () => {

@@ -1,7 +1,7 @@
 import { allRuleLists, type RuleSpec } from "../config/model";
 import { spanOf } from "../config/parse";
 import { CompiledRuleList, type PermissionRuleInput, type RuleDecision } from "../permissions/ruleList";
-import { OPERATIONS, RUNTIME_IDS, runtimeById, type CompiledPattern, type Operation, type Runtime } from "../runtime";
+import { isPlainPath, OPERATIONS, RUNTIME_IDS, runtimeById, type CompiledPattern, type Operation, type Runtime } from "../runtime";
 import { WITNESS_WORK_BUDGET, workBudget, type Check, type CheckContext, type WorkBudget } from "./check";
 import { describeList } from "../config/describe";
 import { patternTable, probeMatcher } from "./patternTable";
@@ -134,16 +134,12 @@ function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runti
       return c;
     },
   };
-  // The witness must be a path the reference runtime matches with the same pattern. For `<plain folder>/**` in
-  // deepagents-js (`dot: true`) that is every canonical path below the folder, and every candidate here is
-  // canonical: so most witnesses need no picomatch compilation (`plainFolderGlobstarMatches`, held to the matcher
-  // by test/engine/checkSpeedups.test.ts).
-  const byReference = reference.id === "deepagents-js";
+  // The witness must be a path the reference runtime matches with the same pattern. Most patterns of a deny are
+  // simple enough for the runtime to read without compiling (`simplePatternMatcher`), and every candidate here is
+  // a plain path: so most witnesses need no regular expression, whose building and first run were most of what
+  // confirming one cost.
   /** How the reference runtime's matcher is asked about one pattern's candidates (worked out once per pattern). */
-  const referenceMatcher = (pattern: string): ((path: string) => boolean) => {
-    const below = byReference ? plainFolderOfGlobstar(pattern) : undefined;
-    return below !== undefined ? (path) => plainFolderGlobstarMatches(below, path) : (path) => table.compile(reference, pattern).matches(path);
-  };
+  const referenceMatcher = (pattern: string): ((path: string) => boolean) => plainPathMatcher(reference, pattern, () => table.compile(reference, pattern));
   return listFindings;
 
   /** What the check finds in one rule list (`stoppedAt` the rule where the work budget ran out, if it did). */
@@ -311,28 +307,15 @@ function sharedRuleList(indexed: Runtime, rules: readonly PermissionRuleInput[])
   return shared;
 }
 
-/** The folder of a `<folder>/**` pattern whose folder is plain text (`/workspace/secrets` of `/workspace/secrets/**`). */
-export function plainFolderOfGlobstar(pattern: string): string | undefined {
-  if (!pattern.endsWith("/**")) return undefined;
-  const folder = pattern.slice(0, -3);
-  return folder.startsWith("/") && folder.length > 1 && isPlainText(folder) && folder.slice(1).split("/").every(isNameSegment) ? folder : undefined;
-}
-
 /**
- * Whether deepagents-js matches the canonical tool path `path` with `<folder>/**`: exactly when the path is the
- * folder (picomatch's `a/**` matches `a`) or below it through name segments only.
- * Exported for the test that holds it to the matcher.
+ * `runtime`'s matcher of `pattern`: read off the pattern text for plain paths when the pattern is simple enough
+ * (`simplePatternMatcher`), compiled (`compiled`, called at most once) for anything else.
  */
-export function plainFolderGlobstarMatches(folder: string, path: string): boolean {
-  if (!path.startsWith(folder)) return false;
-  if (path.length === folder.length) return true;
-  if (path.charCodeAt(folder.length) !== 47 /* / */) return false;
-  // picomatch's `**` crosses any segment but an empty, `.` or `..` one (with `dot: true`, dot names included).
-  return path.slice(folder.length + 1).split("/").every(isNameSegment);
-}
-
-function isNameSegment(segment: string): boolean {
-  return segment !== "" && segment !== "." && segment !== "..";
+function plainPathMatcher(runtime: Runtime, pattern: string, compiled: () => CompiledPattern): (path: string) => boolean {
+  let full: CompiledPattern | undefined;
+  const slow = (path: string) => (full ??= compiled()).matches(path);
+  const simple = runtime.simplePatternMatcher(pattern);
+  return simple ? (path) => (isPlainPath(path) ? simple(path) : slow(path)) : slow;
 }
 
 /** Letters, digits and `_ . / -` only, without `//` or a trailing `/`: text that is no glob syntax in either runtime. */

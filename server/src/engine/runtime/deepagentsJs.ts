@@ -2,6 +2,7 @@ import { compileJsGlob } from "./jsGlob";
 import { commonPrefix, literalPrefixOfRegex } from "./literalPrefix";
 import { backendCanDelete, backendCanExecute } from "./backendCapabilities";
 import { FILESYSTEM_TOOLS, isSettledToolPath, type CanonicalToolPath, type CompiledPattern, type FilesystemAllowlist, type Operation, type PathProblem, type Runtime } from "./runtime";
+import { PICOMATCH_READING, simpleGlobMatcher } from "./simpleGlob";
 
 /**
  * deepagents-js 1.14.1 (npm), whose permission code is identical to the 1.13.1 source (§ Sources).
@@ -71,6 +72,7 @@ export const deepagentsJs: Runtime = {
     const result = validatePath(raw);
     return result.ok ? result : { ok: false, error: result.problem.message };
   },
+  simplePatternMatcher: (pattern) => simpleGlobMatcher(pattern, PICOMATCH_READING),
   compilePattern(pattern: string): CompiledPattern {
     const glob = compileJsGlob(pattern);
     return {

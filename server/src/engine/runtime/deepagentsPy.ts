@@ -5,6 +5,7 @@ import { hasParentSegment, posixNormpath } from "./posixpath";
 import { pyRepr, pyTypeName } from "./pyRepr";
 import { backendCanDelete, backendCanExecute } from "./backendCapabilities";
 import { FILESYSTEM_TOOLS, isPlainPath, isSettledToolPath, type CanonicalToolPath, type CompiledPattern, type FilesystemAllowlist, type Operation, type PathProblem, type PlainPathRegex, type Runtime } from "./runtime";
+import { WCMATCH_READING, simpleGlobMatcher } from "./simpleGlob";
 
 /**
  * Pike-VM runs of one pattern before its plain-path automaton is built (see `compilePattern`). Only paths that
@@ -82,6 +83,7 @@ export const deepagentsPy: Runtime = {
   modes: ["allow", "deny", "interrupt"],
   permissionPathProblem,
   canonicalToolPath: (raw: string) => validateToolPath(raw),
+  simplePatternMatcher: (pattern) => simpleGlobMatcher(pattern, WCMATCH_READING),
   compilePattern(pattern: string): CompiledPattern {
     // Compiling is most of the cost of a Python pattern, and many callers only ask whether it is usable (a brace
     // count, `pyGlobError`) or never reach it: the matcher and the literal prefix are built on first use.
@@ -100,6 +102,9 @@ export const deepagentsPy: Runtime = {
     // are shared across runs (checks/patternTable.ts), so a busy one pays once.
     let dfa: PlainPathDfa | undefined | null = null;
     let vmRuns = 0;
+    // Before either, the simplest patterns are read off their text for plain paths (simpleGlob.ts): a pattern
+    // asked a few questions is then never compiled at all.
+    let simple: ((plainPath: string) => boolean) | undefined | null = null;
     return {
       pattern,
       matches(path) {
@@ -116,6 +121,8 @@ export const deepagentsPy: Runtime = {
           if (answer === DFA_NO) return false;
           if (answer === DFA_YES && isPlainPath(path)) return true;
         }
+        if (simple === null) simple = glob ? undefined : simpleGlobMatcher(pattern, WCMATCH_READING);
+        if (simple && isPlainPath(path)) return simple(path);
         return full().matches(path);
       },
       unusable: glob ? glob.error : pyGlobError(pattern),

@@ -272,3 +272,4 @@ function literalOf(re: PlainPathRegex): string | undefined {
   }
   return text;
 }
+

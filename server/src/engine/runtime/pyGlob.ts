@@ -19,6 +19,7 @@
  * `_wcparse.expand_braces` swallows by falling back to the unexpanded pattern.
  */
 import { BoundedCache } from "../boundedCache";
+import { expandBraces } from "./simpleGlob";
 
 /** wcmatch `_wcparse.PATTERN_LIMIT`; `globmatch` passes it to bracex as `limit`. */
 const PATTERN_LIMIT = 1000;
@@ -2019,15 +2020,25 @@ export function pyGlobTextLiteralAlternatives(pattern: string): string[][] | und
     const literals = pyGlobTextLiterals(pattern)!;
     return literals.length === 0 ? undefined : [literals];
   }
+  // One level of name braces expands as bracex expands it, with no parse (simpleGlob.ts).
+  const simple = expandBraces(pattern);
+  if (simple) return literalAlternatives(simple);
   const braces = parseBraces(pattern, PATTERN_LIMIT);
   const root = braces.root;
   if (braces.limitExceeded || braces.recursionFallback || !root || root.n > TEXT_LITERAL_EXPANSIONS) return undefined;
-  const alternatives: string[][] = [];
+  const expansions: string[] = [];
   for (let k = 0; k < root.n; k++) {
     const item = root.itemAt(k);
     // `compilePyGlob` skips bracex's empty results too.
-    if (item === EMPTY) continue;
-    const literals = pyGlobTextLiterals(item);
+    if (item !== EMPTY) expansions.push(item);
+  }
+  return literalAlternatives(expansions);
+}
+
+function literalAlternatives(expansions: readonly string[]): string[][] | undefined {
+  const alternatives: string[][] = [];
+  for (const expansion of expansions) {
+    const literals = pyGlobTextLiterals(expansion);
     if (!literals || literals.length === 0) return undefined;
     alternatives.push(literals);
   }
@@ -2048,11 +2059,24 @@ export function hasLiteralAlternative(alternatives: readonly (readonly string[])
 export function pyGlobError(pattern: string): string | undefined {
   if (pattern.includes("[")) return compilePyGlob(pattern).error;
   if (!pattern.includes("{")) return undefined;
+  // Without a range (`..`), every count bracex checks (a sequence multiplies its parts, a group adds up its
+  // alternatives, commas + 1 of them) is at most the product of (commas + 1) over the groups, so at most 2 to the
+  // number of commas: with nine or fewer, the limit of 1000 cannot be passed. Most brace patterns need no parse.
+  if (!pattern.includes("..") && commaCount(pattern) <= MAX_COMMAS_UNDER_LIMIT) return undefined;
   const braces = parseBraces(pattern, PATTERN_LIMIT);
   if (braces.limitExceeded) return PATTERN_LIMIT_MESSAGE;
   // `compilePyGlob` counts every non-empty yielded pattern against the limit as it compiles them.
   if (!braces.recursionFallback && braces.root && yieldCount(braces.root) > PATTERN_LIMIT) return PATTERN_LIMIT_MESSAGE;
   return undefined;
+}
+
+/** 2 ** 9 = 512 expansions at most, under `PATTERN_LIMIT`; 2 ** 10 would not be. */
+const MAX_COMMAS_UNDER_LIMIT = 9;
+
+function commaCount(pattern: string): number {
+  let count = 0;
+  for (let at = pattern.indexOf(","); at >= 0; at = pattern.indexOf(",", at + 1)) count++;
+  return count;
 }
 
 /** `wcmatch.glob.globmatch(path, pattern, flags=BRACE | GLOBSTAR)` for one call (false where Python raises). */

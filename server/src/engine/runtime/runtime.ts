@@ -159,6 +159,11 @@ export interface Runtime {
   canonicalToolPath(raw: string, agentHasRules: boolean): CanonicalToolPath;
   /** Compile one pattern with the runtime's glob matcher (§2). */
   compilePattern(pattern: string): CompiledPattern;
+  /**
+   * The same matcher, for the simplest patterns and plain paths only (`isPlainPath`), read off the pattern text
+   * with nothing compiled (simpleGlob.ts); `undefined` for any other pattern.
+   */
+  simplePatternMatcher(pattern: string): ((plainPath: string) => boolean) | undefined;
   /** Does a rule's `operations` value (as written, any JSON) cover `op`? Both runtimes use a membership test. */
   operationsCover(operations: unknown, op: Operation): boolean;
   /**
