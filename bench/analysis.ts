@@ -35,6 +35,12 @@ export interface AnalysisBenchRow {
   coldMs: number;
   /** Median milliseconds right after an edit to one rule of the top-level list. */
   afterEditMs: number;
+  /**
+   * The same edits' median on the other clock (wall time when the bench runs on CPU time, and the reverse): the
+   * CPU clock bills every thread, so V8's optimising compiler at work on the second core counts there and not in
+   * wall time, while a busy machine's waits count in wall time only.
+   */
+  afterEditOtherClockMs: number;
   /** Median milliseconds of re-checks whose rules did not change (results reused). */
   unchangedMs: number;
   /** The baseline: median milliseconds of `checkConfigText` without the analysis, same text. */
@@ -51,10 +57,13 @@ const SEED = 3;
 export const ANALYSIS_TARGET = { rules: 200, ms: 200 };
 const SCHEMA_URI = "https://agent-sandbox.dev/schemas/agent-sandbox.schema.json";
 
-function now(): number {
-  if (clock() === "wall") return performance.now();
+function cpuNow(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
+}
+
+function now(): number {
+  return clock() === "wall" ? performance.now() : cpuNow();
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -103,6 +112,15 @@ export function runAnalysisBench(options: { sizes?: readonly number[]; runs?: nu
       work();
       return now() - t;
     };
+    // Both clocks around the same call: the one the bench runs on, and the other.
+    const otherNow = clock() === "wall" ? cpuNow : () => performance.now();
+    const timeBoth = (work: () => void): [number, number] => {
+      const t = now();
+      const u = otherNow();
+      work();
+      const other = otherNow() - u;
+      return [now() - t, other];
+    };
     // The baseline first, warmed up (the first size also pays for compiling the checks' code).
     for (let i = 0; i < runs; i++) consume(checkConfigText(text).findings.length);
     // A check takes a few milliseconds, so one collection more or less moves it: three times the runs.
@@ -112,15 +130,15 @@ export function runAnalysisBench(options: { sizes?: readonly number[]; runs?: nu
     let cold = { findings: {} as Record<string, number>, skipped: 0 };
     const coldMs = time(() => (cold = analyse(text)));
     let skipped = cold.skipped;
-    const afterEditMs = median(
-      Array.from({ length: runs }, () => {
-        const edited = editedText(text, ++edits);
-        return time(() => (skipped = Math.max(skipped, analyse(edited).skipped)));
-      }),
-    );
+    const afterEdit = Array.from({ length: runs }, () => {
+      const edited = editedText(text, ++edits);
+      return timeBoth(() => (skipped = Math.max(skipped, analyse(edited).skipped)));
+    });
+    const afterEditMs = median(afterEdit.map(([ms]) => ms));
+    const afterEditOtherClockMs = median(afterEdit.map(([, other]) => other));
     consume(analyse(text).skipped);
     const unchangedMs = median(Array.from({ length: runs }, () => time(() => consume(analyse(text).skipped))));
-    rows.push({ rules, coldMs, afterEditMs, unchangedMs, checkMs, findings: cold.findings, skipped });
+    rows.push({ rules, coldMs, afterEditMs, afterEditOtherClockMs, unchangedMs, checkMs, findings: cold.findings, skipped });
   }
   if (options.print ?? true) console.log(formatAnalysisBench(rows));
   return rows;
@@ -133,10 +151,11 @@ export function analysisTargetMet(row: AnalysisBenchRow): boolean | undefined {
 
 export function formatAnalysisBench(rows: readonly AnalysisBenchRow[]): string {
   const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
-  const head = ["rules", "cold ms", "after an edit ms", "unchanged ms", "check without analysis ms", "after an edit / check", "skipped", `${ANALYSIS_TARGET.rules} rules < ${ANALYSIS_TARGET.ms} ms after an edit, none skipped`];
+  const other = clock() === "wall" ? "CPU" : "wall";
+  const head = ["rules", "cold ms", "after an edit ms", `(${other} time)`, "unchanged ms", "check without analysis ms", "after an edit / check", "skipped", `${ANALYSIS_TARGET.rules} rules < ${ANALYSIS_TARGET.ms} ms after an edit, none skipped`];
   const body = rows.map((r) => {
     const met = analysisTargetMet(r);
-    return [String(r.rules), ms(r.coldMs), ms(r.afterEditMs), ms(r.unchangedMs), ms(r.checkMs), `${(r.afterEditMs / r.checkMs).toFixed(1)}×`, String(r.skipped), met === undefined ? "—" : met ? "met" : "missed"];
+    return [String(r.rules), ms(r.coldMs), ms(r.afterEditMs), ms(r.afterEditOtherClockMs), ms(r.unchangedMs), ms(r.checkMs), `${(r.afterEditMs / r.checkMs).toFixed(1)}×`, String(r.skipped), met === undefined ? "—" : met ? "met" : "missed"];
   });
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => "  " + cells.map((c, i) => (i === head.length - 1 ? c : c.padStart(widths[i]!))).join("   ");
