@@ -6,7 +6,7 @@ import { expandBraces } from "../../server/src/engine/runtime/simpleGlob";
 import { MAX_NESTING, parseJsonc } from "../../server/src/engine/config/parse";
 import { firstTooDeepOffset } from "../helpers/nesting";
 import { deepagentsJs, deepagentsPy } from "../../server/src/engine/runtime";
-import { leadingFolders } from "../../server/src/engine/runtime/globText";
+import { globNodes, leadingFolders, simpleGlobNodes } from "../../server/src/engine/runtime/globText";
 import { commonPrefix, literalPrefixOfRegex } from "../../server/src/engine/runtime/literalPrefix";
 import { compilePyGlob, hasLiteralAlternative, pyGlobError, pyGlobTextLiteralAlternatives, pyGlobTextLiterals } from "../../server/src/engine/runtime/pyGlob";
 import { makeRng } from "../helpers/random";
@@ -208,6 +208,23 @@ describe("check speed-ups agree with the full computation", () => {
     for (const pattern of ["/a/?", "/a/[b]", "/a/{a}", "/{a,}", "/{1..3}", "/{a,..}", "/{.,a}", "/a/", "a/**", "**", "/a//b", "/a/./b", "/a/../b", "/a**", "/a/**/**", "/{a,{b,c}}", "/!a", "/a/+(b)", "/a\\b", "/a b", "/{a,b/c}", "/" + "{a,b}".repeat(7)]) {
       for (const runtime of [deepagentsJs, deepagentsPy]) assert.equal(runtime.simplePatternMatcher(pattern), undefined, `${runtime.id}: ${pattern}`);
     }
+  });
+
+  test("simpleGlobNodes reads a simple pattern into the nodes parseNodes gives it", () => {
+    const r = makeRng(31);
+    const pieces = ["/", "/", "a", "b.c", "-", "_", "*", "**", "***", "{a,b}", "{.git,x-y}", "{a}", "{,a}", "{a,}", "{1..3}", "{a,b", "a}", ",", "{a,{b,c}}", "{a..b,c}", "."];
+    let read = 0;
+    for (let i = 0; i < 5000; i++) {
+      let pattern = r.chance(0.9) ? "/" : "";
+      const n = r.int(7);
+      for (let k = 0; k < n; k++) pattern += r.pick(pieces);
+      const nodes = simpleGlobNodes(pattern);
+      if (!nodes) continue;
+      read++;
+      assert.deepEqual(nodes.length > 0 ? [nodes] : [], globNodes(pattern), pattern);
+    }
+    assert.ok(read > 1000, `only ${read} patterns read`);
+    for (const pattern of ["/a/[b]", "/a/?", "/a\\*", "/+(a)", "/a|/b", "/{a,b", "/{a}"]) assert.equal(simpleGlobNodes(pattern), undefined, pattern);
   });
 
   test("leadingFolders is never longer than what a matched path starts with (both runtimes)", () => {

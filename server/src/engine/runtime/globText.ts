@@ -157,7 +157,7 @@ export interface ExampleFill {
 
 export const PLAIN_FILL: ExampleFill = { globstar: ["a", "", "a/b"], star: ["a", ""], qmark: ["a"], classChars: ["a", "b", "x", "0", "1", "!", "-", "_", "."] };
 
-type GlobNode =
+export type GlobNode =
   | { kind: "text"; text: string }
   | { kind: "star" }
   | { kind: "globstar" }
@@ -191,9 +191,9 @@ function examplesWeight(key: string, paths: readonly string[]): number {
 }
 
 function computeExamplePaths(pattern: string, fill: ExampleFill, limit: number): string[] {
-  const chars = scanGlob(pattern);
+  const simple = simpleGlobNodes(pattern);
   // picomatch splits the whole pattern at a `|` outside groups (`/a|/b` is `/a` or `/b`).
-  const whole = splitTop(chars, 0, chars.length, "|", fill).filter((o) => o.length > 0);
+  const whole = simple ? (simple.length > 0 ? [simple] : []) : topLevelNodes(pattern, fill);
   const seen = new Set<string>();
   for (const raw of whole.flatMap((nodes) => generate(nodes, fill, limit))) {
     let path = raw.replace(/\/{2,}/g, "/");
@@ -201,6 +201,55 @@ function computeExamplePaths(pattern: string, fill: ExampleFill, limit: number):
     seen.add(path);
   }
   return [...seen];
+}
+
+function topLevelNodes(pattern: string, fill: ExampleFill): GlobNode[][] {
+  const chars = scanGlob(pattern);
+  return splitTop(chars, 0, chars.length, "|", fill).filter((o) => o.length > 0);
+}
+
+/**
+ * `parseNodes` of a pattern made of name characters, `/`, `*` and one level of `{a,b,…}` braces over names (most
+ * patterns of a config), read straight off the text: the nodes `parseNodes` gives it, without scanning every
+ * character into an object first. `undefined` for any other pattern. Held to `parseNodes` by
+ * test/engine/checkSpeedups.test.ts.
+ */
+export function simpleGlobNodes(pattern: string): GlobNode[] | undefined {
+  if (!/^[A-Za-z0-9_./*{},-]*$/.test(pattern)) return undefined;
+  const nodes: GlobNode[] = [];
+  let at = 0;
+  while (at < pattern.length) {
+    const c = pattern[at]!;
+    if (c === "{") {
+      const close = pattern.indexOf("}", at);
+      if (close < 0) return undefined;
+      const names = pattern.slice(at + 1, close).split(",");
+      // Names only (`{a}`, ranges, empty, nested or starred alternatives are read by `parseNodes`).
+      if (names.length < 2 || names.some((name) => !/^[A-Za-z0-9_.-]+$/.test(name) || name.includes(".."))) return undefined;
+      nodes.push({ kind: "alt", options: names.map((name) => [{ kind: "text", text: name }]) });
+      at = close + 1;
+    } else if (c === "}" || c === ",") {
+      return undefined;
+    } else if (c === "*") {
+      let n = 1;
+      while (pattern[at + n] === "*") n++;
+      const before = at === 0 ? "/" : pattern[at - 1]!;
+      const after = pattern[at + n] ?? "/";
+      nodes.push(starNode(n, before, after));
+      at += n;
+    } else {
+      let end = at + 1;
+      while (end < pattern.length && !"{},*".includes(pattern[end]!)) end++;
+      nodes.push({ kind: "text", text: pattern.slice(at, end) });
+      at = end;
+    }
+  }
+  return nodes;
+}
+
+/** `parseNodes` of the whole pattern, for the test that holds `simpleGlobNodes` to it. */
+export function globNodes(pattern: string): GlobNode[][] {
+  return topLevelNodes(pattern, PLAIN_FILL);
 }
 
 function parseNodes(chars: readonly GlobChar[], from: number, to: number, fill: ExampleFill): GlobNode[] {
@@ -246,7 +295,7 @@ function parseNodes(chars: readonly GlobChar[], from: number, to: number, fill: 
       while (chars[k + n]?.ch === "*" && isStructural(chars[k + n]!)) n++;
       const before = k === 0 ? "/" : chars[k - 1]!.ch;
       const after = chars[k + n]?.ch ?? "/";
-      nodes.push(n >= 2 && "/{,(|".includes(before) && "/},)|".includes(after) ? { kind: "globstar" } : { kind: "star" });
+      nodes.push(starNode(n, before, after));
       k += n - 1;
       continue;
     }
@@ -254,6 +303,11 @@ function parseNodes(chars: readonly GlobChar[], from: number, to: number, fill: 
     text(c.ch);
   }
   return nodes;
+}
+
+/** `n` stars between `before` and `after`: a globstar when they fill a whole segment (or group alternative). */
+function starNode(n: number, before: string, after: string): GlobNode {
+  return n >= 2 && "/{,(|".includes(before) && "/},)|".includes(after) ? { kind: "globstar" } : { kind: "star" };
 }
 
 /** Splits `chars[from, to)` at separators that sit directly inside the group opened at `from - 1` (or at top level). */
