@@ -8,11 +8,14 @@ import { FILESYSTEM_TOOLS, isPlainPath, isSettledToolPath, type CanonicalToolPat
 import { WCMATCH_READING, simpleGlobMatcher } from "./simpleGlob";
 
 /**
- * Pike-VM runs of one pattern before its plain-path automaton is built (see `compilePattern`). Only paths that
- * hold the pattern's literal text reach the VM, so a cold check's patterns rarely need this many: building the
- * automaton (restatement, states) for the few dozen runs they do need cost more than the runs (was 16).
+ * Questions one pattern answers past its literal text (by the Pike VM, or for a simple pattern on a plain path by
+ * reading its text) before its plain-path automaton is built (see `compilePattern`). A cold check's patterns
+ * rarely get this many: building the automaton (restatement, states) for the few dozen they do get cost more than
+ * answering them (was 16).
  */
 const DFA_AFTER = 256;
+
+const simplePyGlobMatcher = (pattern: string) => simpleGlobMatcher(pattern, WCMATCH_READING);
 
 /**
  * deepagents-py 0.7.8. Rule paths are validated in `FilesystemPermission.__post_init__` (py:middleware/
@@ -83,7 +86,7 @@ export const deepagentsPy: Runtime = {
   modes: ["allow", "deny", "interrupt"],
   permissionPathProblem,
   canonicalToolPath: (raw: string) => validateToolPath(raw),
-  simplePatternMatcher: (pattern) => simpleGlobMatcher(pattern, WCMATCH_READING),
+  simplePatternMatcher: simplePyGlobMatcher,
   compilePattern(pattern: string): CompiledPattern {
     // Compiling is most of the cost of a Python pattern, and many callers only ask whether it is usable (a brace
     // count, `pyGlobError`) or never reach it: the matcher and the literal prefix are built on first use.
@@ -102,8 +105,8 @@ export const deepagentsPy: Runtime = {
     // are shared across runs (checks/patternTable.ts), so a busy one pays once.
     let dfa: PlainPathDfa | undefined | null = null;
     let vmRuns = 0;
-    // Before either, the simplest patterns are read off their text for plain paths (simpleGlob.ts): a pattern
-    // asked a few questions is then never compiled at all.
+    // Until the automaton exists, a simple pattern asked about a plain path is read off its text (simpleGlob.ts),
+    // not compiled: a pattern asked a few questions is then never compiled at all.
     let simple: ((plainPath: string) => boolean) | undefined | null = null;
     return {
       pattern,
@@ -121,7 +124,7 @@ export const deepagentsPy: Runtime = {
           if (answer === DFA_NO) return false;
           if (answer === DFA_YES && isPlainPath(path)) return true;
         }
-        if (simple === null) simple = glob ? undefined : simpleGlobMatcher(pattern, WCMATCH_READING);
+        if (simple === null) simple = glob ? undefined : simplePyGlobMatcher(pattern);
         if (simple && isPlainPath(path)) return simple(path);
         return full().matches(path);
       },
