@@ -36,11 +36,15 @@ export const dotfilesUnprotected: Check = {
     // costs nothing, where writing the rules out as JSON was most of a re-check at 1,000 rules); an edit inside
     // the list, even to a comment, is a new list.
     let search: ((rules: readonly RuleSpec[]) => Omit<ListOutcome, "spent">) | undefined;
-    let chain = `${runtime.id}\n${reference.id}\n${who}\n${limit}`;
+    // The key: the settings, then the text of every list up to this one.
+    const chain = [`${runtime.id}\n${reference.id}\n${who}\n${limit}`];
+    let chainLength = chain[0]!.length;
     const lists = allRuleLists(context.model);
     for (const list of lists) {
-      chain += `\u0000${context.text.slice(list.node.offset, list.node.offset + list.node.length)}`;
-      const keep = chain.length <= SHARED_LIST_MAX_CHARS;
+      const text = context.text.slice(list.node.offset, list.node.offset + list.node.length);
+      chain.push(text);
+      chainLength += text.length;
+      const keep = chainLength <= SHARED_LIST_MAX_CHARS;
       let outcome = keep ? sharedOutcomes.get(chain) : undefined;
       if (outcome) {
         work.spend(outcome.spent);
@@ -48,7 +52,7 @@ export const dotfilesUnprotected: Check = {
         const before = work.spent;
         search ??= witnessSearch(context, runtime, reference, who, work);
         outcome = { ...search(list.rules), spent: work.spent - before };
-        if (keep) sharedOutcomes.set(chain, outcome);
+        if (keep) sharedOutcomes.set([...chain], outcome);
       }
       for (const f of outcome.findings) {
         const node = list.rules[f.rule]!.pathNodes[f.node]!;
@@ -220,8 +224,31 @@ interface ListOutcome {
   /** The rule at which the budget ran out in this list: the check reported what it had and stopped there. */
   readonly stoppedAt: number | undefined;
 }
-/** Keyed by the runtimes and every list up to this one (see `run`). Few: the keys are the lists' source text. */
-const sharedOutcomes = new BoundedCache<string, ListOutcome>({ entries: 16 });
+/**
+ * Outcomes by their key (see `run`): the settings and the source text of every list up to this one. Few are kept,
+ * and they are found by comparing the texts, not by a map: a map hashes its key, and hashing the text of a file's
+ * lists (tens of kilobytes, a new string on every check) took a sixth of a re-check at 100 rules, where comparing
+ * two equal texts is a copy-speed scan and two different ones mostly differ in length.
+ */
+class OutcomesByText {
+  private entries: { readonly key: readonly string[]; readonly outcome: ListOutcome }[] = [];
+  constructor(private readonly limit: number) {}
+
+  get(key: readonly string[]): ListOutcome | undefined {
+    return this.entries.find((e) => e.key.length === key.length && e.key.every((part, k) => part === key[k]))?.outcome;
+  }
+
+  set(key: readonly string[], outcome: ListOutcome): void {
+    // Emptied when full, as the bounded caches are.
+    if (this.entries.length >= this.limit) this.entries = [];
+    this.entries.push({ key, outcome });
+  }
+
+  clear(): void {
+    this.entries = [];
+  }
+}
+const sharedOutcomes = new OutcomesByText(16);
 
 /** Forgets everything kept across runs (tests compare a fresh run with a replayed one). */
 export function clearDotfilesCaches(): void {
