@@ -208,6 +208,10 @@ describe("check speed-ups agree with the full computation", () => {
     for (const pattern of ["/a/?", "/a/[b]", "/a/{a}", "/{a,}", "/{1..3}", "/{a,..}", "/{.,a}", "/a/", "a/**", "**", "/a//b", "/a/./b", "/a/../b", "/a**", "/a/**/**", "/{a,{b,c}}", "/!a", "/a/+(b)", "/a\\b", "/a b", "/{a,b/c}", "/" + "{a,b}".repeat(7)]) {
       for (const runtime of [deepagentsJs, deepagentsPy]) assert.equal(runtime.simplePatternMatcher(pattern), undefined, `${runtime.id}: ${pattern}`);
     }
+    // picomatch refuses a pattern past its length limit at call time: no path matches it there.
+    const long = "/a" + "/b".repeat(40_000);
+    assert.ok(deepagentsJs.compilePattern(long).unusable, "picomatch refuses the long pattern");
+    assert.equal(deepagentsJs.simplePatternMatcher(long), undefined);
   });
 
   test("simpleGlobNodes reads a simple pattern into the nodes parseNodes gives it", () => {

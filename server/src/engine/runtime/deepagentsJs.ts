@@ -1,4 +1,4 @@
-import { compileJsGlob } from "./jsGlob";
+import { compileJsGlob, PICOMATCH_MAX_LENGTH } from "./jsGlob";
 import { commonPrefix, literalPrefixOfRegex } from "./literalPrefix";
 import { backendCanDelete, backendCanExecute } from "./backendCapabilities";
 import { FILESYSTEM_TOOLS, isSettledToolPath, type CanonicalToolPath, type CompiledPattern, type FilesystemAllowlist, type Operation, type PathProblem, type Runtime } from "./runtime";
@@ -72,7 +72,8 @@ export const deepagentsJs: Runtime = {
     const result = validatePath(raw);
     return result.ok ? result : { ok: false, error: result.problem.message };
   },
-  simplePatternMatcher: (pattern) => simpleGlobMatcher(pattern, PICOMATCH_READING),
+  // picomatch refuses a pattern longer than its limit at call time: that one is left to the compiled matcher.
+  simplePatternMatcher: (pattern) => (pattern.length > PICOMATCH_MAX_LENGTH ? undefined : simpleGlobMatcher(pattern, PICOMATCH_READING)),
   compilePattern(pattern: string): CompiledPattern {
     const glob = compileJsGlob(pattern);
     return {
