@@ -33,13 +33,16 @@ let spareTuplePool: Int32Array | undefined;
 const MAX_SPARE_POOL = 1 << 21;
 
 /**
- * The per-tuple arrays of the last walk (all but `parent` and `via`, which its outcomes keep for spelling paths),
- * kept for the next one like the pool: an analysis walks the same lists after every edit, and growing these from
- * 4,096 tuples (and the index from 16,384 slots, rehashing at each step) to 50,000 was a few milliseconds a walk.
- * Up to `MAX_SPARE_TUPLES` tuples.
+ * The per-tuple arrays of the last walk, kept for the next one like the pool: an analysis walks the same lists after
+ * every edit, and growing these from 4,096 tuples (and the index from 16,384 slots, rehashing at each step) to
+ * 50,000 was a few milliseconds a walk. (A walk's outcomes keep copies of `parent` and `via`, cut to its tuples, for
+ * spelling paths: arrays sized for the largest walk so far, new for every walk, were a few megabytes of large
+ * objects per analysis, each bringing the next full collection closer.) Up to `MAX_SPARE_TUPLES` tuples.
  */
 interface WalkScratch {
   offsets: Int32Array;
+  parent: Int32Array;
+  via: Int32Array;
   cost: Int32Array;
   segment: Uint8Array;
   expanded: Uint8Array;
@@ -135,9 +138,9 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   let offsets = spare?.offsets ?? new Int32Array(1 << 12);
   let cost = spare?.cost ?? new Int32Array(1 << 12);
   let segment = spare?.segment ?? new Uint8Array(1 << 12); // 0: just after `/` (or at the start), 1: in a plain segment, 2: `.` so far, 3: `..` so far
-  // The outcomes keep these two: always new ones.
-  let parent = new Int32Array(offsets.length);
-  let via = new Int32Array(offsets.length);
+  // Read by the outcomes once the walk is done: they keep copies (below).
+  let parent = spare?.parent ?? new Int32Array(offsets.length);
+  let via = spare?.via ?? new Int32Array(offsets.length);
   let expanded = spare ? spare.expanded.fill(0) : new Uint8Array(1 << 12);
   // Each tuple's hash, to rebuild the index when it grows.
   let hashes = spare?.hashes ?? new Uint32Array(1 << 12);
@@ -491,10 +494,10 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   }
 
   if (pool.length <= MAX_SPARE_POOL) spareTuplePool = pool;
-  if (offsets.length <= MAX_SPARE_TUPLES) spareScratch = { offsets, cost, segment, expanded, hashes, slots, bucketHead, bucketTail, pushedTuple, pushedNext };
+  if (offsets.length <= MAX_SPARE_TUPLES) spareScratch = { offsets, parent, via, cost, segment, expanded, hashes, slots, bucketHead, bucketTail, pushedTuple, pushedNext };
   // Paths are spelled only when asked for (most outcomes' never are).
-  paths.parent = parent;
-  paths.via = via;
+  paths.parent = parent.slice(0, count);
+  paths.via = via.slice(0, count);
   return { outcomes, indexOf: (ids) => outcomeIndex(ids, ids.length, tracksHash(ids, ids.length)) };
 }
 
