@@ -1,5 +1,6 @@
 import type { Runtime } from "./runtime";
 import { BoundedCache } from "../boundedCache";
+import { simpleBraceNames } from "./simpleGlob";
 
 /**
  * Reading glob text as picomatch and wcmatch tokenise it, shared by the pattern checks (pattern-never-matches,
@@ -223,9 +224,9 @@ export function simpleGlobNodes(pattern: string): GlobNode[] | undefined {
     if (c === "{") {
       const close = pattern.indexOf("}", at);
       if (close < 0) return undefined;
-      const names = pattern.slice(at + 1, close).split(",");
       // Names only (`{a}`, ranges, empty, nested or starred alternatives are read by `parseNodes`).
-      if (names.length < 2 || names.some((name) => !/^[A-Za-z0-9_.-]+$/.test(name) || name.includes(".."))) return undefined;
+      const names = simpleBraceNames(pattern.slice(at + 1, close));
+      if (!names) return undefined;
       nodes.push({ kind: "alt", options: names.map((name) => [{ kind: "text", text: name }]) });
       at = close + 1;
     } else if (c === "}" || c === ",") {

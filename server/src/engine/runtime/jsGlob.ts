@@ -272,4 +272,3 @@ function literalOf(re: PlainPathRegex): string | undefined {
   }
   return text;
 }
-

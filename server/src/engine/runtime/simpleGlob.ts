@@ -99,14 +99,22 @@ export function expandBraces(pattern: string): string[] | undefined {
     if (open < 0) break;
     const close = pattern.indexOf("}", open);
     if (close < 0) return undefined;
-    const names = pattern.slice(open + 1, close).split(",");
-    // A name here is no glob and no path: `{a}` (read literally), empty alternatives and `..` ranges are not.
-    if (names.length < 2 || names.some((name) => !/^[A-Za-z0-9_.-]+$/.test(name) || /^\.+$/.test(name) || name.includes(".."))) return undefined;
-    if (out.length * names.length > MAX_ALTERNATIVES) return undefined;
+    const names = simpleBraceNames(pattern.slice(open + 1, close));
+    if (!names || out.length * names.length > MAX_ALTERNATIVES) return undefined;
     out = out.flatMap((head) => names.map((name) => head + name));
     at = close + 1;
   }
   return out;
+}
+
+/**
+ * The alternatives of a brace group's inside (`a,b` of `{a,b}`) when they are two or more names, each a glob in
+ * neither runtime nor a path of its own: no `{a}` (read literally), empty alternative, `..` range or all-dot name.
+ * `undefined` otherwise. Both runtimes expand such a group into its names, in order.
+ */
+export function simpleBraceNames(inside: string): string[] | undefined {
+  const names = inside.split(",");
+  return names.length >= 2 && names.every((name) => /^[A-Za-z0-9_.-]+$/.test(name) && !/^\.+$/.test(name) && !name.includes("..")) ? names : undefined;
 }
 
 function segmentsMatch(segments: readonly Segment[], s: number, names: readonly string[], n: number, dotNames: boolean): boolean {
