@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { generateRules } from "../../bench/generate";
 import { Budget, BudgetExceeded, DEFAULT_PRODUCT_BUDGET } from "../../server/src/engine/automata/budget";
 import { realiseOutcomes } from "../../server/src/engine/automata/outcomes";
+import { productTestHooks } from "../../server/src/engine/automata/product";
 import { divergenceWalkInputs } from "./harness";
 
 /**
@@ -24,4 +25,32 @@ test("walk scratch: a walk finds the same outcomes and witnesses after bigger wa
   assert.throws(() => walk(40, 43, { milliseconds: 60_000, states: 500 }), BudgetExceeded);
   assert.deepEqual(walk(8, 41), small);
   assert.deepEqual(walk(40, 42), big);
+});
+
+/**
+ * exploreProduct stores a tuple as parts (product.ts `PART_TABLES` tables each, successors worked out once per part
+ * and column): a representation only. Every part size, from one table per part (the state-by-state walk) to one
+ * part for all, must find the same outcomes, in the same order, with the same witnesses; with one table per part the
+ * walk numbers thousands of parts, so the part arrays grow several times on the way.
+ */
+test("walk parts: the outcomes and witnesses do not depend on how many tables a part holds", () => {
+  const walkBoth = (ruleCount: number, seed: number): string[] => {
+    const { analysis, lists, required } = divergenceWalkInputs(generateRules(ruleCount, seed));
+    const primary = realiseOutcomes(analysis.space, lists.slice(0, 1), required, new Budget(DEFAULT_PRODUCT_BUDGET), false).outcomes;
+    const divergence = realiseOutcomes(analysis.space, lists, required, new Budget(DEFAULT_PRODUCT_BUDGET), true).outcomes;
+    return [...primary, ...divergence].map((o) => `${o.matched.join(",")} ${o.rank} ${o.path}`);
+  };
+  try {
+    for (const [ruleCount, seed] of [[12, 7], [120, 8]] as const) {
+      productTestHooks.partTables = undefined;
+      const reference = walkBoth(ruleCount, seed);
+      assert.ok(reference.length > 20, `the ${ruleCount}-rule walks find outcomes to compare (${reference.length})`);
+      for (const size of [1, 2, 5, 64, 100_000]) {
+        productTestHooks.partTables = size;
+        assert.deepEqual(walkBoth(ruleCount, seed), reference, `${ruleCount} rules, ${size} tables per part`);
+      }
+    }
+  } finally {
+    productTestHooks.partTables = undefined;
+  }
 });

@@ -197,6 +197,45 @@ interface FlatMatching {
   readonly rules: Int32Array;
 }
 
+/**
+ * How many (outcome, rule) pairs `fillMatching` writes, so that its array is made once at its size.
+ *
+ * (Each of the two loops is a function of its own, with nothing after the loop. V8 optimises a long loop while it
+ * runs and keeps that code for the next call; code after the loop that had not run yet when it was made was code
+ * it knew nothing about, so every later call threw the optimised code away there, a few times per analysis.)
+ */
+function countMatching(outcomes: readonly RealisedOutcome[], ruleOfTrack: Int32Array, covers: Uint8Array): number {
+  let total = 0;
+  for (let k = 0; k < outcomes.length; k++) {
+    const matched = outcomes[k]!.matched;
+    for (let m = 0; m < matched.length; m++) {
+      const id = matched[m]!;
+      const index = id < ruleOfTrack.length ? ruleOfTrack[id]! : -1;
+      if (index >= 0 && covers[index]) total++;
+    }
+  }
+  return total;
+}
+
+/** `ListReading.flatMatching`'s arrays filled in: outcome k's rules covering the operation, ascending. */
+function fillMatching(outcomes: readonly RealisedOutcome[], ruleOfTrack: Int32Array, covers: Uint8Array, start: Int32Array, rules: Int32Array): void {
+  let n = 0;
+  for (let k = 0; k < outcomes.length; k++) {
+    const matched = outcomes[k]!.matched;
+    let ascending = true;
+    for (let m = 0; m < matched.length; m++) {
+      const id = matched[m]!;
+      const index = id < ruleOfTrack.length ? ruleOfTrack[id]! : -1;
+      if (index < 0 || !covers[index]) continue;
+      // A list's tracks are numbered in rule order (realiseOutcomes), so the rules come out ascending: sort only if not.
+      if (n > start[k]! && index < rules[n - 1]!) ascending = false;
+      rules[n++] = index;
+    }
+    if (!ascending) rules.subarray(start[k], n).sort();
+    start[k + 1] = n;
+  }
+}
+
 /** Reading outcomes for one list under its runtime, operation by operation. */
 export class ListReading {
   private readonly unknownFrom = new Map<Operation, number>();
@@ -245,28 +284,8 @@ export class ListReading {
     const covers = this.covers.get(op)!;
     const ruleOfTrack = this.ruleOfTrack;
     const start = new Int32Array(outcomes.length + 1);
-    let rules = new Int32Array(Math.max(16, outcomes.length));
-    let n = 0;
-    for (let k = 0; k < outcomes.length; k++) {
-      start[k] = n;
-      const matched = outcomes[k]!.matched;
-      let ascending = true;
-      for (let m = 0; m < matched.length; m++) {
-        const id = matched[m]!;
-        const index = id < ruleOfTrack.length ? ruleOfTrack[id]! : -1;
-        if (index < 0 || !covers[index]) continue;
-        if (n === rules.length) {
-          const bigger = new Int32Array(rules.length * 2);
-          bigger.set(rules);
-          rules = bigger;
-        }
-        // A list's tracks are numbered in rule order (realiseOutcomes), so the rules come out ascending: sort only if not.
-        if (n > start[k]! && index < rules[n - 1]!) ascending = false;
-        rules[n++] = index;
-      }
-      if (!ascending) rules.subarray(start[k], n).sort();
-    }
-    start[outcomes.length] = n;
+    const rules = new Int32Array(countMatching(outcomes, ruleOfTrack, covers));
+    fillMatching(outcomes, ruleOfTrack, covers, start, rules);
     flat = { start, rules };
     this.flat.set(op, flat);
     return flat;

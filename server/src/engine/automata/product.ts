@@ -56,6 +56,16 @@ interface WalkScratch {
 let spareScratch: WalkScratch | undefined;
 const MAX_SPARE_TUPLES = 1 << 18;
 
+/**
+ * Tables per part of a tuple (see `exploreProduct`), after the required tables' own part. Measured on the 200-rule
+ * config of bench/analysis.ts (its two big walks: 240 and 376 tables, about 31 live states per tuple): with 32, a
+ * tuple has about 8 parts, and the walk asks `partNext` 3 million times for 86,000 distinct (part, column) pairs;
+ * 16 and 64 were no faster.
+ */
+const PART_TABLES = 32;
+const PART_UNKNOWN = -1;
+const PART_DEAD = -2;
+
 const SLASH = 0x2f;
 const DOT = 0x2e;
 const UNREADABLE = 40;
@@ -116,11 +126,8 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   const classes = distinctClasses(tables, width);
   const representative = alphabet.representative;
   const space = new StateSpace(tables, classes, width);
-  const { entryOfState, baseOf, step, exceptionStart, exceptions, exceptionMasks, final } = space;
+  const { entryOfState, baseOf, step, exceptionStart, exceptions, final } = space;
   const columns = classes.length;
-  // The bits of the existing columns, in the low and the high mask.
-  const lowColumns = columns >= 32 ? -1 : (1 << columns) - 1;
-  const highColumns = columns >= 64 ? -1 : columns <= 32 ? 0 : (1 << (columns - 32)) - 1;
   const ownerStart = new Int32Array(tables.length + 1);
   for (let e = 0; e < tables.length; e++) ownerStart[e + 1] = ownerStart[e]! + owners[e]!.length;
   const ownerList = Int32Array.from(owners.flat());
@@ -266,7 +273,174 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     push(added);
   };
 
+  // A tuple is stored as its parts: the tables are cut into groups (the required tables, then PART_TABLES tables at
+  // a time, in table order), and a tuple's live states within one group are a part, numbered once (`internPart`).
+  // The walk reaches tens of thousands of tuples of about thirty states each, but the same few thousand parts
+  // recur in them (the rules about `/workspace/docs/` are in the same states wherever the path is in that
+  // folder), so a part's successor on each column is worked out once (`partNext`) and a tuple's successor is a few
+  // look-ups instead of a step per state. Parts are a representation only: the tuples, their order of discovery
+  // and so every outcome and path are those of the state-by-state walk.
+  const partTables = productTestHooks.partTables ?? PART_TABLES;
+  const groupOfEntry = new Int32Array(tables.length);
+  for (let e = 0; e < tables.length; e++) groupOfEntry[e] = e < requiredCount ? 0 : 1 + Math.floor((e - requiredCount) / partTables);
+  // Per part: its states `partStates[partStart[p]…partStart[p + 1])`, ascending; its hash; the columns its states
+  // treat specially, each once, in the order a tuple's expansion wants them (state by state, ascending); the tracks
+  // its final states accept for (none for the required tables' part, as the walk never reports those); and, for the
+  // required part, whether all its states are final. Part 0 is the empty one.
+  let partCapacity = 1 << 10;
+  let partStart = new Int32Array(partCapacity + 1);
+  let partStates: Int32Array<ArrayBuffer> = new Int32Array(1 << 12);
+  let partHashes = new Int32Array(partCapacity);
+  let partColumnStart = new Int32Array(partCapacity + 1);
+  let partColumns: Int32Array<ArrayBuffer> = new Int32Array(1 << 12);
+  let partTrackStart = new Int32Array(partCapacity + 1);
+  let partTracks: Int32Array<ArrayBuffer> = new Int32Array(1 << 12);
+  let partAllFinal = new Uint8Array(partCapacity);
+  let partRequired = new Uint8Array(partCapacity);
+  // `partNext[p * columns + column]`: the successor part, PART_UNKNOWN until asked, PART_DEAD when a required table
+  // dies (the tuple has no successor there).
+  let partNext = new Int32Array(partCapacity * columns).fill(PART_UNKNOWN);
+  partNext.fill(0, 0, columns);
+  let partSlots = new Int32Array(partCapacity * 2).fill(-1);
+  let partCount = 1;
+  const partMentioned = new Int32Array(columns);
+  let partStamp = 0;
+  const growParts = () => {
+    const capacity = partCapacity * 2;
+    const widen = <T extends Int32Array | Uint8Array>(a: T, size: number, fill?: number): T => {
+      const b = new (a.constructor as { new (n: number): T })(size);
+      if (fill !== undefined) b.fill(fill, a.length);
+      b.set(a);
+      return b;
+    };
+    partStart = widen(partStart, capacity + 1);
+    partHashes = widen(partHashes, capacity);
+    partColumnStart = widen(partColumnStart, capacity + 1);
+    partTrackStart = widen(partTrackStart, capacity + 1);
+    partAllFinal = widen(partAllFinal, capacity);
+    partRequired = widen(partRequired, capacity);
+    partNext = widen(partNext, capacity * columns, PART_UNKNOWN);
+    partSlots = new Int32Array(capacity * 2).fill(-1);
+    const mask = partSlots.length - 1;
+    for (let p = 1; p < partCount; p++) {
+      let j = partHashes[p]! & mask;
+      while (partSlots[j] !== -1) j = (j + 1) & mask;
+      partSlots[j] = p;
+    }
+    partCapacity = capacity;
+  };
+  const ensure = (a: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> => {
+    if (size <= a.length) return a;
+    const b = new Int32Array(Math.max(a.length * 2, size));
+    b.set(a);
+    return b;
+  };
+  /** The part of the states `states[0…n)` (ascending, all of one group), numbered when new. */
+  const internPart = (states: Int32Array, n: number): number => {
+    if (n === 0) return 0;
+    let h = 0;
+    for (let i = 0; i < n; i++) h = (h + stateHash(states[i]!)) | 0;
+    h = finishHash(h, n) | 0;
+    const mask = partSlots.length - 1;
+    let j = h & mask;
+    for (; partSlots[j] !== -1; j = (j + 1) & mask) {
+      const p = partSlots[j]!;
+      if (partHashes[p] !== h) continue;
+      const a = partStart[p]!;
+      if (partStart[p + 1]! - a !== n) continue;
+      let i = 0;
+      while (i < n && partStates[a + i] === states[i]) i++;
+      if (i === n) return p;
+    }
+    if (partCount === partCapacity) {
+      growParts();
+      return internPart(states, n);
+    }
+    const p = partCount++;
+    partSlots[j] = p;
+    partHashes[p] = h;
+    const a = partStart[p]!;
+    partStates = ensure(partStates, a + n);
+    partStates.set(states.subarray(0, n), a);
+    partStart[p + 1] = a + n;
+    const required = entryOfState[states[0]!]! < requiredCount;
+    partRequired[p] = required ? 1 : 0;
+    let allFinal = 1;
+    const stamp = ++partStamp;
+    let c = partColumnStart[p]!;
+    let k = partTrackStart[p]!;
+    for (let i = 0; i < n; i++) {
+      const s = states[i]!;
+      const from = exceptionStart[s]!;
+      const to = exceptionStart[s + 1]!;
+      partColumns = ensure(partColumns, c + to - from);
+      for (let x = from; x < to; x++) {
+        const column = exceptions[x]!;
+        if (partMentioned[column] !== stamp) {
+          partMentioned[column] = stamp;
+          partColumns[c++] = column;
+        }
+      }
+      if (!final[s]) {
+        allFinal = 0;
+        continue;
+      }
+      if (required) continue;
+      const e = entryOfState[s]!;
+      partTracks = ensure(partTracks, k + ownerStart[e + 1]! - ownerStart[e]!);
+      for (let x = ownerStart[e]!, end = ownerStart[e + 1]!; x < end; x++) partTracks[k++] = ownerList[x]!;
+    }
+    partColumnStart[p + 1] = c;
+    partTrackStart[p + 1] = k;
+    partAllFinal[p] = allFinal;
+    return p;
+  };
+  const partScratch = new Int32Array(Math.max(1, tables.length));
+  /** The successor of part `p` on `column` (worked out once: `partNext`). */
+  const partStep = (p: number, column: number): number => {
+    const known = partNext[p * columns + column]!;
+    if (known !== PART_UNKNOWN) return known;
+    let n = 0;
+    let next = 0;
+    for (let x = partStart[p]!, end = partStart[p + 1]!; x < end; x++) {
+      const t = step[partStates[x]! * columns + column]!;
+      if (t >= 0) partScratch[n++] = t;
+      else if (partRequired[p]) {
+        next = PART_DEAD;
+        break;
+      }
+    }
+    if (next !== PART_DEAD) next = internPart(partScratch, n);
+    // (Interning may have replaced `partNext`.)
+    partNext[p * columns + column] = next;
+    return next;
+  };
+  /** `flat` (a tuple as its states: [length, state…]) as parts, into `into` ([length, part…]). */
+  const toParts = (flat: Int32Array, into: Int32Array): void => {
+    const length = flat[0]!;
+    let n = 0;
+    for (let i = 0; i < length; ) {
+      const group = groupOfEntry[entryOfState[flat[1 + i]!]!]!;
+      let j = i;
+      let m = 0;
+      while (j < length && groupOfEntry[entryOfState[flat[1 + j]!]!] === group) partScratch[m++] = flat[1 + j++]!;
+      into[++n] = internPart(partScratch, m);
+      i = j;
+    }
+    into[0] = n;
+  };
+  /** The tuple of parts `parts` as its states, into `flat`. */
+  const toStates = (parts: Int32Array, flat: Int32Array): void => {
+    let n = 0;
+    for (let i = 1, length = parts[0]!; i <= length; i++) {
+      const p = parts[i]!;
+      for (let x = partStart[p]!, end = partStart[p + 1]!; x < end; x++) flat[++n] = partStates[x]!;
+    }
+    flat[0] = n;
+  };
+
   const scratch = new Int32Array(1 + tables.length);
+  const flat = new Int32Array(1 + tables.length);
   const reduce = deciders ? sameFuture(space, requiredCount, owners, deciders) : undefined;
   let length = 0;
   for (let e = 0; e < tables.length; e++) {
@@ -280,11 +454,12 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
       }
       continue;
     }
-    scratch[1 + length] = baseOf[e]! + s;
+    flat[1 + length] = baseOf[e]! + s;
     length++;
   }
-  scratch[0] = length;
-  reduce?.(scratch);
+  flat[0] = length;
+  reduce?.(flat);
+  toParts(flat, scratch);
   reach(scratch, -1, -1, 0, 0);
 
   // Outcomes by the set of matching tracks, found again by a hash of the set. Their paths are read off `parent` and
@@ -302,8 +477,6 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   const mentioned = new Int32Array(columns);
   let stamp = 0;
   const wanted = new Int32Array(columns);
-  // Per table of the tuple being expanded: where its state's row of successors starts in `step`.
-  const rowOf = new Int32Array(tables.length);
   const placeOutcome = (index: number, h: number) => {
     const mask = outcomeSlots.length - 1;
     let j = h & mask;
@@ -361,18 +534,14 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
       expanded[head] = 1;
       const o = offsets[head]!;
       const count = pool[o]!;
-      // Accepted by every required table: which tracks accept here?
-      let accepted = true;
-      for (let i = 0; i < requiredCount; i++) if (!final[pool[o + 1 + i]!]) accepted = false;
-      if (accepted) {
+      // Accepted by every required table (they are the first part when there are any): which tracks accept here?
+      if (requiredCount === 0 || partAllFinal[pool[o + 1]!]) {
         matchedCount = 0;
         let ascending = true;
-        for (let i = requiredCount; i < count; i++) {
-          const s = pool[o + 1 + i]!;
-          if (!final[s]) continue;
-          const e = entryOfState[s]!;
-          for (let x = ownerStart[e]!, end = ownerStart[e + 1]!; x < end; x++) {
-            const track = ownerList[x]!;
+        for (let i = 0; i < count; i++) {
+          const part = pool[o + 1 + i]!;
+          for (let x = partTrackStart[part]!, end = partTrackStart[part + 1]!; x < end; x++) {
+            const track = partTracks[x]!;
             if (matchedCount > 0 && track <= matched[matchedCount - 1]!) ascending = false;
             matched[matchedCount++] = track;
           }
@@ -396,53 +565,24 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
         // A trailing `/` or a final `.`/`..` segment is not plain either.
         record(head, c + ((segment[head] === 0 && head !== 0 && parent[head] !== 0) || segment[head]! >= 2 ? UNREADABLE : 0));
       }
-      // The columns some automaton here treats specially (in the order the tuple's tables first mention them), and
+      // The columns some automaton here treats specially (in the order the tuple's states first mention them), and
       // one for all the rest.
       let wantedCount = 0;
-      if (exceptionMasks) {
-        // Up to 64 columns: each state's exceptions as two bit masks; a table's new columns come out ascending.
-        let seenLow = 0;
-        let seenHigh = 0;
-        for (let i = 0; i < count; i++) {
-          const s = pool[o + 1 + i]!;
-          rowOf[i] = s * columns;
-          let fresh = exceptionMasks[2 * s]! & ~seenLow;
-          seenLow |= fresh;
-          while (fresh !== 0) {
-            const bit = fresh & -fresh;
-            wanted[wantedCount++] = 31 - Math.clz32(bit);
-            fresh ^= bit;
-          }
-          fresh = exceptionMasks[2 * s + 1]! & ~seenHigh;
-          seenHigh |= fresh;
-          while (fresh !== 0) {
-            const bit = fresh & -fresh;
-            wanted[wantedCount++] = 63 - Math.clz32(bit);
-            fresh ^= bit;
-          }
-        }
-        const restLow = ~seenLow & lowColumns;
-        const restHigh = ~seenHigh & highColumns;
-        if (restLow !== 0) wanted[wantedCount++] = 31 - Math.clz32(restLow & -restLow);
-        else if (restHigh !== 0) wanted[wantedCount++] = 63 - Math.clz32(restHigh & -restHigh);
-      } else {
-        stamp++;
-        for (let i = 0; i < count; i++) {
-          const s = pool[o + 1 + i]!;
-          rowOf[i] = s * columns;
-          for (let x = exceptionStart[s]!, end = exceptionStart[s + 1]!; x < end; x++) {
-            const column = exceptions[x]!;
-            if (mentioned[column] !== stamp) {
-              mentioned[column] = stamp;
-              wanted[wantedCount++] = column;
-            }
-          }
-        }
-        for (let column = 0; column < columns; column++) {
+      stamp++;
+      for (let i = 0; i < count; i++) {
+        const part = pool[o + 1 + i]!;
+        for (let x = partColumnStart[part]!, end = partColumnStart[part + 1]!; x < end; x++) {
+          const column = partColumns[x]!;
           if (mentioned[column] !== stamp) {
+            mentioned[column] = stamp;
             wanted[wantedCount++] = column;
-            break;
           }
+        }
+      }
+      for (let column = 0; column < columns; column++) {
+        if (mentioned[column] !== stamp) {
+          wanted[wantedCount++] = column;
+          break;
         }
       }
       for (let w = 0; w < wantedCount; w++) {
@@ -451,16 +591,16 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
         let dead = false;
         let h = 0;
         for (let i = 0; i < count; i++) {
-          const t = step[rowOf[i]! + column]!;
-          if (t < 0) {
-            if (i < requiredCount) {
-              dead = true;
-              break;
-            }
-            continue;
+          const part = pool[o + 1 + i]!;
+          let next = partNext[part * columns + column]!;
+          if (next === PART_UNKNOWN) next = partStep(part, column);
+          if (next === 0) continue;
+          if (next === PART_DEAD) {
+            dead = true;
+            break;
           }
-          scratch[++n] = t;
-          h = (h + stateHash(t)) | 0;
+          scratch[++n] = next;
+          h = (h + stateHash(next)) | 0;
         }
         if (dead) continue;
         scratch[0] = n;
@@ -470,9 +610,13 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
           // The walk keeps reduced tuples only, and reducing one changes nothing: a successor found as it is needs
           // no reduction (most are found: the same tuples are reached again and again).
           index = find(scratch, hash);
-          if (index < 0 && reduce(scratch)) {
-            hash = -1;
-            index = -2;
+          if (index < 0) {
+            toStates(scratch, flat);
+            if (reduce(flat)) {
+              toParts(flat, scratch);
+              hash = -1;
+              index = -2;
+            }
           }
         }
         // Readability of the step.
@@ -492,7 +636,6 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
       }
     }
   }
-
   if (pool.length <= MAX_SPARE_POOL) spareTuplePool = pool;
   if (offsets.length <= MAX_SPARE_TUPLES) spareScratch = { offsets, parent, via, cost, segment, expanded, hashes, slots, bucketHead, bucketTail, pushedTuple, pushedNext };
   // Paths are spelled only when asked for (most outcomes' never are).
@@ -548,6 +691,23 @@ function finishHash(h: number, length: number): number {
   return (h ^ (h >>> 15)) >>> 0;
 }
 
+/**
+ * Every column's hash, reading the tables row by row (in memory order). A function of its own, with nothing after
+ * its loop: V8 optimises a long loop while it runs and keeps that code for later calls, and code after the loop that
+ * had not run when it was made threw it away again on every call (`distinctClasses`, a few times per analysis).
+ */
+function columnHashes(tables: readonly Table[], width: number): Int32Array {
+  const hashes = new Int32Array(width).fill(0x811c9dc5);
+  for (const t of tables) {
+    const next = t.next;
+    for (let s = 0; s < t.size; s++) {
+      const row = s * width;
+      for (let k = 0; k < width; k++) hashes[k] = Math.imul(hashes[k]! ^ (next[row + k]! + 1), 0x01000193);
+    }
+  }
+  return hashes;
+}
+
 /** One class per group of classes that every table maps alike (the first, most readable, of each group). */
 export function distinctClasses(tables: readonly Table[], width: number): number[] {
   const unique = [...new Set(tables)];
@@ -557,15 +717,7 @@ export function distinctClasses(tables: readonly Table[], width: number): number
   };
   const byHash = new Map<number, number[]>();
   const out: number[] = [];
-  // Every column's hash, reading the tables row by row (in memory order).
-  const hashes = new Int32Array(width).fill(0x811c9dc5);
-  for (const t of unique) {
-    const next = t.next;
-    for (let s = 0; s < t.size; s++) {
-      const row = s * width;
-      for (let k = 0; k < width; k++) hashes[k] = Math.imul(hashes[k]! ^ (next[row + k]! + 1), 0x01000193);
-    }
-  }
+  const hashes = columnHashes(unique, width);
   for (let k = 0; k < width; k++) {
     const h = hashes[k]!;
     const group = byHash.get(h);
@@ -866,8 +1018,11 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
   };
 }
 
-/** For tests only: `trustCheckedSketches: false` makes the decider reduction take exact ids (the fallback) always. */
-export const productTestHooks = { trustCheckedSketches: true };
+/**
+ * For tests only: `trustCheckedSketches: false` makes the decider reduction take exact ids (the fallback) always;
+ * `partTables` replaces PART_TABLES (parts are a representation: any size must find the same outcomes and paths).
+ */
+export const productTestHooks: { trustCheckedSketches: boolean; partTables?: number } = { trustCheckedSketches: true };
 
 /**
  * Every state's residual language (what it accepts from there on) as dense ids, by Moore's refinement with hashed
@@ -967,8 +1122,6 @@ class StateSpace {
    */
   readonly exceptionStart: Int32Array;
   readonly exceptions: Int32Array;
-  /** With at most 64 columns: per state, its exceptions as bits (column c: bit c % 32 of mask 2g + (c >> 5)). */
-  readonly exceptionMasks: Int32Array | undefined;
   /** Per state: its most common successor, the one on every column that is not an exception (-1: dead). */
   readonly defaultStep: Int32Array;
   readonly final: Uint8Array;
@@ -1026,11 +1179,5 @@ class StateSpace {
     }
     this.exceptionStart[size] = x;
     this.exceptions = exceptions;
-    if (columns <= 64) {
-      const masks = (this.exceptionMasks = new Int32Array(size * 2));
-      for (let g = 0; g < size; g++) {
-        for (let i = this.exceptionStart[g]!, end = this.exceptionStart[g + 1]!; i < end; i++) masks[2 * g + (exceptions[i]! >> 5)] |= 1 << (exceptions[i]! & 31);
-      }
-    }
   }
 }
