@@ -231,7 +231,18 @@ function fillMatching(outcomes: readonly RealisedOutcome[], ruleOfTrack: Int32Ar
       if (n > start[k]! && index < rules[n - 1]!) ascending = false;
       rules[n++] = index;
     }
-    if (!ascending) rules.subarray(start[k], n).sort();
+    if (!ascending) {
+      // Insertion sort in place: a handful of rules, and no view object (`subarray`) per outcome.
+      for (let r = start[k]! + 1; r < n; r++) {
+        const x = rules[r]!;
+        let w = r - 1;
+        while (w >= start[k]! && rules[w]! > x) {
+          rules[w + 1] = rules[w]!;
+          w--;
+        }
+        rules[w + 1] = x;
+      }
+    }
     start[k + 1] = n;
   }
 }

@@ -46,7 +46,7 @@ interface WalkScratch {
   cost: Int32Array;
   segment: Uint8Array;
   expanded: Uint8Array;
-  hashes: Uint32Array;
+  hashes: Int32Array;
   slots: Int32Array;
   bucketHead: Int32Array;
   bucketTail: Int32Array;
@@ -57,6 +57,28 @@ let spareScratch: WalkScratch | undefined;
 const MAX_SPARE_TUPLES = 1 << 18;
 
 /**
+ * The part arrays of the last walk (`exploreProduct`), kept for the next one like the tuple pool, up to
+ * MAX_SPARE_PARTS parts: the big walks of a 200-rule analysis number 10,000 to 20,000 parts, and growing the arrays
+ * to that on every walk (`partNext` alone to 3 MB) was a tenth of what an analysis allocated.
+ */
+interface PartArrays {
+  capacity: number;
+  start: Int32Array<ArrayBuffer>;
+  states: Int32Array<ArrayBuffer>;
+  hashes: Int32Array<ArrayBuffer>;
+  columnStart: Int32Array<ArrayBuffer>;
+  columns: Int32Array<ArrayBuffer>;
+  trackStart: Int32Array<ArrayBuffer>;
+  tracks: Int32Array<ArrayBuffer>;
+  allFinal: Uint8Array<ArrayBuffer>;
+  required: Uint8Array<ArrayBuffer>;
+  next: Int32Array<ArrayBuffer>;
+  slots: Int32Array<ArrayBuffer>;
+}
+let spareParts: PartArrays | undefined;
+const MAX_SPARE_PARTS = 1 << 16;
+
+/**
  * Tables per part of a tuple (see `exploreProduct`), after the required tables' own part. Measured on the 200-rule
  * config of bench/analysis.ts (its two big walks: 240 and 376 tables, about 31 live states per tuple): with 32, a
  * tuple has about 8 parts, and the walk asks `partNext` 3 million times for 86,000 distinct (part, column) pairs;
@@ -64,6 +86,9 @@ const MAX_SPARE_TUPLES = 1 << 18;
  */
 const PART_TABLES = 32;
 const PART_UNKNOWN = -1;
+/** `reach`'s `index` when the tuple was not looked up yet: its hash is given, or not (then it is worked out). */
+const NOT_LOOKED_UP = -2;
+const NOT_HASHED = -3;
 const PART_DEAD = -2;
 
 const SLASH = 0x2f;
@@ -150,7 +175,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   let via = spare?.via ?? new Int32Array(offsets.length);
   let expanded = spare ? spare.expanded.fill(0) : new Uint8Array(1 << 12);
   // Each tuple's hash, to rebuild the index when it grows.
-  let hashes = spare?.hashes ?? new Uint32Array(1 << 12);
+  let hashes = spare?.hashes ?? new Int32Array(1 << 12);
   let slots = (spare?.slots ?? new Int32Array(1 << 14)).fill(-1);
   // The queue: per cost, a first-in first-out list of pushes (a tuple is pushed again when reached more cheaply).
   let bucketHead = (spare?.bucketHead ?? new Int32Array(256)).fill(-1);
@@ -161,7 +186,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   let pushed = 0;
   const grow = () => {
     const size = offsets.length * 2;
-    const widen = <T extends Int32Array | Uint8Array | Uint32Array>(a: T): T => {
+    const widen = <T extends Int32Array | Uint8Array>(a: T): T => {
       const b = new (a.constructor as { new (n: number): T })(size);
       b.set(a);
       return b;
@@ -233,10 +258,13 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     bucketTail[c] = p;
     if (c > maxCost) maxCost = c;
   };
-  /** `hash`: the tuple's hash when known (else -1); `index`: its index when already looked up (-1: new), else -2. */
-  const reach = (buffer: Int32Array, from: number, k: number, newCost: number, newSegment: number, hash = -1, index = -2): void => {
-    const h = hash >= 0 ? hash : hashOf(buffer, 0);
-    const known = index === -2 ? find(buffer, h) : index;
+  /**
+   * `index`: the tuple's index when already looked up (-1: new); `NOT_LOOKED_UP` when it was not, but `hash` is its
+   * hash; `NOT_HASHED` when neither is known.
+   */
+  const reach = (buffer: Int32Array, from: number, k: number, newCost: number, newSegment: number, hash: number, index: number): void => {
+    const h = index === NOT_HASHED ? hashOf(buffer, 0) : hash;
+    const known = index < -1 ? find(buffer, h) : index;
     if (known >= 0) {
       if (!expanded[known] && newCost < cost[known]!) {
         cost[known] = newCost;
@@ -287,29 +315,36 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   // treat specially, each once, in the order a tuple's expansion wants them (state by state, ascending); the tracks
   // its final states accept for (none for the required tables' part, as the walk never reports those); and, for the
   // required part, whether all its states are final. Part 0 is the empty one.
-  let partCapacity = 1 << 10;
-  let partStart = new Int32Array(partCapacity + 1);
-  let partStates: Int32Array<ArrayBuffer> = new Int32Array(1 << 12);
-  let partHashes = new Int32Array(partCapacity);
-  let partColumnStart = new Int32Array(partCapacity + 1);
-  let partColumns: Int32Array<ArrayBuffer> = new Int32Array(1 << 12);
-  let partTrackStart = new Int32Array(partCapacity + 1);
-  let partTracks: Int32Array<ArrayBuffer> = new Int32Array(1 << 12);
-  let partAllFinal = new Uint8Array(partCapacity);
-  let partRequired = new Uint8Array(partCapacity);
+  // The arrays of the last walk when there is one (see `spareParts`); a part's row of `partNext` is cleared when the
+  // part is numbered, so nothing of the last walk is read.
+  const spareP = spareParts;
+  spareParts = undefined;
+  let partCapacity = spareP?.capacity ?? 1 << 10;
+  let partStart = spareP?.start ?? new Int32Array(partCapacity + 1);
+  let partStates: Int32Array<ArrayBuffer> = spareP?.states ?? new Int32Array(1 << 12);
+  let partHashes = spareP?.hashes ?? new Int32Array(partCapacity);
+  let partColumnStart = spareP?.columnStart ?? new Int32Array(partCapacity + 1);
+  let partColumns: Int32Array<ArrayBuffer> = spareP?.columns ?? new Int32Array(1 << 12);
+  let partTrackStart = spareP?.trackStart ?? new Int32Array(partCapacity + 1);
+  let partTracks: Int32Array<ArrayBuffer> = spareP?.tracks ?? new Int32Array(1 << 12);
+  let partAllFinal = spareP?.allFinal ?? new Uint8Array(partCapacity);
+  let partRequired = spareP?.required ?? new Uint8Array(partCapacity);
   // `partNext[p * columns + column]`: the successor part, PART_UNKNOWN until asked, PART_DEAD when a required table
   // dies (the tuple has no successor there).
-  let partNext = new Int32Array(partCapacity * columns).fill(PART_UNKNOWN);
+  let partNext = spareP && spareP.next.length >= partCapacity * columns ? spareP.next : new Int32Array(partCapacity * columns);
   partNext.fill(0, 0, columns);
-  let partSlots = new Int32Array(partCapacity * 2).fill(-1);
+  let partSlots = (spareP?.slots ?? new Int32Array(partCapacity * 2)).fill(-1);
+  partStart[1] = 0;
+  partColumnStart[1] = 0;
+  partTrackStart[1] = 0;
   let partCount = 1;
   const partMentioned = new Int32Array(columns);
   let partStamp = 0;
   const growParts = () => {
     const capacity = partCapacity * 2;
-    const widen = <T extends Int32Array | Uint8Array>(a: T, size: number, fill?: number): T => {
+    const widen = <T extends Int32Array | Uint8Array>(a: T, size: number): T => {
+      if (a.length >= size) return a;
       const b = new (a.constructor as { new (n: number): T })(size);
-      if (fill !== undefined) b.fill(fill, a.length);
       b.set(a);
       return b;
     };
@@ -319,7 +354,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     partTrackStart = widen(partTrackStart, capacity + 1);
     partAllFinal = widen(partAllFinal, capacity);
     partRequired = widen(partRequired, capacity);
-    partNext = widen(partNext, capacity * columns, PART_UNKNOWN);
+    partNext = widen(partNext, capacity * columns);
     partSlots = new Int32Array(capacity * 2).fill(-1);
     const mask = partSlots.length - 1;
     for (let p = 1; p < partCount; p++) {
@@ -359,9 +394,10 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     const p = partCount++;
     partSlots[j] = p;
     partHashes[p] = h;
+    partNext.fill(PART_UNKNOWN, p * columns, (p + 1) * columns);
     const a = partStart[p]!;
     partStates = ensure(partStates, a + n);
-    partStates.set(states.subarray(0, n), a);
+    for (let i = 0; i < n; i++) partStates[a + i] = states[i]!;
     partStart[p + 1] = a + n;
     const required = entryOfState[states[0]!]! < requiredCount;
     partRequired[p] = required ? 1 : 0;
@@ -450,6 +486,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
         // No path at all: the pool and the scratch go back untouched, for the next walk.
         spareTuplePool = pool;
         spareScratch = spare;
+        spareParts = spareP;
         return { outcomes: [], indexOf: () => -1 };
       }
       continue;
@@ -460,7 +497,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   flat[0] = length;
   reduce?.(flat);
   toParts(flat, scratch);
-  reach(scratch, -1, -1, 0, 0);
+  reach(scratch, -1, -1, 0, 0, 0, NOT_HASHED);
 
   // Outcomes by the set of matching tracks, found again by a hash of the set. Their paths are read off `parent` and
   // `via` once the walk is done (the arrays are replaced as they grow): `paths` is filled in then.
@@ -605,7 +642,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
         if (dead) continue;
         scratch[0] = n;
         let hash = finishHash(h, n);
-        let index = -2;
+        let index = NOT_LOOKED_UP;
         if (reduce) {
           // The walk keeps reduced tuples only, and reducing one changes nothing: a successor found as it is needs
           // no reduction (most are found: the same tuples are reached again and again).
@@ -614,8 +651,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
             toStates(scratch, flat);
             if (reduce(flat)) {
               toParts(flat, scratch);
-              hash = -1;
-              index = -2;
+              index = NOT_HASHED;
             }
           }
         }
@@ -637,6 +673,9 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     }
   }
   if (pool.length <= MAX_SPARE_POOL) spareTuplePool = pool;
+  if (partCapacity <= MAX_SPARE_PARTS) {
+    spareParts = { capacity: partCapacity, start: partStart, states: partStates, hashes: partHashes, columnStart: partColumnStart, columns: partColumns, trackStart: partTrackStart, tracks: partTracks, allFinal: partAllFinal, required: partRequired, next: partNext, slots: partSlots };
+  }
   if (offsets.length <= MAX_SPARE_TUPLES) spareScratch = { offsets, parent, via, cost, segment, expanded, hashes, slots, bucketHead, bucketTail, pushedTuple, pushedNext };
   // Paths are spelled only when asked for (most outcomes' never are).
   paths.parent = parent.slice(0, count);
@@ -686,9 +725,14 @@ function stateHash(t: number): number {
   return x ^ (x >>> 15);
 }
 
+/**
+ * A signed 32-bit number, as `stateHash`'s: one V8 keeps as a small integer, where an unsigned one from 2^31 up is
+ * a heap number, allocated each time it is passed to a function not inlined (`reach`, hundreds of thousands of
+ * times a walk).
+ */
 function finishHash(h: number, length: number): number {
   h = Math.imul(h ^ length, 0x01000193);
-  return (h ^ (h >>> 15)) >>> 0;
+  return h ^ (h >>> 15);
 }
 
 /**
