@@ -70,6 +70,8 @@ interface PartArrays {
   columns: Int32Array<ArrayBuffer>;
   trackStart: Int32Array<ArrayBuffer>;
   tracks: Int32Array<ArrayBuffer>;
+  sketchStart: Int32Array<ArrayBuffer>;
+  sketches: Int32Array<ArrayBuffer>;
   allFinal: Uint8Array<ArrayBuffer>;
   required: Uint8Array<ArrayBuffer>;
   next: Int32Array<ArrayBuffer>;
@@ -85,11 +87,12 @@ const MAX_SPARE_PARTS = 1 << 16;
  * 16 and 64 were no faster.
  */
 const PART_TABLES = 32;
+/** `partNext` entries besides part numbers: not worked out yet; a required table dies there (no successor). */
 const PART_UNKNOWN = -1;
+const PART_DEAD = -2;
 /** `reach`'s `index` when the tuple was not looked up yet: its hash is given, or not (then it is worked out). */
 const NOT_LOOKED_UP = -2;
 const NOT_HASHED = -3;
-const PART_DEAD = -2;
 
 const SLASH = 0x2f;
 const DOT = 0x2e;
@@ -301,6 +304,10 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     push(added);
   };
 
+  const reduction = deciders ? sameFuture(space, requiredCount, owners, deciders) : undefined;
+  const reduce = reduction?.reduce;
+  const groupedSketch = reduction?.groupedSketch;
+
   // A tuple is stored as its parts: the tables are cut into groups (the required tables, then PART_TABLES tables at
   // a time, in table order), and a tuple's live states within one group are a part, numbered once (`internPart`).
   // The walk reaches tens of thousands of tuples of about thirty states each, but the same few thousand parts
@@ -327,6 +334,8 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   let partColumns: Int32Array<ArrayBuffer> = spareP?.columns ?? new Int32Array(1 << 12);
   let partTrackStart = spareP?.trackStart ?? new Int32Array(partCapacity + 1);
   let partTracks: Int32Array<ArrayBuffer> = spareP?.tracks ?? new Int32Array(1 << 12);
+  let partSketchStart = spareP?.sketchStart ?? new Int32Array(partCapacity + 1);
+  let partSketches: Int32Array<ArrayBuffer> = spareP?.sketches ?? new Int32Array(1 << 12);
   let partAllFinal = spareP?.allFinal ?? new Uint8Array(partCapacity);
   let partRequired = spareP?.required ?? new Uint8Array(partCapacity);
   // `partNext[p * columns + column]`: the successor part, PART_UNKNOWN until asked, PART_DEAD when a required table
@@ -337,6 +346,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   partStart[1] = 0;
   partColumnStart[1] = 0;
   partTrackStart[1] = 0;
+  partSketchStart[1] = 0;
   let partCount = 1;
   const partMentioned = new Int32Array(columns);
   let partStamp = 0;
@@ -352,6 +362,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     partHashes = widen(partHashes, capacity);
     partColumnStart = widen(partColumnStart, capacity + 1);
     partTrackStart = widen(partTrackStart, capacity + 1);
+    partSketchStart = widen(partSketchStart, capacity + 1);
     partAllFinal = widen(partAllFinal, capacity);
     partRequired = widen(partRequired, capacity);
     partNext = widen(partNext, capacity * columns);
@@ -428,6 +439,14 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     }
     partColumnStart[p + 1] = c;
     partTrackStart[p + 1] = k;
+    // The sketches the decider reduction compares its states by (`mayReduce`).
+    let z = partSketchStart[p]!;
+    // (The reduction never drops a required table.)
+    if (groupedSketch && !required) {
+      partSketches = ensure(partSketches, z + n);
+      for (let i = 0; i < n; i++) if (groupedSketch[states[i]!]! >= 0) partSketches[z++] = groupedSketch[states[i]!]!;
+    }
+    partSketchStart[p + 1] = z;
     partAllFinal[p] = allFinal;
     return p;
   };
@@ -475,9 +494,25 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     flat[0] = n;
   };
 
+  // The stamp of the last tuple each sketch was seen in (`mayReduce`).
+  const sketchSeen = new Int32Array(reduction?.sketches ?? 0);
+  let sketchStamp = 0;
+  /** Whether the reduction could drop a table of the tuple `parts`: two of its states share a compared sketch. */
+  const mayReduce = (parts: Int32Array): boolean => {
+    sketchStamp++;
+    for (let i = 1, length = parts[0]!; i <= length; i++) {
+      const p = parts[i]!;
+      for (let x = partSketchStart[p]!, end = partSketchStart[p + 1]!; x < end; x++) {
+        const k = partSketches[x]!;
+        if (sketchSeen[k] === sketchStamp) return true;
+        sketchSeen[k] = sketchStamp;
+      }
+    }
+    return false;
+  };
+
   const scratch = new Int32Array(1 + tables.length);
   const flat = new Int32Array(1 + tables.length);
-  const reduce = deciders ? sameFuture(space, requiredCount, owners, deciders) : undefined;
   let length = 0;
   for (let e = 0; e < tables.length; e++) {
     const s = tables[e]!.initial;
@@ -647,7 +682,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
           // The walk keeps reduced tuples only, and reducing one changes nothing: a successor found as it is needs
           // no reduction (most are found: the same tuples are reached again and again).
           index = find(scratch, hash);
-          if (index < 0) {
+          if (index < 0 && mayReduce(scratch)) {
             toStates(scratch, flat);
             if (reduce(flat)) {
               toParts(flat, scratch);
@@ -674,7 +709,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   }
   if (pool.length <= MAX_SPARE_POOL) spareTuplePool = pool;
   if (partCapacity <= MAX_SPARE_PARTS) {
-    spareParts = { capacity: partCapacity, start: partStart, states: partStates, hashes: partHashes, columnStart: partColumnStart, columns: partColumns, trackStart: partTrackStart, tracks: partTracks, allFinal: partAllFinal, required: partRequired, next: partNext, slots: partSlots };
+    spareParts = { capacity: partCapacity, start: partStart, states: partStates, hashes: partHashes, columnStart: partColumnStart, columns: partColumns, trackStart: partTrackStart, tracks: partTracks, sketchStart: partSketchStart, sketches: partSketches, allFinal: partAllFinal, required: partRequired, next: partNext, slots: partSlots };
   }
   if (offsets.length <= MAX_SPARE_TUPLES) spareScratch = { offsets, parent, via, cost, segment, expanded, hashes, slots, bucketHead, bucketTail, pushedTuple, pushedNext };
   // Paths are spelled only when asked for (most outcomes' never are).
@@ -901,9 +936,19 @@ class Residuals {
  * For `exploreProduct`'s `deciders`: removes from a tuple every table that another table of it makes redundant (see
  * there). Per residual language present, per list and operation, the table kept is the first one (lowest entry) of
  * the lowest rule covering that operation; a table is kept when it is that for some owner and operation it covers.
- * Returns whether it dropped any (the walk's hash of the tuple is then stale).
+ * `reduce` returns whether it dropped any (the walk's hash of the tuple is then stale).
+ *
+ * `groupedSketch` says, per global state, what the reduction compares it by: a table can only be dropped for another
+ * of the tuple whose state has the same residual language, so the same sketch (`sketchResiduals`), and only states
+ * with a sketch some other claiming state shares take part (-1 for the others). A tuple in which no two states have
+ * the same such sketch is left as it is: the walk checks that on its parts (`mayReduce`) before asking.
  */
-function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (readonly number[])[], deciders: DeciderTracks): (tuple: Int32Array) => boolean {
+interface DeciderReduction {
+  reduce(tuple: Int32Array): boolean;
+  readonly groupedSketch: Int32Array;
+  readonly sketches: number;
+}
+function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (readonly number[])[], deciders: DeciderTracks): DeciderReduction {
   const { tables, entryOfState, baseOf } = space;
   let residuals: Residuals | undefined;
   // Per global state: its group id, or -2 while not asked yet (see below).
@@ -960,7 +1005,11 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
   }
   // The same per state, read once per table of every new tuple.
   const grouped = new Uint8Array(space.size);
-  for (let g = 0; g < space.size; g++) grouped[g] = exact[sketch[g]!]!;
+  const groupedSketch = new Int32Array(space.size);
+  for (let g = 0; g < space.size; g++) {
+    grouped[g] = exact[sketch[g]!]!;
+    groupedSketch[g] = grouped[g] ? sketch[g]! : -1;
+  }
   // Per residual id: the stamp of the last tuple it was seen in, and its group there. Per group: how many entries
   // share it, and (shared groups only) its row of the best rule and entry per (list, op).
   let seenIn = new Int32Array(1024);
@@ -972,7 +1021,7 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
   let groupSize = new Int32Array(64);
   let groupMask = new Int32Array(64);
   let rowOfGroup = new Int32Array(64);
-  return function reduceTuple(tuple) {
+  const reduce = function reduceTuple(tuple: Int32Array): boolean {
     const length = tuple[0]!;
     if (groupOfEntry.length < length) {
       groupOfEntry = new Int32Array(length * 2);
@@ -1060,6 +1109,7 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
     tuple[0] = w;
     return w !== length;
   };
+  return { reduce, groupedSketch, sketches };
 }
 
 /**
