@@ -1,7 +1,7 @@
 import type { RuleListSpec } from "../config/model";
 import { OPERATIONS, type Operation, type Runtime } from "../runtime/runtime";
 import type { Budget } from "./budget";
-import { exploreProduct, type Outcome } from "./product";
+import { exploreProduct, sortRange, type Outcome } from "./product";
 import { takenTheOtherWay, type OperationFacts, type RemovalChange, type RuleAnalysis, type RuleVerdict, type SkipNote, type TakenBy } from "./ruleListAnalysis";
 import type { Decision, RuleTables } from "./ruleTables";
 import type { PathSpace } from "./space";
@@ -231,18 +231,7 @@ function fillMatching(outcomes: readonly RealisedOutcome[], ruleOfTrack: Int32Ar
       if (n > start[k]! && index < rules[n - 1]!) ascending = false;
       rules[n++] = index;
     }
-    if (!ascending) {
-      // Insertion sort in place: a handful of rules, and no view object (`subarray`) per outcome.
-      for (let r = start[k]! + 1; r < n; r++) {
-        const x = rules[r]!;
-        let w = r - 1;
-        while (w >= start[k]! && rules[w]! > x) {
-          rules[w + 1] = rules[w]!;
-          w--;
-        }
-        rules[w + 1] = x;
-      }
-    }
+    if (!ascending) sortRange(rules, start[k]!, n);
     start[k + 1] = n;
   }
 }

@@ -189,27 +189,15 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   let pushed = 0;
   const grow = () => {
     const size = offsets.length * 2;
-    const widen = <T extends Int32Array | Uint8Array>(a: T): T => {
-      const b = new (a.constructor as { new (n: number): T })(size);
-      b.set(a);
-      return b;
-    };
-    offsets = widen(offsets);
-    cost = widen(cost);
-    segment = widen(segment);
-    parent = widen(parent);
-    via = widen(via);
-    expanded = widen(expanded);
-    hashes = widen(hashes);
+    offsets = withRoom(offsets, size);
+    cost = withRoom(cost, size);
+    segment = withRoom(segment, size);
+    parent = withRoom(parent, size);
+    via = withRoom(via, size);
+    expanded = withRoom(expanded, size);
+    hashes = withRoom(hashes, size);
   };
 
-  // The hash of a tuple: its states, then its length (so that the walk can hash as it builds one).
-  const hashOf = (buffer: Int32Array, at: number): number => {
-    const length = buffer[at]!;
-    let h = 0;
-    for (let i = 1; i <= length; i++) h = (h + stateHash(buffer[at + i]!)) | 0;
-    return finishHash(h, length);
-  };
   // The index of tuples: open addressing, each slot a (tuple, hash) pair side by side, so that a probe reads one
   // place in memory until the hashes agree.
   const find = (buffer: Int32Array, h: number): number => {
@@ -266,7 +254,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
    * hash; `NOT_HASHED` when neither is known.
    */
   const reach = (buffer: Int32Array, from: number, k: number, newCost: number, newSegment: number, hash: number, index: number): void => {
-    const h = index === NOT_HASHED ? hashOf(buffer, 0) : hash;
+    const h = index === NOT_HASHED ? listHash(buffer, 1, buffer[0]!) : hash;
     const known = index < -1 ? find(buffer, h) : index;
     if (known >= 0) {
       if (!expanded[known] && newCost < cost[known]!) {
@@ -320,8 +308,9 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   for (let e = 0; e < tables.length; e++) groupOfEntry[e] = e < requiredCount ? 0 : 1 + Math.floor((e - requiredCount) / partTables);
   // Per part: its states `partStates[partStart[p]…partStart[p + 1])`, ascending; its hash; the columns its states
   // treat specially, each once, in the order a tuple's expansion wants them (state by state, ascending); the tracks
-  // its final states accept for (none for the required tables' part, as the walk never reports those); and, for the
-  // required part, whether all its states are final. Part 0 is the empty one.
+  // its final states accept for (none for the required tables' part, as the walk never reports those); the sketches
+  // the decider reduction compares its states by (`mayReduce`); and, for the required part, whether all its states
+  // are final. Part 0 is the empty one.
   // The arrays of the last walk when there is one (see `spareParts`); a part's row of `partNext` is cleared when the
   // part is numbered, so nothing of the last walk is read.
   const spareP = spareParts;
@@ -352,41 +341,22 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   let partStamp = 0;
   const growParts = () => {
     const capacity = partCapacity * 2;
-    const widen = <T extends Int32Array | Uint8Array>(a: T, size: number): T => {
-      if (a.length >= size) return a;
-      const b = new (a.constructor as { new (n: number): T })(size);
-      b.set(a);
-      return b;
-    };
-    partStart = widen(partStart, capacity + 1);
-    partHashes = widen(partHashes, capacity);
-    partColumnStart = widen(partColumnStart, capacity + 1);
-    partTrackStart = widen(partTrackStart, capacity + 1);
-    partSketchStart = widen(partSketchStart, capacity + 1);
-    partAllFinal = widen(partAllFinal, capacity);
-    partRequired = widen(partRequired, capacity);
-    partNext = widen(partNext, capacity * columns);
+    partStart = withRoom(partStart, capacity + 1);
+    partHashes = withRoom(partHashes, capacity);
+    partColumnStart = withRoom(partColumnStart, capacity + 1);
+    partTrackStart = withRoom(partTrackStart, capacity + 1);
+    partSketchStart = withRoom(partSketchStart, capacity + 1);
+    partAllFinal = withRoom(partAllFinal, capacity);
+    partRequired = withRoom(partRequired, capacity);
+    partNext = withRoom(partNext, capacity * columns);
     partSlots = new Int32Array(capacity * 2).fill(-1);
-    const mask = partSlots.length - 1;
-    for (let p = 1; p < partCount; p++) {
-      let j = partHashes[p]! & mask;
-      while (partSlots[j] !== -1) j = (j + 1) & mask;
-      partSlots[j] = p;
-    }
+    for (let p = 1; p < partCount; p++) placeIndex(partSlots, p, partHashes[p]!);
     partCapacity = capacity;
-  };
-  const ensure = (a: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> => {
-    if (size <= a.length) return a;
-    const b = new Int32Array(Math.max(a.length * 2, size));
-    b.set(a);
-    return b;
   };
   /** The part of the states `states[0…n)` (ascending, all of one group), numbered when new. */
   const internPart = (states: Int32Array, n: number): number => {
     if (n === 0) return 0;
-    let h = 0;
-    for (let i = 0; i < n; i++) h = (h + stateHash(states[i]!)) | 0;
-    h = finishHash(h, n) | 0;
+    const h = listHash(states, 0, n);
     const mask = partSlots.length - 1;
     let j = h & mask;
     for (; partSlots[j] !== -1; j = (j + 1) & mask) {
@@ -407,7 +377,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     partHashes[p] = h;
     partNext.fill(PART_UNKNOWN, p * columns, (p + 1) * columns);
     const a = partStart[p]!;
-    partStates = ensure(partStates, a + n);
+    partStates = withRoom(partStates, a + n);
     for (let i = 0; i < n; i++) partStates[a + i] = states[i]!;
     partStart[p + 1] = a + n;
     const required = entryOfState[states[0]!]! < requiredCount;
@@ -420,7 +390,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
       const s = states[i]!;
       const from = exceptionStart[s]!;
       const to = exceptionStart[s + 1]!;
-      partColumns = ensure(partColumns, c + to - from);
+      partColumns = withRoom(partColumns, c + to - from);
       for (let x = from; x < to; x++) {
         const column = exceptions[x]!;
         if (partMentioned[column] !== stamp) {
@@ -434,16 +404,15 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
       }
       if (required) continue;
       const e = entryOfState[s]!;
-      partTracks = ensure(partTracks, k + ownerStart[e + 1]! - ownerStart[e]!);
+      partTracks = withRoom(partTracks, k + ownerStart[e + 1]! - ownerStart[e]!);
       for (let x = ownerStart[e]!, end = ownerStart[e + 1]!; x < end; x++) partTracks[k++] = ownerList[x]!;
     }
     partColumnStart[p + 1] = c;
     partTrackStart[p + 1] = k;
-    // The sketches the decider reduction compares its states by (`mayReduce`).
-    let z = partSketchStart[p]!;
     // (The reduction never drops a required table.)
+    let z = partSketchStart[p]!;
     if (groupedSketch && !required) {
-      partSketches = ensure(partSketches, z + n);
+      partSketches = withRoom(partSketches, z + n);
       for (let i = 0; i < n; i++) if (groupedSketch[states[i]!]! >= 0) partSketches[z++] = groupedSketch[states[i]!]!;
     }
     partSketchStart[p + 1] = z;
@@ -451,10 +420,8 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     return p;
   };
   const partScratch = new Int32Array(Math.max(1, tables.length));
-  /** The successor of part `p` on `column` (worked out once: `partNext`). */
+  /** Works out the successor of part `p` on `column` (asked when `partNext` does not know it yet) and keeps it there. */
   const partStep = (p: number, column: number): number => {
-    const known = partNext[p * columns + column]!;
-    if (known !== PART_UNKNOWN) return known;
     let n = 0;
     let next = 0;
     for (let x = partStart[p]!, end = partStart[p + 1]!; x < end; x++) {
@@ -549,12 +516,6 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   const mentioned = new Int32Array(columns);
   let stamp = 0;
   const wanted = new Int32Array(columns);
-  const placeOutcome = (index: number, h: number) => {
-    const mask = outcomeSlots.length - 1;
-    let j = h & mask;
-    while (outcomeSlots[j] !== -1) j = (j + 1) & mask;
-    outcomeSlots[j] = index;
-  };
   /** The outcome whose tracks are `ids[0…count)` (ascending, hashed to `h` by `tracksHash`), or -1. */
   const outcomeIndex = (ids: ArrayLike<number>, count: number, h: number): number => {
     const mask = outcomeSlots.length - 1;
@@ -592,9 +553,9 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     outcomeHashes[index] = h;
     if (outcomes.length * 2 > outcomeSlots.length) {
       outcomeSlots = new Int32Array(outcomeSlots.length * 2).fill(-1);
-      for (let i = 0; i < outcomes.length; i++) placeOutcome(i, outcomeHashes[i]!);
+      for (let i = 0; i < outcomes.length; i++) placeIndex(outcomeSlots, i, outcomeHashes[i]!);
     } else {
-      placeOutcome(index, h);
+      placeIndex(outcomeSlots, index, h);
     }
   };
 
@@ -620,16 +581,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
         }
         // Tables shared by several tracks can list them out of order, or twice.
         if (!ascending) {
-          // Insertion sort in place: a handful of tracks, and no view object per tuple.
-          for (let r = 1; r < matchedCount; r++) {
-            const x = matched[r]!;
-            let w = r - 1;
-            while (w >= 0 && matched[w]! > x) {
-              matched[w + 1] = matched[w]!;
-              w--;
-            }
-            matched[w + 1] = x;
-          }
+          sortRange(matched, 0, matchedCount);
           let w = 1;
           for (let r = 1; r < matchedCount; r++) if (matched[r] !== matched[w - 1]) matched[w++] = matched[r]!;
           matchedCount = w;
@@ -768,6 +720,45 @@ function stateHash(t: number): number {
 function finishHash(h: number, length: number): number {
   h = Math.imul(h ^ length, 0x01000193);
   return h ^ (h >>> 15);
+}
+
+/** The hash of the states `values[from…from + n)`: a tuple's (`[length, state…]` from 1) or a part's. */
+function listHash(values: Int32Array, from: number, n: number): number {
+  let h = 0;
+  for (let i = 0; i < n; i++) h = (h + stateHash(values[from + i]!)) | 0;
+  return finishHash(h, n);
+}
+
+/** Puts `index` into an open-addressing table of indices (`slots`, -1 for free, a power of two long) at its hash. */
+function placeIndex(slots: Int32Array, index: number, h: number): void {
+  const mask = slots.length - 1;
+  let j = h & mask;
+  while (slots[j] !== -1) j = (j + 1) & mask;
+  slots[j] = index;
+}
+
+/** `a`, or a copy with room for `size` (at least twice as long) when it is shorter. */
+function withRoom<T extends Int32Array | Uint8Array>(a: T, size: number): T {
+  if (a.length >= size) return a;
+  const b = new (a.constructor as { new (n: number): T })(Math.max(a.length * 2, size));
+  b.set(a);
+  return b;
+}
+
+/**
+ * Sorts `a[from…to)` ascending in place: insertion sort, for the handful of numbers the walk and its readers sort
+ * per tuple or outcome, with no view object (`subarray`) made for it.
+ */
+export function sortRange(a: Int32Array, from: number, to: number): void {
+  for (let r = from + 1; r < to; r++) {
+    const x = a[r]!;
+    let w = r - 1;
+    while (w >= from && a[w]! > x) {
+      a[w + 1] = a[w]!;
+      w--;
+    }
+    a[w + 1] = x;
+  }
 }
 
 /**
