@@ -54,3 +54,32 @@ test("walk parts: the outcomes and witnesses do not depend on how many tables a 
     productTestHooks.partTables = undefined;
   }
 });
+
+/**
+ * exploreProduct puts the tables in the order of the literal text they read first (product.ts `literalLead`), so
+ * that tables about one folder share parts, and tries a tuple's successors in the alphabet's order: so the walk,
+ * its outcomes, their order and their witnesses, must not depend on the order of the tables at all. Kept in rule
+ * order, or in the reverse, the same walks must come out.
+ */
+test("walk order: the outcomes and witnesses do not depend on the order of the tables", () => {
+  const walkBoth = (ruleCount: number, seed: number): string[] => {
+    const { analysis, lists, required } = divergenceWalkInputs(generateRules(ruleCount, seed));
+    const primary = realiseOutcomes(analysis.space, lists.slice(0, 1), required, new Budget(DEFAULT_PRODUCT_BUDGET), false).outcomes;
+    const divergence = realiseOutcomes(analysis.space, lists, required, new Budget(DEFAULT_PRODUCT_BUDGET), true).outcomes;
+    return [...primary, ...divergence].map((o) => `${o.matched.join(",")} ${o.rank} ${o.path}`);
+  };
+  try {
+    for (const [ruleCount, seed] of [[12, 9], [60, 10], [150, 11]] as const) {
+      productTestHooks.tableOrder = undefined;
+      const reference = walkBoth(ruleCount, seed);
+      assert.ok(reference.length > 20, `the ${ruleCount}-rule walks find outcomes to compare (${reference.length})`);
+      for (const order of ["rules", "reversed"] as const) {
+        productTestHooks.tableOrder = order;
+        assert.deepEqual(walkBoth(ruleCount, seed), reference, `${ruleCount} rules, tables in ${order} order`);
+      }
+    }
+  } finally {
+    productTestHooks.tableOrder = undefined;
+  }
+});
+

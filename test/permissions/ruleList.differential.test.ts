@@ -186,6 +186,34 @@ describe("CompiledRuleList agrees with the rule-by-rule definition", () => {
     }
   });
 
+  test("the trie asks a pattern only about plain paths that end with a character its matches can end with", () => {
+    // `/**/*.pem` is a candidate for every path (no literal prefix): the last character spares most of the asking.
+    const rules: PermissionRuleInput[] = [
+      { operations: ["read"], paths: ["/**/*.pem", "/**/*.key", "/**/*.{p12,crt}"], mode: "deny" },
+      { operations: ["read"], paths: ["/**/.env"], mode: "deny" },
+    ];
+    for (const runtime of [deepagentsJs, deepagentsPy]) {
+      const asked: string[] = [];
+      const counting: Runtime = {
+        ...runtime,
+        compilePattern(pattern) {
+          const compiled = runtime.compilePattern(pattern);
+          return { pattern, literalPrefix: compiled.literalPrefix, unusable: compiled.unusable, matches: (path) => (asked.push(pattern), compiled.matches(path)) };
+        },
+      };
+      const list = new CompiledRuleList(counting, rules, { noAutomaton: true });
+      assert.equal(list.decide("read", "/w/.env").ruleIndex, 1);
+      assert.deepEqual(asked, ["/**/.env"], `${runtime.id}: only the pattern that can end with "v" is asked`);
+      asked.length = 0;
+      assert.equal(list.decide("read", "/w/a.crt").ruleIndex, 0);
+      assert.deepEqual(asked, ["/**/*.{p12,crt}"], `${runtime.id}: a brace's names' last characters`);
+      // Not a plain path (a trailing slash): every candidate is asked.
+      asked.length = 0;
+      assert.equal(list.decide("read", "/w/b/").ruleIndex, -1);
+      assert.equal(asked.length, 4, `${runtime.id}: ${asked.join(" ")}`);
+    }
+  });
+
   test("deepagents-js: the automata cover the common shapes (the tier under test is really used)", () => {
     for (const p of ["/a/**", "/**/*.pem", "/**/.env", "/a/**/*.{pem,key}", "/a/{b,c}/**", "/a/*/dist", "/a/[0-9]*.csv", "/a/?.md", "/a/b", "/**/id_rsa*"]) {
       assert.ok(deepagentsJs.compilePattern(p).plainPathRegex, p);

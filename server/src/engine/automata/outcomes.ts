@@ -1,7 +1,7 @@
 import type { RuleListSpec } from "../config/model";
 import { OPERATIONS, type Operation, type Runtime } from "../runtime/runtime";
 import type { Budget } from "./budget";
-import { exploreProduct, sortRange, type Outcome } from "./product";
+import { exploreProduct, type Outcome } from "./product";
 import { takenTheOtherWay, type OperationFacts, type RemovalChange, type RuleAnalysis, type RuleVerdict, type SkipNote, type TakenBy } from "./ruleListAnalysis";
 import type { Decision, RuleTables } from "./ruleTables";
 import type { PathSpace } from "./space";
@@ -215,6 +215,22 @@ function countMatching(outcomes: readonly RealisedOutcome[], ruleOfTrack: Int32A
     }
   }
   return total;
+}
+
+/**
+ * Sorts `a[from…to)` ascending in place: insertion sort, for the handful of rules of one outcome, with no view
+ * object (`subarray`) made for it.
+ */
+function sortRange(a: Int32Array, from: number, to: number): void {
+  for (let r = from + 1; r < to; r++) {
+    const x = a[r]!;
+    let w = r - 1;
+    while (w >= from && a[w]! > x) {
+      a[w + 1] = a[w]!;
+      w--;
+    }
+    a[w + 1] = x;
+  }
 }
 
 /** `ListReading.flatMatching`'s arrays filled in: outcome k's rules covering the operation, ascending. */

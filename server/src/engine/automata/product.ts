@@ -151,6 +151,20 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
       if (!owners[e]!.includes(track)) owners[e]!.push(track);
     }
   });
+  // Tables that read the same literal text first sit side by side, so in the same parts (below): inside
+  // `/workspace/docs/` only the parts of the rules about it are alive, and a tuple is a few parts, not one per
+  // group of the rule order. The order is a representation only: successors are tried in the alphabet's order
+  // whatever the tables' order (below), so the walk is the same.
+  const tableOrder = productTestHooks.tableOrder ?? "lead";
+  const order = tables.map((t, e) => ({ e, key: e < requiredCount || tableOrder !== "lead" ? "" : literalLead(t) }));
+  const sign = tableOrder === "reversed" ? -1 : 1;
+  order.sort((a, b) => (a.e < requiredCount || b.e < requiredCount ? a.e - b.e : a.key < b.key ? -1 : a.key > b.key ? 1 : sign * (a.e - b.e)));
+  const inOrder = order.map(({ e }) => ({ table: tables[e]!, owners: owners[e]! }));
+  inOrder.forEach(({ table, owners: o }, e) => {
+    tables[e] = table;
+    owners[e] = o;
+    entryOf.set(table, e);
+  });
   const classes = distinctClasses(tables, width);
   const representative = alphabet.representative;
   const space = new StateSpace(tables, classes, width);
@@ -297,7 +311,8 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   const groupedSketch = reduction?.groupedSketch;
 
   // A tuple is stored as its parts: the tables are cut into groups (the required tables, then PART_TABLES tables at
-  // a time, in table order), and a tuple's live states within one group are a part, numbered once (`internPart`).
+  // a time, in table order: by literal lead, above), and a tuple's live states within one group are a part, numbered
+  // once (`internPart`).
   // The walk reaches tens of thousands of tuples of about thirty states each, but the same few thousand parts
   // recur in them (the rules about `/workspace/docs/` are in the same states wherever the path is in that
   // folder), so a part's successor on each column is worked out once (`partNext`) and a tuple's successor is a few
@@ -307,7 +322,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   const groupOfEntry = new Int32Array(tables.length);
   for (let e = 0; e < tables.length; e++) groupOfEntry[e] = e < requiredCount ? 0 : 1 + Math.floor((e - requiredCount) / partTables);
   // Per part: its states `partStates[partStart[p]…partStart[p + 1])`, ascending; its hash; the columns its states
-  // treat specially, each once, in the order a tuple's expansion wants them (state by state, ascending); the tracks
+  // treat specially, each once (a tuple's expansion gathers them as bits); the tracks
   // its final states accept for (none for the required tables' part, as the walk never reports those); the sketches
   // the decider reduction compares its states by (`mayReduce`); and, for the required part, whether all its states
   // are final. Part 0 is the empty one.
@@ -512,9 +527,14 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   // (A track with several tables can accept through more than one: room for every (table, owner) pair.)
   const matched = new Int32Array(Math.max(1, ownerList.length));
   let matchedCount = 0;
-  // Per column: the stamp of the last tuple that asked for it.
-  const mentioned = new Int32Array(columns);
-  let stamp = 0;
+  // The same as bits, one word per 32 tracks, read out ascending (each track once, whatever order the parts list
+  // them in: tables sit in the order of their literal text, not of their rules).
+  const trackWords = Math.max(1, Math.ceil(tracks.length / 32));
+  const matchedBits = new Int32Array(trackWords);
+  // The columns to try from the tuple being expanded, as bits, and in ascending order.
+  const columnWords = Math.max(1, Math.ceil(columns / 32));
+  const lastColumnWord = columns % 32 === 0 ? -1 : (1 << columns % 32) - 1;
+  const wantedBits = new Int32Array(columnWords);
   const wanted = new Int32Array(columns);
   /** The outcome whose tracks are `ids[0…count)` (ascending, hashed to `h` by `tracksHash`), or -1. */
   const outcomeIndex = (ids: ArrayLike<number>, count: number, h: number): number => {
@@ -569,44 +589,54 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
       const count = pool[o]!;
       // Accepted by every required table (they are the first part when there are any): which tracks accept here?
       if (requiredCount === 0 || partAllFinal[pool[o + 1]!]) {
-        matchedCount = 0;
-        let ascending = true;
         for (let i = 0; i < count; i++) {
           const part = pool[o + 1 + i]!;
           for (let x = partTrackStart[part]!, end = partTrackStart[part + 1]!; x < end; x++) {
             const track = partTracks[x]!;
-            if (matchedCount > 0 && track <= matched[matchedCount - 1]!) ascending = false;
-            matched[matchedCount++] = track;
+            matchedBits[track >> 5] |= 1 << (track & 31);
           }
         }
-        // Tables shared by several tracks can list them out of order, or twice.
-        if (!ascending) {
-          sortRange(matched, 0, matchedCount);
-          let w = 1;
-          for (let r = 1; r < matchedCount; r++) if (matched[r] !== matched[w - 1]) matched[w++] = matched[r]!;
-          matchedCount = w;
+        matchedCount = 0;
+        for (let w = 0; w < trackWords; w++) {
+          let bits = matchedBits[w]!;
+          if (bits === 0) continue;
+          matchedBits[w] = 0;
+          while (bits !== 0) {
+            const low = bits & -bits;
+            matched[matchedCount++] = (w << 5) + 31 - Math.clz32(low);
+            bits ^= low;
+          }
         }
         // A trailing `/` or a final `.`/`..` segment is not plain either.
         record(head, c + ((segment[head] === 0 && head !== 0 && parent[head] !== 0) || segment[head]! >= 2 ? UNREADABLE : 0));
       }
-      // The columns some automaton here treats specially (in the order the tuple's states first mention them), and
-      // one for all the rest.
-      let wantedCount = 0;
-      stamp++;
+      // The columns some automaton here treats specially, and one for all the rest (the first no state treats
+      // specially), tried in the alphabet's order of preference (columns are numbered in it: plain letters first),
+      // whatever the order of the tables: among paths of equal cost, the walk reaches the one spelled with preferred
+      // characters first, and the outcomes do not depend on how the tables are numbered.
       for (let i = 0; i < count; i++) {
         const part = pool[o + 1 + i]!;
         for (let x = partColumnStart[part]!, end = partColumnStart[part + 1]!; x < end; x++) {
           const column = partColumns[x]!;
-          if (mentioned[column] !== stamp) {
-            mentioned[column] = stamp;
-            wanted[wantedCount++] = column;
-          }
+          wantedBits[column >> 5] |= 1 << (column & 31);
         }
       }
-      for (let column = 0; column < columns; column++) {
-        if (mentioned[column] !== stamp) {
-          wanted[wantedCount++] = column;
-          break;
+      let wantedCount = 0;
+      let rest = true;
+      for (let w = 0; w < columnWords; w++) {
+        let bits = wantedBits[w]!;
+        wantedBits[w] = 0;
+        if (rest) {
+          const free = ~bits & (w === columnWords - 1 ? lastColumnWord : -1);
+          if (free !== 0) {
+            bits |= free & -free;
+            rest = false;
+          }
+        }
+        while (bits !== 0) {
+          const low = bits & -bits;
+          wanted[wantedCount++] = (w << 5) + 31 - Math.clz32(low);
+          bits ^= low;
         }
       }
       for (let w = 0; w < wantedCount; w++) {
@@ -746,22 +776,6 @@ function withRoom<T extends Int32Array | Uint8Array>(a: T, size: number): T {
 }
 
 /**
- * Sorts `a[from…to)` ascending in place: insertion sort, for the handful of numbers the walk and its readers sort
- * per tuple or outcome, with no view object (`subarray`) made for it.
- */
-export function sortRange(a: Int32Array, from: number, to: number): void {
-  for (let r = from + 1; r < to; r++) {
-    const x = a[r]!;
-    let w = r - 1;
-    while (w >= from && a[w]! > x) {
-      a[w + 1] = a[w]!;
-      w--;
-    }
-    a[w + 1] = x;
-  }
-}
-
-/**
  * Every column's hash, reading the tables row by row (in memory order). A function of its own, with nothing after
  * its loop: V8 optimises a long loop while it runs and keeps that code for later calls, and code after the loop that
  * had not run when it was made threw it away again on every call (`distinctClasses`, a few times per analysis).
@@ -777,6 +791,31 @@ function columnHashes(tables: readonly Table[], width: number): Int32Array {
   }
   return hashes;
 }
+
+/**
+ * The classes every path of a table reads first, as text (one character per class), up to `LEAD_LENGTH` of them:
+ * from the start, as long as no path can stop and one class is the only way on. A `/` that loops on itself
+ * (deepagents-py's `[/]+`) is read as one, so a Python table sorts beside its JavaScript twin.
+ */
+function literalLead(table: Table): string {
+  const { width, next, live, final } = table;
+  let state = table.initial;
+  let lead = "";
+  for (let step = 0; step < LEAD_LENGTH && live[state] && !final[state]; step++) {
+    let only = -1;
+    for (let k = 0; k < width; k++) {
+      const t = next[state * width + k]!;
+      if (t < 0 || t === state || !live[t]) continue;
+      if (only >= 0) return lead;
+      only = k;
+    }
+    if (only < 0) break;
+    lead += String.fromCharCode(only);
+    state = next[state * width + only]!;
+  }
+  return lead;
+}
+const LEAD_LENGTH = 32;
 
 /** One class per group of classes that every table maps alike (the first, most readable, of each group). */
 export function distinctClasses(tables: readonly Table[], width: number): number[] {
@@ -1105,9 +1144,10 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
 
 /**
  * For tests only: `trustCheckedSketches: false` makes the decider reduction take exact ids (the fallback) always;
- * `partTables` replaces PART_TABLES (parts are a representation: any size must find the same outcomes and paths).
+ * `partTables` replaces PART_TABLES and `tableOrder` the order of the tables (by literal lead; "rules": as given;
+ * "reversed": the reverse): parts and the order are a representation, and must find the same outcomes and paths.
  */
-export const productTestHooks: { trustCheckedSketches: boolean; partTables?: number } = { trustCheckedSketches: true };
+export const productTestHooks: { trustCheckedSketches: boolean; partTables?: number; tableOrder?: "lead" | "rules" | "reversed" } = { trustCheckedSketches: true };
 
 /**
  * Every state's residual language (what it accepts from there on) as dense ids, by Moore's refinement with hashed

@@ -1,5 +1,6 @@
 import type { CompiledPattern, Operation, Runtime } from "../runtime/runtime";
-import { OPERATIONS } from "../runtime/runtime";
+import { isPlainPath, OPERATIONS } from "../runtime/runtime";
+import { lastCharacterMask } from "../runtime/globText";
 import { GIVE_UP, readsBackwards, RuleAutomaton } from "./ruleAutomaton";
 
 /** One `FilesystemPermission` as written in the config: raw JSON values, because the runtimes use them raw. */
@@ -51,6 +52,12 @@ interface OperationTable {
   /** Decisions made so far (the automaton is built only for lists that are asked often: see `AUTOMATON_AFTER`). */
   decisions: number;
   trie?: TrieNode;
+  /**
+   * Per entry, the characters a plain path it matches can end with (globText.ts `lastCharacterMask`), built with the
+   * trie: `**\/*.pem` is a candidate for every path, and is now asked only about paths that end with `m` (or a
+   * character sharing its bit). Half the matcher calls of `dotfiles-unprotected` at 1,000 rules.
+   */
+  lastCharacters?: Int32Array;
   words: number;
   /**
    * The candidate bit set of `decideByTrie`, cleared and reused by every decision (a decision never runs inside
@@ -191,7 +198,14 @@ export class CompiledRuleList {
       }
       return DEFAULT_ALLOW;
     }
-    const root = (table.trie ??= buildTrie(entries));
+    if (!table.trie) {
+      table.trie = buildTrie(entries);
+      table.lastCharacters = Int32Array.from(entries, (e) => (e.pattern.unusable ? -1 : lastCharacterMask(e.pattern.pattern)));
+    }
+    const root = table.trie;
+    const lastCharacters = table.lastCharacters!;
+    // Only on a plain path is the last character one a pattern's text can promise (-1: every entry stays a candidate).
+    const last = isPlainPath(canonicalPath) ? 1 << (canonicalPath.charCodeAt(canonicalPath.length - 1) & 31) : -1;
     let candidates = table.candidates;
     if (candidates) candidates.fill(0);
     else candidates = table.candidates = new Uint32Array(table.words);
@@ -209,6 +223,7 @@ export class CompiledRuleList {
         const low = bits & -bits;
         const id = (w << 5) + 31 - Math.clz32(low);
         bits ^= low;
+        if ((lastCharacters[id]! & last) === 0) continue;
         const hit = tryEntry(entries[id]!, canonicalPath);
         if (hit) return hit;
       }

@@ -378,3 +378,29 @@ export function leadingFolders(pattern: string): string {
   const head = /^(?:\/[A-Za-z0-9_-]+)*\//.exec(pattern)?.[0] ?? "";
   return head.slice(0, -1);
 }
+
+/**
+ * The characters a plain path (runtime.ts `isPlainPath`) that `pattern` matches can end with, as a mask with bit
+ * `code & 31` set for each (a superset: letters of both cases, and many other characters, share a bit); -1 when the
+ * text does not tell. On a plain path neither matcher has a trailing `/` to forgive, so a pattern that ends with a
+ * letter, digit, `.`, `-` or `_` (text in both picomatch and wcmatch) ends every match with that character, and one
+ * that ends with a brace of such names (`*.{pem,key}`, expanded by both) with the last character of one of them, or
+ * with the pattern's own last character: picomatch first compares the path with the pattern text, so the path
+ * `/src/*.{txt,md}` matches the pattern `/src/*.{txt,md}` (ruleList.differential.test.ts found that one). A leading
+ * `!` (picomatch negates), an escape, or a group (`(`, `|`) anywhere, or anything else at the end, and nothing is
+ * claimed.
+ */
+export function lastCharacterMask(pattern: string): number {
+  if (pattern.startsWith("!") || /[\\()|]/.test(pattern)) return -1;
+  const bit = (name: string) => 1 << (name.charCodeAt(name.length - 1) & 31);
+  if (/[A-Za-z0-9._-]$/.test(pattern)) return bit(pattern);
+  const brace = /\{([A-Za-z0-9._,-]*)\}$/.exec(pattern);
+  if (!brace) return -1;
+  const names = brace[1]!.split(",");
+  // One name is no brace (the text `{a}` itself); `..` is a range (`{1..9}`), an empty name drops the brace.
+  if (names.length < 2 || names.some((n) => n === "" || n.includes(".."))) return -1;
+  let mask = bit(pattern);
+  for (const name of names) mask |= bit(name);
+  return mask;
+}
+
