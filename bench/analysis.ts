@@ -5,10 +5,16 @@
  * middle; `compatibleWith: ["deepagents-py"]`; two subagents with rules of their own), and whether anything was
  * lost to the budget (`skipped`).
  *
- * Three figures per size, each the CPU time (or wall time with `--wall`) of one analysis of the whole config:
+ * Four figures per size, each the CPU time (or wall time with `--wall`) of one analysis of the whole config:
  * - cold: nothing compiled yet, what `check --analysis` pays in a fresh process;
- * - after an edit: a rule of the top-level list has just been given a new path (each time a different one, as
- *   typing does), with everything the previous texts compiled still kept: what an edit costs the language server;
+ * - first edits: the edits right after the cold analysis, each giving a rule of the top-level list a new path (each
+ *   time a different one, as typing does), with everything the previous texts compiled still kept. V8's optimising
+ *   compiler is still at work on the analysis's code then, on the other core: the CPU clock bills it (with
+ *   `--trace-opt`, 44 to 216 ms of compiling per edit in the first seven edits at 200 rules, 13 to 25 ms from the
+ *   eighth on), the wall clock, what the editor's worker waits, does not;
+ * - after an edit: the same kind of edit once the process has warmed up (edits for `warmupMs` and at least
+ *   `minWarmupEdits`, as every other in-process section warms up): what an edit costs a language server that has
+ *   been running, and the figure issue 5's target is judged on;
  * - unchanged: the same text again, as every keystroke outside the rules (results reused).
  * The baseline, measured in the same run on the same text: `checkConfigText` without the analysis (parse, schema,
  * model and every other check), so "after an edit" reads as "this many times the rest of the check".
@@ -33,7 +39,12 @@ export interface AnalysisBenchRow {
   rules: number;
   /** Milliseconds from a cold start (no pattern compiled yet). */
   coldMs: number;
-  /** Median milliseconds right after an edit to one rule of the top-level list. */
+  /** Median milliseconds of the first edits right after the cold analysis (the compiler still at work). */
+  firstEditsMs: number;
+  firstEditsOtherClockMs: number;
+  /** Edits run between the first edits and the timed ones (the warm-up). */
+  warmupEdits: number;
+  /** Median milliseconds right after an edit to one rule of the top-level list, once warmed up. */
   afterEditMs: number;
   /**
    * The same edits' median on the other clock (wall time when the bench runs on CPU time, and the reverse): the
@@ -101,8 +112,10 @@ export function editedText(text: string, n: number): string {
   return `${text.slice(0, start)}${JSON.stringify(`/workspace/packages/edit-${n}/**`)}${text.slice(end)}`;
 }
 
-export function runAnalysisBench(options: { sizes?: readonly number[]; runs?: number; print?: boolean } = {}): AnalysisBenchRow[] {
+export function runAnalysisBench(options: { sizes?: readonly number[]; runs?: number; warmupMs?: number; minWarmupEdits?: number; print?: boolean } = {}): AnalysisBenchRow[] {
   const runs = options.runs ?? 7;
+  const warmupMs = options.warmupMs ?? 2000;
+  const minWarmupEdits = options.minWarmupEdits ?? 5;
   const rows: AnalysisBenchRow[] = [];
   let edits = 0;
   for (const rules of options.sizes ?? ANALYSIS_SIZES) {
@@ -130,15 +143,32 @@ export function runAnalysisBench(options: { sizes?: readonly number[]; runs?: nu
     let cold = { findings: {} as Record<string, number>, skipped: 0 };
     const coldMs = time(() => (cold = analyse(text)));
     let skipped = cold.skipped;
-    const afterEdit = Array.from({ length: runs }, () => {
+    const edit = (): [number, number] => {
       const edited = editedText(text, ++edits);
       return timeBoth(() => (skipped = Math.max(skipped, analyse(edited).skipped)));
-    });
+    };
+    const firstEdits = Array.from({ length: runs }, edit);
+    // The warm-up, on the bench's clock (as measure.ts times its warm-ups).
+    let warmupEdits = 0;
+    for (const until = now() + warmupMs; warmupEdits < minWarmupEdits || now() < until; warmupEdits++) edit();
+    const afterEdit = Array.from({ length: runs }, edit);
     const afterEditMs = median(afterEdit.map(([ms]) => ms));
     const afterEditOtherClockMs = median(afterEdit.map(([, other]) => other));
     consume(analyse(text).skipped);
     const unchangedMs = median(Array.from({ length: runs }, () => time(() => consume(analyse(text).skipped))));
-    rows.push({ rules, coldMs, afterEditMs, afterEditOtherClockMs, unchangedMs, checkMs, findings: cold.findings, skipped });
+    rows.push({
+      rules,
+      coldMs,
+      firstEditsMs: median(firstEdits.map(([ms]) => ms)),
+      firstEditsOtherClockMs: median(firstEdits.map(([, other]) => other)),
+      warmupEdits,
+      afterEditMs,
+      afterEditOtherClockMs,
+      unchangedMs,
+      checkMs,
+      findings: cold.findings,
+      skipped,
+    });
   }
   if (options.print ?? true) console.log(formatAnalysisBench(rows));
   return rows;
@@ -152,15 +182,16 @@ export function analysisTargetMet(row: AnalysisBenchRow): boolean | undefined {
 export function formatAnalysisBench(rows: readonly AnalysisBenchRow[]): string {
   const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
   const other = clock() === "wall" ? "CPU" : "wall";
-  const head = ["rules", "cold ms", "after an edit ms", `(${other} time)`, "unchanged ms", "check without analysis ms", "after an edit / check", "skipped", `${ANALYSIS_TARGET.rules} rules < ${ANALYSIS_TARGET.ms} ms after an edit, none skipped`];
+  const head = ["rules", "cold ms", "first edits ms", `(${other} time)`, "after an edit ms", `(${other} time)`, "unchanged ms", "check without analysis ms", "after an edit / check", "skipped", `${ANALYSIS_TARGET.rules} rules < ${ANALYSIS_TARGET.ms} ms after an edit, none skipped`];
   const body = rows.map((r) => {
     const met = analysisTargetMet(r);
-    return [String(r.rules), ms(r.coldMs), ms(r.afterEditMs), ms(r.afterEditOtherClockMs), ms(r.unchangedMs), ms(r.checkMs), `${(r.afterEditMs / r.checkMs).toFixed(1)}×`, String(r.skipped), met === undefined ? "—" : met ? "met" : "missed"];
+    return [String(r.rules), ms(r.coldMs), ms(r.firstEditsMs), ms(r.firstEditsOtherClockMs), ms(r.afterEditMs), ms(r.afterEditOtherClockMs), ms(r.unchangedMs), ms(r.checkMs), `${(r.afterEditMs / r.checkMs).toFixed(1)}×`, String(r.skipped), met === undefined ? "—" : met ? "met" : "missed"];
   });
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => "  " + cells.map((c, i) => (i === head.length - 1 ? c : c.padStart(widths[i]!))).join("   ");
   const findings = rows.map((r) => `  ${r.rules} rules: ${Object.entries(r.findings).map(([code, n]) => `${code} ${n}`).join(", ")}`);
-  return [line(head), "  " + widths.map((w) => "─".repeat(w)).join("   "), ...body.map(line), "", ...findings].join("\n");
+  const warmups = `  warm-up before "after an edit": ${rows.map((r) => `${r.warmupEdits} edits at ${r.rules} rules`).join(", ")}`;
+  return [line(head), "  " + widths.map((w) => "─".repeat(w)).join("   "), ...body.map(line), "", warmups, ...findings].join("\n");
 }
 
 if (process.argv[1]?.endsWith("analysis.ts")) {
