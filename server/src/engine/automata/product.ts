@@ -70,8 +70,8 @@ interface PartArrays {
   columns: Int32Array<ArrayBuffer>;
   trackStart: Int32Array<ArrayBuffer>;
   tracks: Int32Array<ArrayBuffer>;
-  sketchStart: Int32Array<ArrayBuffer>;
-  sketches: Int32Array<ArrayBuffer>;
+  groupedStart: Int32Array<ArrayBuffer>;
+  grouped: Int32Array<ArrayBuffer>;
   allFinal: Uint8Array<ArrayBuffer>;
   required: Uint8Array<ArrayBuffer>;
   next: Int32Array<ArrayBuffer>;
@@ -322,10 +322,10 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   const groupOfEntry = new Int32Array(tables.length);
   for (let e = 0; e < tables.length; e++) groupOfEntry[e] = e < requiredCount ? 0 : 1 + Math.floor((e - requiredCount) / partTables);
   // Per part: its states `partStates[partStart[p]…partStart[p + 1])`, ascending; its hash; the columns its states
-  // treat specially, each once (a tuple's expansion gathers them as bits); the tracks
-  // its final states accept for (none for the required tables' part, as the walk never reports those); the sketches
-  // the decider reduction compares its states by (`mayReduce`); and, for the required part, whether all its states
-  // are final. Part 0 is the empty one.
+  // treat specially, each once (a tuple's expansion gathers them as bits); the tracks its final states accept for
+  // (none for the required tables' part, as the walk never reports those); its states that take part in the decider
+  // reduction's grouping (`reduces`); and, for the required part, whether all its states are final. Part 0 is the
+  // empty one.
   // The arrays of the last walk when there is one (see `spareParts`); a part's row of `partNext` is cleared when the
   // part is numbered, so nothing of the last walk is read.
   const spareP = spareParts;
@@ -338,8 +338,8 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   let partColumns: Int32Array<ArrayBuffer> = spareP?.columns ?? new Int32Array(1 << 12);
   let partTrackStart = spareP?.trackStart ?? new Int32Array(partCapacity + 1);
   let partTracks: Int32Array<ArrayBuffer> = spareP?.tracks ?? new Int32Array(1 << 12);
-  let partSketchStart = spareP?.sketchStart ?? new Int32Array(partCapacity + 1);
-  let partSketches: Int32Array<ArrayBuffer> = spareP?.sketches ?? new Int32Array(1 << 12);
+  let partGroupedStart = spareP?.groupedStart ?? new Int32Array(partCapacity + 1);
+  let partGrouped: Int32Array<ArrayBuffer> = spareP?.grouped ?? new Int32Array(1 << 12);
   let partAllFinal = spareP?.allFinal ?? new Uint8Array(partCapacity);
   let partRequired = spareP?.required ?? new Uint8Array(partCapacity);
   // `partNext[p * columns + column]`: the successor part, PART_UNKNOWN until asked, PART_DEAD when a required table
@@ -350,7 +350,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   partStart[1] = 0;
   partColumnStart[1] = 0;
   partTrackStart[1] = 0;
-  partSketchStart[1] = 0;
+  partGroupedStart[1] = 0;
   let partCount = 1;
   const partMentioned = new Int32Array(columns);
   let partStamp = 0;
@@ -360,7 +360,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     partHashes = withRoom(partHashes, capacity);
     partColumnStart = withRoom(partColumnStart, capacity + 1);
     partTrackStart = withRoom(partTrackStart, capacity + 1);
-    partSketchStart = withRoom(partSketchStart, capacity + 1);
+    partGroupedStart = withRoom(partGroupedStart, capacity + 1);
     partAllFinal = withRoom(partAllFinal, capacity);
     partRequired = withRoom(partRequired, capacity);
     partNext = withRoom(partNext, capacity * columns);
@@ -425,12 +425,12 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     partColumnStart[p + 1] = c;
     partTrackStart[p + 1] = k;
     // (The reduction never drops a required table.)
-    let z = partSketchStart[p]!;
+    let z = partGroupedStart[p]!;
     if (groupedSketch && !required) {
-      partSketches = withRoom(partSketches, z + n);
-      for (let i = 0; i < n; i++) if (groupedSketch[states[i]!]! >= 0) partSketches[z++] = groupedSketch[states[i]!]!;
+      partGrouped = withRoom(partGrouped, z + n);
+      for (let i = 0; i < n; i++) if (groupedSketch[states[i]!]! >= 0) partGrouped[z++] = states[i]!;
     }
-    partSketchStart[p + 1] = z;
+    partGroupedStart[p + 1] = z;
     partAllFinal[p] = allFinal;
     return p;
   };
@@ -476,21 +476,22 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     flat[0] = n;
   };
 
-  // The stamp of the last tuple each sketch was seen in (`mayReduce`).
-  const sketchSeen = new Int32Array(reduction?.sketches ?? 0);
-  let sketchStamp = 0;
-  /** Whether the reduction could drop a table of the tuple `parts`: two of its states share a compared sketch. */
-  const mayReduce = (parts: Int32Array): boolean => {
-    sketchStamp++;
+  /**
+   * Whether the reduction drops a table of the tuple `parts` (marked for `removeDropped`), decided on the parts'
+   * grouped states alone: most new tuples lose nothing (in the 200-rule divergence walk, 30,572 new tuples had two
+   * states with one sketch, and 390 lost a table), so the tuple is spelled out state by state only for those.
+   */
+  let groupedScratch = new Int32Array(64);
+  const reduces = (parts: Int32Array): boolean => {
+    let n = 0;
     for (let i = 1, length = parts[0]!; i <= length; i++) {
       const p = parts[i]!;
-      for (let x = partSketchStart[p]!, end = partSketchStart[p + 1]!; x < end; x++) {
-        const k = partSketches[x]!;
-        if (sketchSeen[k] === sketchStamp) return true;
-        sketchSeen[k] = sketchStamp;
-      }
+      const from = partGroupedStart[p]!;
+      const to = partGroupedStart[p + 1]!;
+      groupedScratch = withRoom(groupedScratch, n + to - from);
+      for (let x = from; x < to; x++) groupedScratch[n++] = partGrouped[x]!;
     }
-    return false;
+    return n > 1 && reduction!.drops(groupedScratch, n);
   };
 
   const scratch = new Int32Array(1 + tables.length);
@@ -664,12 +665,11 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
           // The walk keeps reduced tuples only, and reducing one changes nothing: a successor found as it is needs
           // no reduction (most are found: the same tuples are reached again and again).
           index = find(scratch, hash);
-          if (index < 0 && mayReduce(scratch)) {
+          if (index < 0 && reduces(scratch)) {
             toStates(scratch, flat);
-            if (reduce(flat)) {
-              toParts(flat, scratch);
-              index = NOT_HASHED;
-            }
+            reduction!.removeDropped(flat);
+            toParts(flat, scratch);
+            index = NOT_HASHED;
           }
         }
         // Readability of the step.
@@ -691,7 +691,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   }
   if (pool.length <= MAX_SPARE_POOL) spareTuplePool = pool;
   if (partCapacity <= MAX_SPARE_PARTS) {
-    spareParts = { capacity: partCapacity, start: partStart, states: partStates, hashes: partHashes, columnStart: partColumnStart, columns: partColumns, trackStart: partTrackStart, tracks: partTracks, sketchStart: partSketchStart, sketches: partSketches, allFinal: partAllFinal, required: partRequired, next: partNext, slots: partSlots };
+    spareParts = { capacity: partCapacity, start: partStart, states: partStates, hashes: partHashes, columnStart: partColumnStart, columns: partColumns, trackStart: partTrackStart, tracks: partTracks, groupedStart: partGroupedStart, grouped: partGrouped, allFinal: partAllFinal, required: partRequired, next: partNext, slots: partSlots };
   }
   if (offsets.length <= MAX_SPARE_TUPLES) spareScratch = { offsets, parent, via, cost, segment, expanded, hashes, slots, bucketHead, bucketTail, pushedTuple, pushedNext };
   // Paths are spelled only when asked for (most outcomes' never are).
@@ -970,13 +970,16 @@ class Residuals {
  *
  * `groupedSketch` says, per global state, what the reduction compares it by: a table can only be dropped for another
  * of the tuple whose state has the same residual language, so the same sketch (`sketchResiduals`), and only states
- * with a sketch some other claiming state shares take part (-1 for the others). A tuple in which no two states have
- * the same such sketch is left as it is: the walk checks that on its parts (`mayReduce`) before asking.
+ * with a sketch some other claiming state shares take part (-1 for the others). The decision is made on those
+ * states alone (`drops`), so the walk asks it of a new tuple's parts before spelling the tuple out (`reduces`).
  */
 interface DeciderReduction {
+  /** Reduces a tuple ([length, state…]) in place; true when it dropped a table. */
   reduce(tuple: Int32Array): boolean;
+  /** The same decision made on the tuple's grouped states alone (see there), then carried out by `removeDropped`. */
+  drops(states: Int32Array, n: number): boolean;
+  removeDropped(tuple: Int32Array): void;
   readonly groupedSketch: Int32Array;
-  readonly sketches: number;
 }
 function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (readonly number[])[], deciders: DeciderTracks): DeciderReduction {
   const { tables, entryOfState, baseOf } = space;
@@ -1051,26 +1054,28 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
   let groupSize = new Int32Array(64);
   let groupMask = new Int32Array(64);
   let rowOfGroup = new Int32Array(64);
-  const reduce = function reduceTuple(tuple: Int32Array): boolean {
-    const length = tuple[0]!;
-    if (groupOfEntry.length < length) {
-      groupOfEntry = new Int32Array(length * 2);
-      groupSize = new Int32Array(length * 2);
-      groupMask = new Int32Array(length * 2);
-      rowOfGroup = new Int32Array(length * 2);
+  // Per entry: the stamp of the last `drops` call that dropped it.
+  const droppedAt = new Int32Array(tables.length);
+  let dropStamp = 0;
+  /**
+   * Which of the states `states[0…n)` (the tuple's states that take part in the grouping, `groupedSketch` ≥ 0, in
+   * entry order) the reduction drops: marked by entry for `removeDropped`; true when it drops any. Only these states
+   * matter: any other is kept whatever the rest are, so a tuple's grouped states decide, and the walk asks about a
+   * new tuple from its parts' lists of them, before spelling it out state by state.
+   */
+  const drops = function reduceTuple(states: Int32Array, n: number): boolean {
+    if (groupOfEntry.length < n) {
+      groupOfEntry = new Int32Array(n * 2);
+      groupSize = new Int32Array(n * 2);
+      groupMask = new Int32Array(n * 2);
+      rowOfGroup = new Int32Array(n * 2);
     }
     stamp++;
     let groups = 0;
     // Whether two tables of a group claim a common slot (or a claim cannot be told: mask -1 or 0).
     let contested = false;
-    for (let i = requiredCount; i < length; i++) {
-      const g = tuple[1 + i]!;
-      // A state whose sketch no other state claiming a common slot shares is kept whatever the others are: it
-      // takes no part in the grouping.
-      if (!grouped[g]) {
-        groupOfEntry[i] = -1;
-        continue;
-      }
+    for (let i = 0; i < n; i++) {
+      const g = states[i]!;
       let id = ids[g]!;
       if (id === -2) {
         // Checked sketches are residual ids already; otherwise ask for an exact one.
@@ -1111,11 +1116,10 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
       bestEntry = new Int32Array(rows * slots * 2);
     }
     bestRule.fill(0x7fffffff, 0, rows * slots);
-    for (let i = requiredCount; i < length; i++) {
-      const group = groupOfEntry[i]!;
-      const row = group < 0 ? -1 : rowOfGroup[group]!;
+    for (let i = 0; i < n; i++) {
+      const row = rowOfGroup[groupOfEntry[i]!]!;
       if (row < 0) continue;
-      const e = entryOfState[tuple[1 + i]!]!;
+      const e = entryOfState[states[i]!]!;
       for (let c = claimStart[e]!, end = claimStart[e + 1]!; c < end; c++) {
         const at = row * slots + slotOf[c]!;
         // Entries come in ascending order: the first entry of the lowest rule wins ties.
@@ -1125,21 +1129,45 @@ function sameFuture(space: StateSpace, requiredCount: number, owners: readonly (
         }
       }
     }
-    let w = requiredCount;
-    for (let i = requiredCount; i < length; i++) {
-      const g = tuple[1 + i]!;
-      const e = entryOfState[g]!;
-      const group = groupOfEntry[i]!;
-      const row = group < 0 ? -1 : rowOfGroup[group]!;
-      let keep = row < 0;
+    dropStamp++;
+    let any = false;
+    for (let i = 0; i < n; i++) {
+      const row = rowOfGroup[groupOfEntry[i]!]!;
+      if (row < 0) continue;
+      const e = entryOfState[states[i]!]!;
+      let keep = false;
       for (let c = claimStart[e]!, end = claimStart[e + 1]!; c < end && !keep; c++) if (bestEntry[row * slots + slotOf[c]!] === e) keep = true;
-      if (!keep) continue;
-      tuple[1 + w++] = g;
+      if (keep) continue;
+      droppedAt[e] = dropStamp;
+      any = true;
+    }
+    return any;
+  };
+  /** Removes from `tuple` ([length, state…]) the states of the entries the last `drops` dropped. */
+  const removeDropped = (tuple: Int32Array): void => {
+    const length = tuple[0]!;
+    let w = 0;
+    for (let i = 0; i < length; i++) {
+      const g = tuple[1 + i]!;
+      if (droppedAt[entryOfState[g]!] !== dropStamp) tuple[1 + w++] = g;
     }
     tuple[0] = w;
-    return w !== length;
   };
-  return { reduce, groupedSketch, sketches };
+  // The first tuple, which the walk has no parts for yet.
+  let groupedOfTuple = new Int32Array(16);
+  const reduce = (tuple: Int32Array): boolean => {
+    let n = 0;
+    for (let i = requiredCount, length = tuple[0]!; i < length; i++) {
+      const g = tuple[1 + i]!;
+      if (!grouped[g]) continue;
+      groupedOfTuple = withRoom(groupedOfTuple, n + 1);
+      groupedOfTuple[n++] = g;
+    }
+    if (!drops(groupedOfTuple, n)) return false;
+    removeDropped(tuple);
+    return true;
+  };
+  return { reduce, drops, removeDropped, groupedSketch };
 }
 
 /**
