@@ -27,6 +27,14 @@ test("walk scratch: a walk finds the same outcomes and witnesses after bigger wa
   assert.deepEqual(walk(40, 42), big);
 });
 
+/** Both walks of a generated rule list (one list's own, and the divergence walk of both runtimes), as text. */
+function walkBoth(ruleCount: number, seed: number): string[] {
+  const { analysis, lists, required } = divergenceWalkInputs(generateRules(ruleCount, seed));
+  const primary = realiseOutcomes(analysis.space, lists.slice(0, 1), required, new Budget(DEFAULT_PRODUCT_BUDGET), false).outcomes;
+  const divergence = realiseOutcomes(analysis.space, lists, required, new Budget(DEFAULT_PRODUCT_BUDGET), true).outcomes;
+  return [...primary, ...divergence].map((o) => `${o.matched.join(",")} ${o.rank} ${o.path}`);
+}
+
 /**
  * exploreProduct stores a tuple as parts (product.ts `PART_TABLES` tables each, successors worked out once per part
  * and column): a representation only. Every part size, from one table per part (the state-by-state walk) to one
@@ -34,12 +42,6 @@ test("walk scratch: a walk finds the same outcomes and witnesses after bigger wa
  * walk numbers thousands of parts, so the part arrays grow several times on the way.
  */
 test("walk parts: the outcomes and witnesses do not depend on how many tables a part holds", () => {
-  const walkBoth = (ruleCount: number, seed: number): string[] => {
-    const { analysis, lists, required } = divergenceWalkInputs(generateRules(ruleCount, seed));
-    const primary = realiseOutcomes(analysis.space, lists.slice(0, 1), required, new Budget(DEFAULT_PRODUCT_BUDGET), false).outcomes;
-    const divergence = realiseOutcomes(analysis.space, lists, required, new Budget(DEFAULT_PRODUCT_BUDGET), true).outcomes;
-    return [...primary, ...divergence].map((o) => `${o.matched.join(",")} ${o.rank} ${o.path}`);
-  };
   try {
     for (const [ruleCount, seed] of [[12, 7], [120, 8]] as const) {
       productTestHooks.partTables = undefined;
@@ -62,12 +64,6 @@ test("walk parts: the outcomes and witnesses do not depend on how many tables a 
  * order, or in the reverse, the same walks must come out.
  */
 test("walk order: the outcomes and witnesses do not depend on the order of the tables", () => {
-  const walkBoth = (ruleCount: number, seed: number): string[] => {
-    const { analysis, lists, required } = divergenceWalkInputs(generateRules(ruleCount, seed));
-    const primary = realiseOutcomes(analysis.space, lists.slice(0, 1), required, new Budget(DEFAULT_PRODUCT_BUDGET), false).outcomes;
-    const divergence = realiseOutcomes(analysis.space, lists, required, new Budget(DEFAULT_PRODUCT_BUDGET), true).outcomes;
-    return [...primary, ...divergence].map((o) => `${o.matched.join(",")} ${o.rank} ${o.path}`);
-  };
   try {
     for (const [ruleCount, seed] of [[12, 9], [60, 10], [150, 11]] as const) {
       productTestHooks.tableOrder = undefined;
