@@ -10,7 +10,7 @@
  * - first edits: the edits right after the cold analysis, each giving a rule of the top-level list a new path (each
  *   time a different one, as typing does), with everything the previous texts compiled still kept. V8's optimising
  *   compiler is still at work on the analysis's code then, on the other core: the CPU clock bills it (with
- *   `--trace-opt`, 44 to 216 ms of compiling per edit in the first seven edits at 200 rules, 13 to 25 ms from the
+ *   `--trace-opt`, up to 144 ms of compiling per edit in the first seven edits at 200 rules, 0 to 25 ms from the
  *   eighth on), the wall clock, what the editor's worker waits, does not;
  * - after an edit: the same kind of edit once the process has warmed up (edits for `warmupMs` and at least
  *   `minWarmupEdits`, as every other in-process section warms up): what an edit costs a language server that has
