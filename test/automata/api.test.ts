@@ -83,3 +83,23 @@ test("a walk that only asks who decides drops rules that cannot, and finds the s
   assert.ok(reduced.outcomes.length < full.outcomes.length, `${reduced.outcomes.length} outcomes, full walk ${full.outcomes.length}`);
   assert.deepEqual([...deciders(reduced)].sort(), [...deciders(full)].sort());
 });
+
+test("witness candidates: short paths of the config's own names, none longer than a file name can be", async () => {
+  const { witnessCandidates } = await import("../../server/src/engine/automata");
+  const { buildModel } = await import("../../server/src/engine/config/model");
+  const { parseJsonc } = await import("../../server/src/engine/config/parse");
+  const long = "n".repeat(256);
+  const text = JSON.stringify({
+    version: 1,
+    runtime: "deepagents-js",
+    permissions: [
+      { operations: ["read"], paths: [`/workspace/${long}/x`, "/workspace/src/**"], mode: "deny" },
+      { operations: ["read"], paths: [`/workspace/${"m".repeat(255)}/y`], mode: "allow" },
+    ],
+  });
+  const candidates = witnessCandidates({ model: buildModel(parseJsonc(text).root!) });
+  assert.ok(candidates.includes("/workspace/src"), candidates.slice(0, 10).join(", "));
+  // A 255-character name is a name; one of 256 is not (a folder under it neither).
+  assert.ok(candidates.some((c) => c.includes("m".repeat(255))));
+  assert.ok(candidates.every((c) => !c.includes(long)), "no candidate holds the 256-character segment");
+});

@@ -110,3 +110,25 @@ test("a pattern that cannot be turned into an automaton exactly is not analysed,
   assert.equal(limit.ok, false);
   if (!limit.ok) assert.equal(limit.kind, "unusable");
 });
+
+test("a pattern too big for the analysis is a budget skip, quickly, and its reason does not repeat the pattern", () => {
+  // More syntax nodes than refa may build (its TooManyNodesError, whose minified class only `instanceof` knows):
+  // a budget matter, not a pattern refa "cannot read".
+  const nodes = patternLanguage(deepagentsPy, `/data/${"ab".repeat(12_000)}/**`);
+  assert.equal(nodes.ok, false);
+  if (!nodes.ok) {
+    assert.equal(nodes.kind, "budget", nodes.reason.slice(0, 200));
+    assert.match(nodes.reason, /needed more than \d+ automaton states/);
+  }
+  // A regular expression longer than the analysis reads is not parsed at all (refa took about 0.5 s to give up on
+  // one of 100,000 characters, past the pattern's budget of 250 ms, which its parser cannot check).
+  for (const pattern of [`/data/${"ab".repeat(50_000)}/**`, `/data/${"a*".repeat(50_000)}`]) {
+    const big = patternLanguage(deepagentsPy, pattern);
+    assert.equal(big.ok, false);
+    if (!big.ok) {
+      assert.equal(big.kind, "budget");
+      assert.match(big.reason, /over the 30,000 the analysis reads/);
+      assert.ok(big.reason.length < 300, `${big.reason.length} characters`);
+    }
+  }
+});

@@ -168,3 +168,18 @@ describe("the built CLI", () => {
     assert.ok(r.stderr.length < 1000, `${r.stderr.length} characters`);
   });
 });
+
+describe("check text on a 100,000-character line", () => {
+  test("a position longer than its column still has a space before the severity", () => {
+    // The whole config on one line: the rule after the long pattern starts past column 100,000.
+    const file = tempConfig({});
+    writeFileSync(
+      file,
+      `{"version": 1, "permissions": [{"operations": ["read"], "paths": ["/data/${"a".repeat(100_000)}"], "mode": "deny"}, {"operations": ["read"], "paths": ["no-slash"], "mode": "deny"}]}`,
+    );
+    const { stdout } = runInProcess(["check", file, "--format", "text"]);
+    const line = stdout.split("\n").find((l) => l.includes("no-slash"));
+    assert.ok(line, stdout.slice(0, 2000));
+    assert.match(line, /^ {2}1:\d{6} error {7}/);
+  });
+});

@@ -59,6 +59,24 @@ describe("bad input", () => {
     }
   });
 
+  test("100,000-character patterns with the exact analysis on: what it skips is said in a few lines, not the patterns again", () => {
+    const long = (p: string) => `{"operations": ["read"], "paths": [${JSON.stringify(p)}], "mode": "deny"}`;
+    const text = `{"version": 1, "runtime": "deepagents-py", "compatibleWith": ["deepagents-js"], "permissions": [${[
+      long(`/data/${"ab".repeat(50_000)}/**`),
+      `{"operations": ["read"], "paths": ["/data/**"], "mode": "allow"}`,
+      long(`/data/${"a*".repeat(50_000)}`),
+    ].join(", ")}], "subagents": [{"name": "s", "description": "d", "permissions": [${long(`/data/${"c".repeat(100_000)}*`)}]}]}`;
+    const start = performance.now();
+    const r = checkConfigText(text, { analysis: true });
+    assert.ok(performance.now() - start < HANG_GUARD_MS);
+    assert.ok(r.skipped.length > 0, "the long patterns are not analysed, and that is said");
+    for (const note of r.skipped) {
+      assert.ok(note.what.length + note.why.length < 1000, `${note.what.length + note.why.length} characters: ${note.why.slice(0, 200)}`);
+      if (/pattern "/.test(note.why)) assert.match(note.why, /"… \(100,0\d\d characters\)/);
+    }
+    for (const f of r.findings) assert.ok(f.message.length < 1000, `${f.code}: ${f.message.length} characters`);
+  });
+
   for (const runtime of ["deepagents-js", "deepagents-py"]) {
     test(`${runtime}: a brace pattern that expands to millions of alternatives`, () => {
       const pattern = `/data/{${"a,b,c,d,e,f,g,h,i,j".repeat(1)}}`.repeat(1) + "{1..1000000}" + "{a,b}".repeat(20);

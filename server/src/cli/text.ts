@@ -22,7 +22,8 @@ export function textReport(
       out += `  ${paint(`not analysed: ${s.what} (${s.why}); ${s.checks.join(", ")} stayed silent there`, "gray", color)}\n`;
     }
     for (const d of file.diagnostics) {
-      const where = `${d.range.start.line + 1}:${d.range.start.character + 1}`.padEnd(8);
+      // At least one space after the position, even when line:column outgrows its 8 characters (a 100,000-character pattern).
+      const where = `${d.range.start.line + 1}:${d.range.start.character + 1} `.padEnd(8);
       out += `  ${where}${paint(d.severity.padEnd(12), SEVERITY_COLOUR[d.severity], color)}${d.message}  ${paint(d.code, "gray", color)}\n`;
       if (d.witness !== undefined) out += `  ${"".padEnd(20)}${paint(`witness: ${d.witness}`, "gray", color)}\n`;
       for (const r of d.related ?? []) out += `  ${"".padEnd(20)}${paint(`${r.range.start.line + 1}:${r.range.start.character + 1} ${r.message}`, "gray", color)}\n`;

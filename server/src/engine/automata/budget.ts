@@ -20,8 +20,14 @@ export const DEFAULT_PRODUCT_BUDGET: BudgetLimits = { milliseconds: 4000, states
 
 /** Thrown when a budget runs out; carries what ran out, for the `skipped` list. */
 export class BudgetExceeded extends Error {
-  constructor(readonly what: "time" | "states", readonly limit: number) {
-    super(what === "time" ? `took longer than ${limit} ms` : `needed more than ${limit} automaton states`);
+  constructor(readonly what: "time" | "states" | "characters", readonly limit: number, size?: number) {
+    super(
+      what === "time"
+        ? `took longer than ${limit} ms`
+        : what === "states"
+          ? `needed more than ${limit} automaton states`
+          : `would be read from a regular expression of ${size?.toLocaleString("en") ?? "more than"} characters, over the ${limit.toLocaleString("en")} the analysis reads`,
+    );
   }
 }
 

@@ -1,4 +1,4 @@
-import { describeList } from "../config/describe";
+import { describeList, quotedText } from "../config/describe";
 import type { DFA } from "refa";
 import { allRuleLists, type ConfigModel, type RuleListSpec } from "../config/model";
 import type { PermissionRuleInput } from "../permissions/ruleList";
@@ -229,7 +229,7 @@ export class ModelAnalysis {
         result.found = divergencesOf(new ListReading(tracks[0]!), new ListReading(tracks[1]!), outcomes);
         for (const op of ["read", "write"] as const) {
           const unknown = [...this.tablesOf(list).forOperation(op), ...this.tablesOf(list, other).forOperation(op)].find((r) => r.unknown);
-          if (unknown) result.notes.push({ list: index, note: { ruleIndex: unknown.index, reason: `paths decided from this rule on were not compared across runtimes for ${op}: its pattern ${JSON.stringify(unknown.unknown!.pattern)} was not analysed (${unknown.unknown!.reason})`, checks: ["runtime-divergence"] } });
+          if (unknown) result.notes.push({ list: index, note: { ruleIndex: unknown.index, reason: `paths decided from this rule on were not compared across runtimes for ${op}: its pattern ${quotedText(unknown.unknown!.pattern)} was not analysed (${unknown.unknown!.reason})`, checks: ["runtime-divergence"] } });
         }
       } catch (error) {
         if (!(error instanceof BudgetExceeded)) throw error;
@@ -322,6 +322,9 @@ export function analysisForCheck(context: CheckContext): ModelAnalysis {
   return analyses.get(context.model) ?? modelAnalysis(context.model, context.runtimes, { candidates: witnessCandidates(context) });
 }
 
+/** The longest name of a pattern that witness candidates are made of (file systems allow 255 bytes). */
+const CANDIDATE_NAME_MAX = 255;
+
 /** Sample-workspace paths first, then short paths made of the names the config's own patterns use. */
 export function witnessCandidates(context: Pick<CheckContext, "model" | "listDirectory">): string[] {
   const workspace = workspaceCandidates(context);
@@ -335,7 +338,9 @@ export function witnessCandidates(context: Pick<CheckContext, "model" | "listDir
         let dir = "";
         let literal = true;
         segments.forEach((segment, i) => {
-          const plain = segment.length > 0 && segment !== "." && segment !== ".." && !/[*?[\]{}()!+@\\|]/.test(segment);
+          // Witnesses are meant to be read: a name longer than any real file name is no candidate (nor a folder
+          // under it), and a candidate of 100,000 characters made every walk's candidate pass slow.
+          const plain = segment.length > 0 && segment.length <= CANDIDATE_NAME_MAX && segment !== "." && segment !== ".." && !/[*?[\]{}()!+@\\|]/.test(segment);
           if (plain && names.size < 40) names.add(segment);
           if (literal && plain && i < segments.length - 1) dirs.add((dir += `/${segment}`));
           else literal = false;

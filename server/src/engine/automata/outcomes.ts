@@ -1,4 +1,5 @@
 import type { RuleListSpec } from "../config/model";
+import { quotedText } from "../config/describe";
 import { OPERATIONS, type Operation, type Runtime } from "../runtime/runtime";
 import type { Budget } from "./budget";
 import { exploreProduct, type Outcome } from "./product";
@@ -138,6 +139,9 @@ export function realiseOutcomes(
       if (tables) tables.push(i);
       else byPrefix.set(prefix, [i]);
     });
+    // The lengths those prefixes have, ascending: a candidate is looked up at these lengths only (a long candidate,
+    // e.g. a pattern's text of 100,000 characters, looked up at every length took seconds).
+    const prefixLengths = [...new Set([...byPrefix.keys()].map((prefix) => prefix.length))].sort((a, b) => a - b);
     // Per track: the candidate that last matched it.
     const matchedBy = new Int32Array(trackTables.length).fill(-1);
     const alphabet = lists[0]?.tables.alphabet ?? "utf16";
@@ -145,8 +149,8 @@ export function realiseOutcomes(
       const classes = space.classesOf(candidate, alphabet);
       if (!required.every((t) => t.accepts(classes))) return;
       const matched: number[] = [];
-      for (let length = 0; length <= candidate.length; length++) {
-        const tables = byPrefix.get(candidate.slice(0, length));
+      for (let l = 0; l < prefixLengths.length && prefixLengths[l]! <= candidate.length; l++) {
+        const tables = byPrefix.get(candidate.slice(0, prefixLengths[l]));
         if (!tables) continue;
         for (let k = 0; k < tables.length; k++) {
           const i = tables[k]!;
@@ -520,12 +524,12 @@ function blockedBy(reading: ListReading, op: Operation, index: number): string |
   if (r?.unknown) {
     if (r.index === index) {
       return r.unknown.unusable
-        ? `${tables.runtime.label} cannot evaluate its pattern ${JSON.stringify(r.unknown.pattern)} (${r.unknown.reason})`
-        : `its pattern ${JSON.stringify(r.unknown.pattern)} was not analysed: ${r.unknown.reason}`;
+        ? `${tables.runtime.label} cannot evaluate its pattern ${quotedText(r.unknown.pattern)} (${r.unknown.reason})`
+        : `its pattern ${quotedText(r.unknown.pattern)} was not analysed: ${r.unknown.reason}`;
     }
     return r.unknown.unusable
-      ? `${tables.runtime.label} cannot evaluate rule ${r.index}'s pattern ${JSON.stringify(r.unknown.pattern)} (${r.unknown.reason}), so every ${op} that reaches it fails`
-      : `rule ${r.index}'s pattern ${JSON.stringify(r.unknown.pattern)} was not analysed (${r.unknown.reason})`;
+      ? `${tables.runtime.label} cannot evaluate rule ${r.index}'s pattern ${quotedText(r.unknown.pattern)} (${r.unknown.reason}), so every ${op} that reaches it fails`
+      : `rule ${r.index}'s pattern ${quotedText(r.unknown.pattern)} was not analysed (${r.unknown.reason})`;
   }
   return undefined;
 }

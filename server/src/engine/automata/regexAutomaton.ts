@@ -1,4 +1,5 @@
-import { CharBase, CharSet, DFA, JS, type Char } from "refa";
+import { CharBase, CharSet, DFA, JS, TooManyNodesError, type Char } from "refa";
+import { quotedText } from "../config/describe";
 import type { Assertion, Concatenation, Element, Expression, NoParent, Quantifier } from "refa";
 import { Budget, BudgetExceeded, NotAnalysable } from "./budget";
 import { BoundedCache } from "../boundedCache";
@@ -88,14 +89,27 @@ export function clearGuardCache(): void {
 }
 
 function parse(regex: RegexSource, budget: Budget): { expression: NoParent<Expression>; maxCharacter: Char } {
+  // refa's parser cannot be stopped by the budget's clock, and on a regular expression with more nodes than it may
+  // create it gives up only after a time that grows with the text (about 0.5 s at 100,000 characters, for a
+  // pattern's analysis budgeted at 250 ms): such a text is not read at all.
+  if (regex.source.length > MAX_REGEX_CHARACTERS) throw new BudgetExceeded("characters", MAX_REGEX_CHARACTERS, regex.source.length);
   try {
     const parser = JS.Parser.fromLiteral({ source: regex.source, flags: regex.flags });
-    return parser.parse({ backreferences: "throw", assertions: "parse", maxNodes: 20_000 });
+    return parser.parse({ backreferences: "throw", assertions: "parse", maxNodes: MAX_REGEX_NODES });
   } catch (error) {
-    if (error instanceof Error && error.name === "TooManyNodesError") throw new BudgetExceeded("states", budget.limits.states);
-    throw new NotAnalysable(`refa cannot read the regular expression /${regex.source}/${regex.flags}: ${(error as Error).message}`);
+    // (refa's classes are minified: only `instanceof` tells its errors apart.)
+    if (error instanceof TooManyNodesError) throw new BudgetExceeded("states", budget.limits.states);
+    throw new NotAnalysable(`refa cannot read the regular expression ${quotedText(`/${regex.source}/${regex.flags}`)}: ${(error as Error).message}`);
   }
 }
+
+/** What refa's parser may build of one regular expression (nodes of its syntax tree). */
+const MAX_REGEX_NODES = 20_000;
+/**
+ * Longer regular expressions are not parsed: far beyond any real pattern's (tens to hundreds of characters), and
+ * above the node limit's reach for all but texts made of long escapes.
+ */
+export const MAX_REGEX_CHARACTERS = 30_000;
 
 /**
  * The minimal DFA of L, the strings `regex` matches from start to end: the guarded subset construction gives a DFA

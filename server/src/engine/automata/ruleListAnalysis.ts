@@ -1,3 +1,4 @@
+import { quotedText } from "../config/describe";
 import { OPERATIONS, type Operation } from "../runtime/runtime";
 import { Budget, BudgetExceeded, DEFAULT_RULE_BUDGET, type BudgetLimits } from "./budget";
 import { decisionOf, type Decision, type RuleForOperation, type RuleTables } from "./ruleTables";
@@ -158,12 +159,12 @@ export class RuleListAnalysis {
       if (!r.unknown) continue;
       if (r.index === index) {
         return r.unknown.unusable
-          ? `${this.tables.runtime.label} cannot evaluate its pattern ${JSON.stringify(r.unknown.pattern)} (${r.unknown.reason})`
-          : `its pattern ${JSON.stringify(r.unknown.pattern)} was not analysed: ${r.unknown.reason}`;
+          ? `${this.tables.runtime.label} cannot evaluate its pattern ${quotedText(r.unknown.pattern)} (${r.unknown.reason})`
+          : `its pattern ${quotedText(r.unknown.pattern)} was not analysed: ${r.unknown.reason}`;
       }
       return r.unknown.unusable
-        ? `${this.tables.runtime.label} cannot evaluate rule ${r.index}'s pattern ${JSON.stringify(r.unknown.pattern)} (${r.unknown.reason}), so every ${op} that reaches it fails`
-        : `rule ${r.index}'s pattern ${JSON.stringify(r.unknown.pattern)} was not analysed (${r.unknown.reason})`;
+        ? `${this.tables.runtime.label} cannot evaluate rule ${r.index}'s pattern ${quotedText(r.unknown.pattern)} (${r.unknown.reason}), so every ${op} that reaches it fails`
+        : `rule ${r.index}'s pattern ${quotedText(r.unknown.pattern)} was not analysed (${r.unknown.reason})`;
     }
     return undefined;
   }

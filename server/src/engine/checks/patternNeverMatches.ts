@@ -1,5 +1,6 @@
 import picomatch from "picomatch";
 import { allRuleLists } from "../config/model";
+import { quotedText } from "../config/describe";
 import { spanOf } from "../config/parse";
 import type { Fix } from "../diagnostics";
 import { compileJsGlob } from "../runtime/jsGlob";
@@ -158,7 +159,7 @@ function deadMessage(
     const example = examplePaths(repaired, PLAIN_FILL).find((p) => isCanonical(r, p) && compiled.matches(p));
     return example ? ` ${r.label} does match it (e.g. \`${example}\`).` : "";
   }).join("");
-  return `This pattern never matches in ${names.join(" or ")}: ${because}. The rule decides nothing through ${JSON.stringify(pattern)}.${otherwise}`;
+  return `This pattern never matches in ${names.join(" or ")}: ${because}. The rule decides nothing through ${quotedText(pattern)}.${otherwise}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
