@@ -143,7 +143,12 @@ function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runti
   // a plain path: so most witnesses need no regular expression, whose building and first run were most of what
   // confirming one cost.
   /** How the reference runtime's matcher is asked about one pattern's candidates (worked out once per pattern). */
-  const referenceMatcher = (pattern: string): ((path: string) => boolean) => plainPathMatcher(reference, pattern, () => table.compile(reference, pattern));
+  const referenceMatchers = new Map<string, (path: string) => boolean>();
+  const referenceMatcher = (pattern: string): ((path: string) => boolean) => {
+    let matcher = referenceMatchers.get(pattern);
+    if (!matcher) referenceMatchers.set(pattern, (matcher = plainPathMatcher(reference, pattern, () => table.compile(reference, pattern))));
+    return matcher;
+  };
   return listFindings;
 
   /** What the check finds in one rule list (`stoppedAt` the rule where the work budget ran out, if it did). */
@@ -153,16 +158,43 @@ function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runti
     // without the patterns that cannot match such a path here (below): same decision, same deciding rule.
     let shared: SharedList | undefined;
     // Each distinct question of this run is counted once, whether or not an earlier run knew the answer, so the
-    // findings never depend on the cache.
-    const asked = new Set<string>();
+    // findings never depend on the cache. Kept per operation and keyed by the path itself: a candidate is asked
+    // about again and again (every rule with its pattern, every operation), and a string computes its hash once,
+    // where a new `${op}\n${path}` key had to be built and hashed on every question.
+    const asked: Record<Operation, Set<string>> = { read: new Set(), write: new Set() };
     const decide = (op: Operation, path: string): RuleDecision => {
       shared ??= sharedRuleList(indexed, rules.map((r) => dotPathRule(r.input, (p) => table.compile(runtime, p).unusable)));
-      const question = `${op}\n${path}`;
-      if (!asked.has(question)) {
-        asked.add(question);
+      const seen = asked[op];
+      if (!seen.has(path)) {
+        seen.add(path);
         work.spend();
       }
-      return shared.decide(question, op, path);
+      return shared.decide(op, path);
+    };
+    // A pattern repeated in rules with the same operations asks the same questions in the same order and finds the
+    // same witness: the search is made once, and each repeat counts only what the search counted apart from
+    // questions (those were asked already, and count once): its reference-matcher questions.
+    const searches = new Map<string, { readonly witness: string | undefined; readonly referenceQuestions: number }>();
+    const searchWitness = (pattern: string, ops: readonly Operation[]): string | undefined => {
+      const key = `${ops.join(",")}\n${pattern}`;
+      const known = searches.get(key);
+      if (known) {
+        work.spend(known.referenceQuestions);
+        return known.witness;
+      }
+      // The reference runtime's matcher is asked last: most patterns never get that far, and it compiles.
+      const gapPaths = gapsOf(pattern);
+      let witness: string | undefined;
+      let referenceQuestions = 0;
+      let referenceMatches: ((path: string) => boolean) | undefined;
+      for (let k = 0, p = gapPaths.at(0); p !== undefined; p = gapPaths.at(++k)) {
+        if (ops.some((op) => decide(op, p!).decision !== "deny") && (work.spend(), referenceQuestions++, (referenceMatches ??= referenceMatcher(pattern))(p))) {
+          witness = p;
+          break;
+        }
+      }
+      searches.set(key, { witness, referenceQuestions });
+      return witness;
     };
     for (let r = 0; r < rules.length; r++) {
       const rule = rules[r]!;
@@ -176,16 +208,7 @@ function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runti
       for (let n = 0; n < rule.pathNodes.length; n++) {
         const pattern = rule.pathNodes[n]!.value;
         if (!analysable(pattern)) continue;
-        // The reference runtime's matcher is asked last: most patterns never get that far, and it compiles.
-        const gapPaths = gapsOf(pattern);
-        let witness: string | undefined;
-        let referenceMatches: ((path: string) => boolean) | undefined;
-        for (let k = 0, p = gapPaths.at(0); p !== undefined; p = gapPaths.at(++k)) {
-          if (ops.some((op) => decide(op, p!).decision !== "deny") && (work.spend(), (referenceMatches ??= referenceMatcher(pattern))(p))) {
-            witness = p;
-            break;
-          }
-        }
+        const witness = searchWitness(pattern, ops);
         if (!witness) continue;
         written ??= new Set(rule.pathNodes.map((node) => node.value));
         const added = dotfilePatterns(pattern).filter((p) => !written!.has(p));
@@ -297,12 +320,11 @@ const NO_GAPS = new Gaps([], () => false);
 const SHARED_LIST_MAX_CHARS = 1 << 20;
 /** Lists kept: the top-level one and a few subagents' (a file with more lists re-decides the rest). */
 const SHARED_LISTS = 8;
-/** Decisions kept per list; a list asked more than this starts over (each is a path string and a small object). */
+/** Decisions kept per list and operation; more than this and they start over (each is a path string and a small object). */
 const SHARED_DECISIONS = 50_000;
 
 interface SharedList {
-  /** `question` is `${op}\n${path}`. */
-  decide(question: string, op: Operation, path: string): RuleDecision;
+  decide(op: Operation, path: string): RuleDecision;
 }
 const sharedLists = new BoundedCache<string, SharedList>({ entries: SHARED_LISTS });
 
@@ -324,10 +346,14 @@ function sharedRuleList(indexed: Runtime, rules: readonly PermissionRuleInput[])
   const detached: Runtime = { ...base, compilePattern: (p) => (compileNow ?? base.compilePattern)(p) };
   const list = new CompiledRuleList(detached, rules, { noAutomaton: true });
   compileNow = undefined;
-  const known = new BoundedCache<string, RuleDecision>({ entries: SHARED_DECISIONS });
+  const known: Record<Operation, BoundedCache<string, RuleDecision>> = {
+    read: new BoundedCache({ entries: SHARED_DECISIONS }),
+    write: new BoundedCache({ entries: SHARED_DECISIONS }),
+  };
   const shared: SharedList = {
-    decide(question, op, path) {
-      return known.get(question) ?? known.set(question, list.decide(op, path));
+    decide(op, path) {
+      const decisions = known[op];
+      return decisions.get(path) ?? decisions.set(path, list.decide(op, path));
     },
   };
   if (key.length <= SHARED_LIST_MAX_CHARS) sharedLists.set(key, shared);
