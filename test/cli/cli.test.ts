@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { scratchDir } from "../helpers/scratch";
 
 // The built CLI (npm test builds first): the path dist/cli.js is a contract.
 const CLI = join(__dirname, "..", "..", "dist", "cli.js");
@@ -15,7 +15,7 @@ function run(args: string[], cwd?: string) {
 }
 
 function tempConfig(text: string, name = "agent-sandbox.jsonc"): string {
-  const dir = mkdtempSync(join(tmpdir(), "agent-sandbox-cli-"));
+  const dir = scratchDir("cli");
   const file = join(dir, name);
   writeFileSync(file, text);
   return file;
@@ -211,7 +211,7 @@ describe("agent-sandbox tools and prompt", () => {
 describe("start-up", () => {
   test("--version, --help and usage errors run without the engine's bundle (it is not even loaded)", () => {
     // The CLI's bundle alone, without engine.js beside it: anything that loaded the engine would fail.
-    const dir = mkdtempSync(join(tmpdir(), "agent-sandbox-cli-alone-"));
+    const dir = scratchDir("cli-alone");
     copyFileSync(CLI, join(dir, "cli.js"));
     const alone = (args: string[]) => spawnSync(process.execPath, [join(dir, "cli.js"), ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
     assert.match(alone(["--version"]).stdout, /^\d+\.\d+\.\d+\n$/);

@@ -3,10 +3,10 @@
 // to test there.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { scratchDir } from "../helpers/scratch";
 
 const CLI = join(__dirname, "..", "..", "dist", "cli.js");
 const EXAMPLE = join(__dirname, "..", "..", "examples", "research-agent", "agent-sandbox.jsonc");
@@ -26,7 +26,7 @@ describe("the CLI's compile cache on Node 20", { skip: nodeHasItsOwn ? "this Nod
   const args = ["check", EXAMPLE, "--format", "json"];
 
   test("the first run writes the engine's compiled code; later runs use it and print the same", () => {
-    const cache = join(mkdtempSync(join(tmpdir(), "agent-sandbox-cc-")), "cache");
+    const cache = join(scratchDir("cc"), "cache");
     const first = run(cache, args);
     assert.equal(first.stderr, "");
     const files = cacheFiles(cache);
@@ -41,7 +41,7 @@ describe("the CLI's compile cache on Node 20", { skip: nodeHasItsOwn ? "this Nod
   });
 
   test("a damaged cache file is refused by V8 and replaced; the output is unchanged", () => {
-    const cache = join(mkdtempSync(join(tmpdir(), "agent-sandbox-cc-")), "cache");
+    const cache = join(scratchDir("cc"), "cache");
     const expected = run(cache, args);
     const [file] = cacheFiles(cache);
     writeFileSync(join(cache, file!), Buffer.alloc(4096, 7));
@@ -51,7 +51,7 @@ describe("the CLI's compile cache on Node 20", { skip: nodeHasItsOwn ? "this Nod
   });
 
   test("a folder others may write is never used", { skip: process.platform === "win32" ? "POSIX modes" : false }, () => {
-    const cache = join(mkdtempSync(join(tmpdir(), "agent-sandbox-cc-")), "cache");
+    const cache = join(scratchDir("cc"), "cache");
     mkdirSync(cache);
     chmodSync(cache, 0o777);
     const r = run(cache, args);
@@ -61,7 +61,7 @@ describe("the CLI's compile cache on Node 20", { skip: nodeHasItsOwn ? "this Nod
   });
 
   test("NODE_DISABLE_COMPILE_CACHE turns it off", () => {
-    const cache = join(mkdtempSync(join(tmpdir(), "agent-sandbox-cc-")), "cache");
+    const cache = join(scratchDir("cc"), "cache");
     const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", env: { ...process.env, NODE_COMPILE_CACHE: cache, NODE_DISABLE_COMPILE_CACHE: "1" } });
     assert.ok(r.status === 0 || r.status === 1, `exit ${r.status}`);
     assert.throws(() => readdirSync(cache), /ENOENT/);

@@ -3,19 +3,19 @@
 // in process (main() with a recording io), so that the number of writes can be counted.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { main } from "../../server/src/cli/main";
 import { BATCH_CHARS } from "../../server/src/cli/output";
 import { LISTED_NAMES } from "../../server/src/engine/names";
+import { scratchDir } from "../helpers/scratch";
 
 const CLI = join(__dirname, "..", "..", "dist", "cli.js");
 const ROLES = 10_000;
 
 function tempConfig(config: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), "agent-sandbox-cli-large-"));
+  const dir = scratchDir("cli-large");
   const file = join(dir, "agent-sandbox.jsonc");
   writeFileSync(file, JSON.stringify(config, null, 1));
   return file;

@@ -21,9 +21,6 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { CompositeBackend, FilesystemBackend, StateBackend, createDeepAgent, createFilesystemMiddleware } from "deepagents";
 import { createMiddleware } from "langchain";
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
@@ -36,6 +33,7 @@ import { effectiveTools } from "../../server/src/engine/agents/effectiveTools";
 import { promptPreview } from "../../server/src/engine/agents/promptPreview";
 import { deepagentsJs } from "../../server/src/engine/runtime/deepagentsJs";
 import { envInt, makeRng, type Rng } from "../helpers/random";
+import { scratchDir } from "../helpers/scratch";
 
 const SEED = envInt("CONFORMANCE_SEED", 0x00a9_e175);
 const CASES = envInt("CONFORMANCE_AGENT_CASES", 250);
@@ -145,7 +143,7 @@ function generateConfig(rng: Rng): Obj {
 // Translation into a real createDeepAgent call
 // ---------------------------------------------------------------------------------------------------------
 
-const ROOT = mkdtempSync(join(tmpdir(), "agent-sandbox-conformance-"));
+const ROOT = scratchDir("conformance");
 
 function storeStub(withDelete = true): Record<string, unknown> {
   const b: Record<string, unknown> = {
