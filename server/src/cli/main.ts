@@ -1,6 +1,6 @@
 // First: it must be in place before the imports below load the engine's bundle.
 import "./compileCache";
-import "./v8Flags";
+import { setAnalysisV8Flags } from "./v8Flags";
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { CheckOptions } from "../engine/checkConfig";
@@ -139,6 +139,8 @@ function check(args: ParsedArgs, io: Io): number {
     }
     const dryRun = isDryRunFileName(basename(file));
     const options: CheckOptions = { ...relativeAccess(file), severities, analysis: analysisWanted(args) };
+    // A run of seconds from here on, not of milliseconds: the young heap may grow in bigger steps (v8Flags.ts).
+    if (options.analysis && !dryRun) setAnalysisV8Flags();
     const run = (t: string) => (dryRun ? { ...later.dryRun().checkDryRunText(t), model: undefined, skipped: [] } : later.checkConfig().checkConfigText(t, options));
     let result = run(text);
     if (fix && !dryRun) {
