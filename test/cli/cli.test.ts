@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, test } from "node:test";
 import { scratchDir } from "../helpers/scratch";
 
@@ -85,6 +85,36 @@ describe("agent-sandbox check", () => {
     assert.match(fixed, /"operations": \["read", "write"\], "paths": \["\/secrets\/\*\*"\]/);
     assert.doesNotMatch(fixed, /"paths": \[\]/);
     assert.equal(run(["check", file, "--format", "json"]).code, 0);
+  });
+
+  test("a byte order mark (as Windows editors write) is not a syntax error; --fix writes it back", () => {
+    // CRLF line ends too, as such a file usually has: positions are the editor's, the mark not counted.
+    const original = '\uFEFF{\r\n  "version": 1,\r\n  "permissions": [\r\n    { "operations": "readwrite", "paths": ["secrets/**"], "mode": "deny" }\r\n  ]\r\n}\r\n';
+    const file = tempConfig(original);
+    const before = JSON.parse(run(["check", file, "--format", "json"]).stdout) as { files: { diagnostics: { code: string; range: { start: { line: number; character: number } } }[] }[] };
+    const codes = before.files[0]!.diagnostics.map((d) => d.code);
+    assert.ok(!codes.includes("json-syntax"), codes.join(", "));
+    const notList = before.files[0]!.diagnostics.find((d) => d.code === "operations-not-list");
+    assert.deepEqual(notList?.range.start, { line: 3, character: 20 });
+    assert.equal(run(["explain", file, "--op", "read", "--path", "/secrets/a"]).code, 0);
+    assert.equal(run(["tools", file]).code, 0);
+    assert.equal(run(["check", file, "--fix"]).code, 0);
+    const fixed = readFileSync(file, "utf8");
+    assert.ok(fixed.startsWith('\uFEFF{\r\n'), JSON.stringify(fixed.slice(0, 10)));
+    assert.match(fixed, /"operations": \["read", "write"\], "paths": \["\/secrets\/\*\*"\]/);
+  });
+
+  test("a file that cannot be read: said on stderr, exit 2, and the summary does not say all is well", () => {
+    const good = tempConfig('{ "version": 1 }');
+    const missing = join(dirname(good), "missing", "agent-sandbox.jsonc");
+    const r = run(["check", good, missing]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^agent-sandbox: cannot read .*missing\/agent-sandbox\.jsonc: ENOENT\n$/);
+    assert.equal(r.stdout.trimEnd().split("\n").at(-1), "✖ 1 file(s) checked, no problems; 1 file(s) could not be read");
+    // JSON keeps its contract: the file that was read, and the exit code says the rest.
+    const json = run(["check", good, missing, "--format", "json"]);
+    assert.equal(json.code, 2);
+    assert.equal((JSON.parse(json.stdout) as { summary: { files: number } }).summary.files, 1);
   });
 
   test("nothing is written without --fix", () => {

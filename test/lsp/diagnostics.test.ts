@@ -162,6 +162,8 @@ describe("diagnostics (push, and files that are not open)", () => {
   const folder = session.folder;
   // On disk before the server starts (and scans the workspace folder).
   const workspaceFile = folder.write(FIXTURES.ruleMistakes);
+  // The same file as Notepad saves it: a byte order mark in front, which VS Code keeps out of the document.
+  const markedFile = folder.write(FIXTURES.ruleMistakes, `\uFEFF${FIXTURES.ruleMistakes.text}`);
   let client: LspTestClient;
   before(() => {
     client = session.client;
@@ -170,6 +172,14 @@ describe("diagnostics (push, and files that are not open)", () => {
   it("Given a config file in a workspace folder, When the server starts, Then its diagnostics are pushed without opening it", async () => {
     const published = client.published.get(workspaceFile.uri) ?? (await client.waitForPublish(workspaceFile.uri));
     assert.equal(published.diagnostics.length, 4);
+  });
+
+  it("Given a closed config file that starts with a byte order mark, When the server reads it from disk, Then it gets the diagnostics of the same file without one", async () => {
+    const plain = client.published.get(workspaceFile.uri) ?? (await client.waitForPublish(workspaceFile.uri));
+    const marked = client.published.get(markedFile.uri) ?? (await client.waitForPublish(markedFile.uri));
+    const summary = (p: typeof plain) => p.diagnostics.map((d) => ({ code: d.code, range: d.range, message: d.message }));
+    assert.deepEqual(summary(marked), summary(plain));
+    assert.ok(!marked.diagnostics.some((d) => d.code === "json-syntax"));
   });
 
   it("Given a closed workspace file, When it is deleted, Then its diagnostics are cleared", async () => {

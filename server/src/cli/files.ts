@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
+import { BYTE_ORDER_MARK, withoutByteOrderMark } from "../engine/text";
 
 /** File names the product owns (config-format.md). */
 export function isConfigFileName(name: string): boolean {
@@ -46,6 +47,21 @@ export function displayPath(path: string): string {
   return (rel === "" ? "." : rel.startsWith("..") ? resolve(path) : rel).split(sep).join("/");
 }
 
+/**
+ * A config or dry-run file as the editor shows it: its text without a byte order mark, and whether it had one, so
+ * that `--fix` writes it back as it was. Throws what `readFileSync` throws.
+ */
+export function readTextFile(path: string): { text: string; byteOrderMark: boolean } {
+  const raw = readFileSync(path, "utf8");
+  const text = withoutByteOrderMark(raw);
+  return { text, byteOrderMark: text !== raw };
+}
+
+/** `text` as `readTextFile` found it: with its byte order mark if it had one. */
+export function asWritten(text: string, byteOrderMark: boolean): string {
+  return byteOrderMark ? BYTE_ORDER_MARK + text : text;
+}
+
 /** File access relative to a config file's folder, for inputs the config names. */
 export function relativeAccess(configPath: string): { fileExists: (p: string) => boolean; readFile: (p: string) => string | undefined } {
   const base = dirname(resolve(configPath));
@@ -53,7 +69,7 @@ export function relativeAccess(configPath: string): { fileExists: (p: string) =>
     fileExists: (p) => existsSync(resolve(base, p)),
     readFile: (p) => {
       try {
-        return readFileSync(resolve(base, p), "utf8");
+        return withoutByteOrderMark(readFileSync(resolve(base, p), "utf8"));
       } catch {
         return undefined;
       }

@@ -1,7 +1,7 @@
 // First: it must be in place before the imports below load the engine's bundle.
 import "./compileCache";
 import { setAnalysisV8Flags } from "./v8Flags";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { CheckOptions } from "../engine/checkConfig";
 import type { Finding, Severity } from "../engine/diagnostics";
@@ -120,7 +120,7 @@ function check(args: ParsedArgs, io: Io): number {
   const fix = !!flag(args, "fix");
   const severities = severityOverrides(args);
   const targets = args.positionals.length ? args.positionals : ["."];
-  const { displayPath, findFiles, isConfigFileName, isDirectory, isDryRunFileName, relativeAccess } = later.files();
+  const { asWritten, displayPath, findFiles, isConfigFileName, isDirectory, isDryRunFileName, readTextFile, relativeAccess } = later.files();
   const files: string[] = [];
   for (const target of targets) {
     if (isDirectory(target)) files.push(...findFiles(target, (n) => isConfigFileName(n) || isDryRunFileName(n)));
@@ -130,8 +130,9 @@ function check(args: ParsedArgs, io: Io): number {
   let unreadable = 0;
   for (const file of files) {
     let text: string;
+    let byteOrderMark: boolean;
     try {
-      text = readFileSync(file, "utf8");
+      ({ text, byteOrderMark } = readTextFile(file));
     } catch (error) {
       io.err(`agent-sandbox: cannot read ${displayPath(file)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
       unreadable++;
@@ -152,7 +153,7 @@ function check(args: ParsedArgs, io: Io): number {
         fixed = next.text;
         result = run(fixed);
       }
-      if (fixed !== text) writeFileSync(file, fixed);
+      if (fixed !== text) writeFileSync(file, asWritten(fixed, byteOrderMark));
     }
     const report: FileReport = { path: displayPath(file), diagnostics: result.findings.map((f: Finding) => later.output().toDiagnosticJson(f, result.lines)) };
     if (result.skipped.length > 0) {
@@ -180,7 +181,7 @@ function check(args: ParsedArgs, io: Io): number {
   }
   if (format === "json") io.out(`${JSON.stringify({ files: reports, summary }, null, 2)}\n`);
   else if (format === "sarif") io.out(`${JSON.stringify(later.sarif().toSarif(reports, VERSION, DOCS), null, 2)}\n`);
-  else io.out(textReport(reports, summary, io.color));
+  else io.out(textReport(reports, summary, io.color, unreadable));
   if (unreadable > 0) return 2;
   return summary.errors > 0 ? 1 : 0;
 }
@@ -193,10 +194,10 @@ function explain(args: ParsedArgs, io: Io): number {
   if (!flag(args, "op")) throw new UsageError("explain needs --op read|write");
   const path = flag(args, "path");
   if (path === undefined) throw new UsageError("explain needs --path PATH");
-  const { displayPath, relativeAccess } = later.files();
+  const { displayPath, readTextFile, relativeAccess } = later.files();
   let text: string;
   try {
-    text = readFileSync(configPath, "utf8");
+    text = readTextFile(configPath).text;
   } catch (error) {
     io.err(`agent-sandbox: cannot read ${displayPath(configPath)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
     return 2;
@@ -228,10 +229,10 @@ function explain(args: ParsedArgs, io: Io): number {
 function loadModel(args: ParsedArgs, io: Io, command: string) {
   const configPath = args.positionals[0];
   if (!configPath || args.positionals.length > 1) throw new UsageError(`${command} takes exactly one CONFIG file`);
-  const { displayPath, relativeAccess } = later.files();
+  const { displayPath, readTextFile, relativeAccess } = later.files();
   let text: string;
   try {
-    text = readFileSync(configPath, "utf8");
+    text = readTextFile(configPath).text;
   } catch (error) {
     io.err(`agent-sandbox: cannot read ${displayPath(configPath)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
     return undefined;

@@ -13,6 +13,8 @@ export function textReport(
   files: { path: string; diagnostics: DiagnosticJson[]; skipped?: { what: string; why: string; checks: string[] }[] }[],
   summary: { files: number; errors: number; warnings: number; information: number; hints: number },
   color: boolean,
+  /** Files named that could not be read (each already said on stderr): the last line must not say all is well. */
+  unreadable = 0,
 ): string {
   let out = "";
   for (const file of files) {
@@ -32,8 +34,9 @@ export function textReport(
   }
   const total = summary.errors + summary.warnings + summary.information + summary.hints;
   const counts = `${summary.errors} error(s), ${summary.warnings} warning(s), ${summary.information} information, ${summary.hints} hint(s)`;
+  const unread = unreadable > 0 ? `; ${unreadable} file(s) could not be read` : "";
   out += total === 0
-    ? `${paint("✔", "green", color)} ${summary.files} file(s) checked, no problems\n`
-    : `${paint("✖", summary.errors ? "red" : "yellow", color)} ${total} problem(s) in ${summary.files} file(s): ${counts}\n`;
+    ? `${paint(unreadable > 0 ? "✖" : "✔", unreadable > 0 ? "red" : "green", color)} ${summary.files} file(s) checked, no problems${unread}\n`
+    : `${paint("✖", summary.errors || unreadable ? "red" : "yellow", color)} ${total} problem(s) in ${summary.files} file(s): ${counts}${unread}\n`;
   return out;
 }

@@ -60,3 +60,13 @@ export class LineIndex {
     return this.lineStarts[Math.max(0, Math.min(line, this.lineStarts.length - 1))]!;
   }
 }
+
+/**
+ * A UTF-8 byte order mark (U+FEFF) in front of a file: Notepad and other Windows editors write one, VS Code keeps it
+ * out of the document's text, and a JSON parser reads it as an invalid symbol at 1:1. Text read from disk goes
+ * through this, so what the engine checks, and every position it reports, is what the editor shows.
+ */
+export const BYTE_ORDER_MARK = "\uFEFF";
+export function withoutByteOrderMark(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}

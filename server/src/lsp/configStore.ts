@@ -25,6 +25,7 @@ import {
 } from "./engineFacade";
 import type { ExactPhase } from "./exactPhase";
 import { URI } from "./uri";
+import { withoutByteOrderMark } from "../engine/text";
 
 /** The `agentSandbox` settings section (package.json `contributes.configuration`). */
 export interface ServerSettings {
@@ -195,7 +196,7 @@ export class ConfigStore {
     let text = this.diskText.get(uri);
     if (text === undefined) {
       try {
-        text = await readFile(fsPath, "utf8");
+        text = withoutByteOrderMark(await readFile(fsPath, "utf8"));
       } catch {
         return undefined;
       }
