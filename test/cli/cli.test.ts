@@ -171,6 +171,19 @@ describe("agent-sandbox explain", () => {
     );
   });
 
+  test("explain, tools and prompt on a config with errors: the answer on stdout as always, and one line on stderr that says so", () => {
+    // A rule deepagents-js refuses when the agent is built, after a key written twice.
+    const file = tempConfig('{ "version": 1, "version": 1,\n  "permissions": [{ "operations": ["read"], "paths": ["/a/../b"], "mode": "deny" }] }');
+    for (const args of [["explain", file, "--op", "read", "--path", "/b"], ["tools", file], ["prompt", file]]) {
+      const r = run([...args, "--format", "json"]);
+      assert.equal(r.code, 0, args.join(" "));
+      assert.doesNotThrow(() => JSON.parse(r.stdout));
+      assert.match(r.stderr, /^agent-sandbox: note: \S+agent-sandbox\.jsonc has 2 error\(s\) \(`agent-sandbox check` lists them\); the first, at 1:17: Duplicate key "version"[^\n]*\n$/, args[0]);
+    }
+    // A config without errors: nothing on stderr.
+    for (const args of [["explain", EXAMPLE, "--op", "read", "--path", "/b"], ["tools", EXAMPLE], ["prompt", EXAMPLE]]) assert.equal(run(args).stderr, "", args[0]);
+  });
+
   test("rule is null when the default decides; a rejected path is an error in the runtime's words", () => {
     const file = tempConfig('{ "version": 1, "permissions": [{ "operations": ["read"], "paths": ["/secrets/**"], "mode": "deny" }] }');
     const allowed = JSON.parse(run(["explain", file, "--op", "read", "--path", "/public/a", "--format", "json"]).stdout);

@@ -5,6 +5,7 @@ import { writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { CheckOptions } from "../engine/checkConfig";
 import type { Finding, Severity } from "../engine/diagnostics";
+import type { LineIndex } from "../engine/text";
 import type { DiagnosticJson } from "../engine/output";
 import type { Operation } from "../engine/runtime/runtime";
 import { flag, oneOf, parseArgs, UsageError, type ParsedArgs } from "./args";
@@ -209,6 +210,7 @@ function explain(args: ParsedArgs, io: Io): number {
     io.err(`agent-sandbox: ${displayPath(configPath)}${where}: ${first?.message ?? "not a configuration"}\n`);
     return 2;
   }
+  noteErrors(io, displayPath(configPath), result);
   const agentName = flag(args, "agent") ?? "main";
   // The engine's own answer lists every agent: with 10,000 subagents, a screenful of names before the point.
   const { agentsOf, findAgent } = later.agents();
@@ -223,6 +225,24 @@ function explain(args: ParsedArgs, io: Io): number {
     io.out(`${paint(e.decision.toUpperCase(), colour, io.color)}  ${e.summary}\n`);
   }
   return 0;
+}
+
+/**
+ * `explain`, `tools` and `prompt` answer from the config as written. When `check` finds errors in it (a rule the
+ * runtime refuses when the agent is built, a key it does not know), that answer alone reads as if all were well:
+ * one line on stderr says so, with the first error; stdout keeps its contract.
+ */
+function noteErrors(io: Io, shownPath: string, result: { findings: readonly Finding[]; lines: LineIndex }): void {
+  let errors = 0;
+  let first: Finding | undefined;
+  for (const f of result.findings) {
+    if (f.severity !== "error") continue;
+    errors++;
+    if (!first || f.span.start < first.span.start) first = f;
+  }
+  if (!first) return;
+  const at = result.lines.positionAt(first.span.start);
+  io.err(`agent-sandbox: note: ${shownPath} has ${errors} error(s) (\`agent-sandbox check\` lists them); the first, at ${at.line + 1}:${at.character + 1}: ${first.message}\n`);
 }
 
 /** Reads and models one CONFIG argument; a config that cannot be modelled is exit 2 with its first problem. */
@@ -244,6 +264,7 @@ function loadModel(args: ParsedArgs, io: Io, command: string) {
     io.err(`agent-sandbox: ${displayPath(configPath)}: ${first?.message ?? "not a configuration"}\n`);
     return undefined;
   }
+  noteErrors(io, displayPath(configPath), result);
   const model = result.model;
   const agent = flag(args, "agent");
   const { agentsOf, findAgent } = later.agents();
