@@ -129,6 +129,12 @@ describe("agent-sandbox check", () => {
     assert.equal(run(["check", file, "--severity", "operations-not-list=warning"]).code, 0);
     assert.match(run(["check", file, "--severity", "operations-not-list=off"]).stdout, /no problems/);
     assert.equal(run(["check", file, "--severity", "nonsense"]).code, 2);
+    // A misspelt code would silence nothing: it is refused, with the code it was probably meant to be.
+    const typo = run(["check", file, "--severity", "operations-not-lists=off"]);
+    assert.equal(typo.code, 2);
+    assert.match(typo.stderr, /^agent-sandbox: --severity: no check has the code "operations-not-lists"; did you mean "operations-not-list"\?\n/);
+    assert.match(run(["check", file, "--severity", "frobnicate=off"]).stderr, /no check has the code "frobnicate" \(every code has a page in \S+\/docs\/checks\)/);
+    assert.equal(run(["check", file, "--severity", "rule-shadowed=off", "--severity", "internal-error=off", "--severity", "schema=hint"]).code, 1);
   });
 
   test("SARIF 2.1.0", () => {

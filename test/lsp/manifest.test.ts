@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import picomatch from "picomatch";
+import { knownCodes } from "../../server/src/engine/checks/index";
 import { Commands } from "../../server/src/protocol";
 import { ROOT } from "./lspClient";
 
@@ -58,6 +59,12 @@ describe("extension manifest", () => {
   it("contributes exactly the commands the client registers, and the settings the server reads", () => {
     assert.deepEqual(pkg.contributes.commands.map((c: { command: string }) => c.command).sort(), Object.values(Commands).sort());
     assert.deepEqual(Object.keys(pkg.contributes.configuration.properties).sort(), ["agentSandbox.defaultRuntime", "agentSandbox.ruleAnalysis", "agentSandbox.severities", "agentSandbox.trace.server"]);
+  });
+
+  it("the severities setting offers and accepts exactly the engine's codes, each with its docs page", () => {
+    const offered: string[] = pkg.contributes.configuration.properties["agentSandbox.severities"].propertyNames.enum;
+    assert.deepEqual(offered, [...knownCodes()]);
+    for (const code of offered) if (code !== "internal-error") assert.ok(existsSync(join(ROOT, "docs", "checks", `${code}.md`)), code);
   });
 
   it("ships what .vscodeignore lets through: every bundle, the schemas, grammar and language configuration; no sources", () => {

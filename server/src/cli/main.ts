@@ -21,6 +21,8 @@ const later = {
   // The engine itself: `--version`, `--help` and a mistyped command or option run without loading it.
   checkConfig: () => require("../engine/checkConfig") as typeof import("../engine/checkConfig"),
   diagnostics: () => require("../engine/diagnostics") as typeof import("../engine/diagnostics"),
+  checks: () => require("../engine/checks/index") as typeof import("../engine/checks/index"),
+  didYouMean: () => require("../engine/didYouMean") as typeof import("../engine/didYouMean"),
   agents: () => require("../engine/agents/agents") as typeof import("../engine/agents/agents"),
   output: () => require("../engine/output") as typeof import("../engine/output"),
   // Shared with the language server, so it lives in the engine's bundle.
@@ -100,6 +102,12 @@ function severityOverrides(args: ParsedArgs): Record<string, Severity | "off"> {
     const levels: string[] = [...later.diagnostics().SEVERITIES, "off"];
     if (!code || !level || !levels.includes(level)) {
       throw new UsageError(`--severity takes CODE=LEVEL with LEVEL one of ${levels.join(", ")} (got "${entry}")`);
+    }
+    const codes = later.checks().knownCodes();
+    if (!codes.includes(code)) {
+      // A misspelt code would otherwise change nothing, silently: the user believes a check is off that still runs.
+      const near = later.didYouMean().didYouMean(code, codes);
+      throw new UsageError(`--severity: no check has the code "${code}"${near ? `; did you mean "${near}"?` : ` (every code has a page in ${DOCS}/checks)`}`);
     }
     overrides[code] = level as Severity | "off";
   }

@@ -88,13 +88,28 @@ export const CHECKS: readonly Check[] = [
 ];
 
 /**
- * The exact glob-set analysis (issue 5: rule order on automata). It is correct but not yet within its time
- * budget on large configs, so hosts run it only on request (`check --analysis`); see docs/checks/rule-shadowed.md.
+ * The exact glob-set analysis (rule order decided on automata; docs/checks/rule-shadowed.md). Hosts run it unless
+ * told not to (`check --no-analysis`, the editor's `agentSandbox.ruleAnalysis` setting).
  *
  * They live in ../analysis.ts with the automata and refa, loaded on first use (../analysisLoader.ts): hosts that do
  * not analyse never load them.
  */
-export const ANALYSIS_CHECKS: readonly Check[] = (["ruleShadowed", "ruleRedundant", "rulePartiallyShadowed", "runtimeDivergence"] as const).map(lazyAnalysisCheck);
+const ANALYSIS_CHECK_NAMES = ["ruleShadowed", "ruleRedundant", "rulePartiallyShadowed", "runtimeDivergence"] as const;
+export const ANALYSIS_CHECKS: readonly Check[] = ANALYSIS_CHECK_NAMES.map(lazyAnalysisCheck);
 
 /** Codes reported by the parser and the schema rather than by a `Check`. */
 export const BUILT_IN_CODES = ["json-syntax", "schema"] as const;
+
+/**
+ * Every code a finding can carry, for hosts that take codes from the user (`--severity CODE=LEVEL`): the checks',
+ * the analysis's (its checks' names in kebab case, so that asking does not load the analysis; a test holds the two
+ * to each other), the parser's and schema's, and `internal-error` (a check that failed).
+ */
+export function knownCodes(): readonly string[] {
+  return [
+    ...BUILT_IN_CODES,
+    ...CHECKS.map((c) => c.code),
+    ...ANALYSIS_CHECK_NAMES.map((name) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)),
+    "internal-error",
+  ];
+}
