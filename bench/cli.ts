@@ -31,6 +31,9 @@ export interface CliResult {
   /** Median CPU time (user + system) of each, where the platform tells (Linux). */
   cliCpuMs?: number;
   nodeCpuMs?: number;
+  /** Median minor page faults of each, where the platform tells (Linux). */
+  cliFaults?: number;
+  nodeFaults?: number;
   exitCode: number;
   diagnostics: number;
   /** The first, untimed run's wall time: the one that may compile the bundles from scratch and fill the cache. */
@@ -38,16 +41,17 @@ export interface CliResult {
 }
 
 /**
- * CPU time (user + system, ms) of this process's waited-for children so far, from /proc/self/stat (Linux; clock
- * ticks, usually 10 ms). `undefined` elsewhere. Shown next to wall time: on a busy machine wall time mostly counts
- * waiting for a core, CPU time does not.
+ * What this process's waited-for children have used so far, from /proc/self/stat (Linux; `undefined` elsewhere):
+ * CPU time (user + system, ms; clock ticks, usually 10 ms) and minor page faults. Shown next to wall time: on a
+ * busy machine wall time mostly counts waiting for a core, CPU time does not; and on a virtual machine a page fault
+ * (the first touch of fresh memory) can cost microseconds, so the faults say how much memory a run touched.
  */
-function childrenCpuMs(): number | undefined {
+function childrenUsage(): { cpuMs: number; faults: number } | undefined {
   try {
     const stat = readFileSync("/proc/self/stat", "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // Fields 16 and 17 of proc(5) (cutime, cstime) are the 14th and 15th after the command name.
-    return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+    // Fields 11, 16 and 17 of proc(5) (cminflt, cutime, cstime) are the 8th, 14th and 15th after the command name.
+    return { cpuMs: ((Number(fields[13]) + Number(fields[14])) * 1000) / 100, faults: Number(fields[8]) };
   } catch {
     return undefined;
   }
@@ -56,18 +60,19 @@ function childrenCpuMs(): number | undefined {
 /** One CLI run longer than this is stopped, and the section reports that instead of a time. */
 export const CLI_TIMEOUT_MS = 20_000;
 
-function timed(args: string[], cwd: string): { ms: number; cpuMs: number | undefined; status: number | null; stdout: string; stderr: string; timedOut: boolean } {
-  const cpu0 = childrenCpuMs();
+function timed(args: string[], cwd: string): { ms: number; cpuMs: number | undefined; faults: number | undefined; status: number | null; stdout: string; stderr: string; timedOut: boolean } {
+  const usage0 = childrenUsage();
   const t0 = performance.now();
   // The same environment for both, without NODE_OPTIONS that npm or the parent might carry (e.g. a loader).
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
   const r = spawnSync(process.execPath, args, { cwd, encoding: "utf8", env, maxBuffer: 64 * 1024 * 1024, timeout: CLI_TIMEOUT_MS });
   const ms = performance.now() - t0;
-  const cpu1 = childrenCpuMs();
+  const usage1 = childrenUsage();
   const timedOut = (r.error as NodeJS.ErrnoException | undefined)?.code === "ETIMEDOUT";
   if (r.error && !timedOut) throw r.error;
-  return { ms, cpuMs: cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0, status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "", timedOut };
+  const used = usage0 && usage1 ? { cpuMs: usage1.cpuMs - usage0.cpuMs, faults: usage1.faults - usage0.faults } : undefined;
+  return { ms, cpuMs: used?.cpuMs, faults: used?.faults, status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "", timedOut };
 }
 
 /** `undefined` with a reason when the CLI bundle is not there (run `npm run build`). */
@@ -116,7 +121,8 @@ export function benchCli(ruleCount: number, runs: number, cliPath = CLI_PATH): C
     }
     const cliMs = median(cli.map((r) => r.ms));
     const nodeMs = median(node.map((r) => r.ms));
-    const cpu = (rs: ReturnType<typeof timed>[]) => (rs.every((r) => r.cpuMs !== undefined) ? median(rs.map((r) => r.cpuMs!)) : undefined);
+    const medianOf = (rs: ReturnType<typeof timed>[], of: (r: ReturnType<typeof timed>) => number | undefined) =>
+      rs.every((r) => of(r) !== undefined) ? median(rs.map((r) => of(r)!)) : undefined;
     return {
       ruleCount,
       runs,
@@ -125,8 +131,10 @@ export function benchCli(ruleCount: number, runs: number, cliPath = CLI_PATH): C
       aboveNodeMs: cliMs - nodeMs,
       cliRuns: cli.map((r) => r.ms),
       nodeRuns: node.map((r) => r.ms),
-      cliCpuMs: cpu(cli),
-      nodeCpuMs: cpu(node),
+      cliCpuMs: medianOf(cli, (r) => r.cpuMs),
+      nodeCpuMs: medianOf(node, (r) => r.cpuMs),
+      cliFaults: medianOf(cli, (r) => r.faults),
+      nodeFaults: medianOf(node, (r) => r.faults),
       exitCode: first.status ?? -1,
       diagnostics,
       firstRunMs: first.ms,
@@ -149,7 +157,8 @@ if (process.argv[1]?.endsWith("cli.ts")) {
     else if ("timedOut" in r) console.log(`${cli}: the first run took over ${r.timedOut / 1000} s`);
     else {
       const cpu = r.cliCpuMs !== undefined && r.nodeCpuMs !== undefined ? `, CPU ${r.cliCpuMs.toFixed(0)} ms vs ${r.nodeCpuMs.toFixed(0)} ms (${(r.cliCpuMs - r.nodeCpuMs).toFixed(0)} ms above)` : "";
-      console.log(`${cli}: ${rules} rules, median of ${r.runs}: ${r.cliMs.toFixed(1)} ms vs node -e 0 ${r.nodeMs.toFixed(1)} ms: ${r.aboveNodeMs.toFixed(1)} ms above Node's start-up${cpu} (exit ${r.exitCode}, ${r.diagnostics} diagnostics; the untimed first run: ${r.firstRunMs?.toFixed(0)} ms)`);
+      const faults = r.cliFaults !== undefined && r.nodeFaults !== undefined ? `, page faults ${r.cliFaults} vs ${r.nodeFaults}` : "";
+      console.log(`${cli}: ${rules} rules, median of ${r.runs}: ${r.cliMs.toFixed(1)} ms vs node -e 0 ${r.nodeMs.toFixed(1)} ms: ${r.aboveNodeMs.toFixed(1)} ms above Node's start-up${cpu}${faults} (exit ${r.exitCode}, ${r.diagnostics} diagnostics; the untimed first run: ${r.firstRunMs?.toFixed(0)} ms)`);
     }
   }
 }

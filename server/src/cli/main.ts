@@ -97,13 +97,14 @@ export function main(argv: readonly string[], io: Io): number {
 
 function severityOverrides(args: ParsedArgs): Record<string, Severity | "off"> {
   const overrides: Record<string, Severity | "off"> = {};
-  for (const entry of args.flags.get("severity") ?? []) {
+  const entries = args.flags.get("severity") ?? [];
+  const codes = entries.length > 0 ? later.checks().knownCodes() : [];
+  for (const entry of entries) {
     const [code, level] = entry.split("=");
     const levels: string[] = [...later.diagnostics().SEVERITIES, "off"];
     if (!code || !level || !levels.includes(level)) {
       throw new UsageError(`--severity takes CODE=LEVEL with LEVEL one of ${levels.join(", ")} (got "${entry}")`);
     }
-    const codes = later.checks().knownCodes();
     if (!codes.includes(code)) {
       // A misspelt code would otherwise change nothing, silently: the user believes a check is off that still runs.
       const near = later.didYouMean().didYouMean(code, codes);
@@ -129,7 +130,7 @@ function check(args: ParsedArgs, io: Io): number {
   const fix = !!flag(args, "fix");
   const severities = severityOverrides(args);
   const targets = args.positionals.length ? args.positionals : ["."];
-  const { asWritten, displayPath, findFiles, isConfigFileName, isDirectory, isDryRunFileName, readTextFile, relativeAccess } = later.files();
+  const { asWritten, displayPath, findFiles, isConfigFileName, isDirectory, isDryRunFileName, relativeAccess } = later.files();
   const files: string[] = [];
   for (const target of targets) {
     if (isDirectory(target)) files.push(...findFiles(target, (n) => isConfigFileName(n) || isDryRunFileName(n)));
@@ -138,15 +139,12 @@ function check(args: ParsedArgs, io: Io): number {
   const reports: FileReport[] = [];
   let unreadable = 0;
   for (const file of files) {
-    let text: string;
-    let byteOrderMark: boolean;
-    try {
-      ({ text, byteOrderMark } = readTextFile(file));
-    } catch (error) {
-      io.err(`agent-sandbox: cannot read ${displayPath(file)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
+    const read = readOrSay(file, io);
+    if (!read) {
       unreadable++;
       continue;
     }
+    const { text, byteOrderMark } = read;
     const dryRun = isDryRunFileName(basename(file));
     const options: CheckOptions = { ...relativeAccess(file), severities, analysis: analysisWanted(args) };
     // A run of seconds from here on, not of milliseconds: the young heap may grow in bigger steps (v8Flags.ts).
@@ -203,14 +201,9 @@ function explain(args: ParsedArgs, io: Io): number {
   if (!flag(args, "op")) throw new UsageError("explain needs --op read|write");
   const path = flag(args, "path");
   if (path === undefined) throw new UsageError("explain needs --path PATH");
-  const { displayPath, readTextFile, relativeAccess } = later.files();
-  let text: string;
-  try {
-    text = readTextFile(configPath).text;
-  } catch (error) {
-    io.err(`agent-sandbox: cannot read ${displayPath(configPath)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
-    return 2;
-  }
+  const { displayPath, relativeAccess } = later.files();
+  const text = readOrSay(configPath, io)?.text;
+  if (text === undefined) return 2;
   const result = later.checkConfig().checkConfigText(text, relativeAccess(configPath));
   if (!result.model) {
     const first = result.findings[0];
@@ -235,6 +228,17 @@ function explain(args: ParsedArgs, io: Io): number {
   return 0;
 }
 
+/** A file's text as the editor shows it (`readTextFile`), or `undefined` once stderr says why it cannot be read. */
+function readOrSay(file: string, io: Io): { text: string; byteOrderMark: boolean } | undefined {
+  const { displayPath, readTextFile } = later.files();
+  try {
+    return readTextFile(file);
+  } catch (error) {
+    io.err(`agent-sandbox: cannot read ${displayPath(file)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
+    return undefined;
+  }
+}
+
 /**
  * `explain`, `tools` and `prompt` answer from the config as written. When `check` finds errors in it (a rule the
  * runtime refuses when the agent is built, a key it does not know), that answer alone reads as if all were well:
@@ -257,14 +261,9 @@ function noteErrors(io: Io, shownPath: string, result: { findings: readonly Find
 function loadModel(args: ParsedArgs, io: Io, command: string) {
   const configPath = args.positionals[0];
   if (!configPath || args.positionals.length > 1) throw new UsageError(`${command} takes exactly one CONFIG file`);
-  const { displayPath, readTextFile, relativeAccess } = later.files();
-  let text: string;
-  try {
-    text = readTextFile(configPath).text;
-  } catch (error) {
-    io.err(`agent-sandbox: cannot read ${displayPath(configPath)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
-    return undefined;
-  }
+  const { displayPath, relativeAccess } = later.files();
+  const text = readOrSay(configPath, io)?.text;
+  if (text === undefined) return undefined;
   const access = relativeAccess(configPath);
   const result = later.checkConfig().checkConfigText(text, access);
   if (!result.model) {

@@ -20,13 +20,16 @@ export const DEFAULT_PRODUCT_BUDGET: BudgetLimits = { milliseconds: 4000, states
 
 /** Thrown when a budget runs out; carries what ran out, for the `skipped` list. */
 export class BudgetExceeded extends Error {
+  constructor(what: "time" | "states", limit: number);
+  /** `size`: the characters the regular expression has. */
+  constructor(what: "characters", limit: number, size: number);
   constructor(readonly what: "time" | "states" | "characters", readonly limit: number, size?: number) {
     super(
       what === "time"
         ? `took longer than ${limit} ms`
         : what === "states"
           ? `needed more than ${limit} automaton states`
-          : `would be read from a regular expression of ${size?.toLocaleString("en") ?? "more than"} characters, over the ${limit.toLocaleString("en")} the analysis reads`,
+          : `would be read from a regular expression of ${size!.toLocaleString("en")} characters, over the ${limit.toLocaleString("en")} the analysis reads`,
     );
   }
 }

@@ -1,10 +1,9 @@
 import type { RuleListSpec } from "../config/model";
-import { quotedText } from "../config/describe";
 import { OPERATIONS, type Operation, type Runtime } from "../runtime/runtime";
 import type { Budget } from "./budget";
 import { exploreProduct, type Outcome } from "./product";
 import { takenTheOtherWay, type OperationFacts, type RemovalChange, type RuleAnalysis, type RuleVerdict, type SkipNote, type TakenBy } from "./ruleListAnalysis";
-import type { Decision, RuleTables } from "./ruleTables";
+import { blockedReason, type Decision, type RuleTables } from "./ruleTables";
 import type { PathSpace } from "./space";
 import type { Table } from "./tables";
 
@@ -521,17 +520,7 @@ function blockedBy(reading: ListReading, op: Operation, index: number): string |
   const first = reading.unknownAfter(op);
   if (first > index) return undefined;
   const r = tables.rule(op, first);
-  if (r?.unknown) {
-    if (r.index === index) {
-      return r.unknown.unusable
-        ? `${tables.runtime.label} cannot evaluate its pattern ${quotedText(r.unknown.pattern)} (${r.unknown.reason})`
-        : `its pattern ${quotedText(r.unknown.pattern)} was not analysed: ${r.unknown.reason}`;
-    }
-    return r.unknown.unusable
-      ? `${tables.runtime.label} cannot evaluate rule ${r.index}'s pattern ${quotedText(r.unknown.pattern)} (${r.unknown.reason}), so every ${op} that reaches it fails`
-      : `rule ${r.index}'s pattern ${quotedText(r.unknown.pattern)} was not analysed (${r.unknown.reason})`;
-  }
-  return undefined;
+  return r?.unknown ? blockedReason(tables.runtime, r.index, r.unknown, op, index) : undefined;
 }
 
 /**

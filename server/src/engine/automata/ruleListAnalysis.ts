@@ -1,7 +1,6 @@
-import { quotedText } from "../config/describe";
 import { OPERATIONS, type Operation } from "../runtime/runtime";
 import { Budget, BudgetExceeded, DEFAULT_RULE_BUDGET, type BudgetLimits } from "./budget";
-import { decisionOf, type Decision, type RuleForOperation, type RuleTables } from "./ruleTables";
+import { blockedReason, decisionOf, type Decision, type RuleForOperation, type RuleTables } from "./ruleTables";
 import { prefixesCompatible } from "./space";
 import type { Condition } from "./tables";
 
@@ -156,15 +155,7 @@ export class RuleListAnalysis {
   private blockedBy(op: Operation, index: number): string | undefined {
     for (const r of this.tables.forOperation(op)) {
       if (r.index > index) break;
-      if (!r.unknown) continue;
-      if (r.index === index) {
-        return r.unknown.unusable
-          ? `${this.tables.runtime.label} cannot evaluate its pattern ${quotedText(r.unknown.pattern)} (${r.unknown.reason})`
-          : `its pattern ${quotedText(r.unknown.pattern)} was not analysed: ${r.unknown.reason}`;
-      }
-      return r.unknown.unusable
-        ? `${this.tables.runtime.label} cannot evaluate rule ${r.index}'s pattern ${quotedText(r.unknown.pattern)} (${r.unknown.reason}), so every ${op} that reaches it fails`
-        : `rule ${r.index}'s pattern ${quotedText(r.unknown.pattern)} was not analysed (${r.unknown.reason})`;
+      if (r.unknown) return blockedReason(this.tables.runtime, r.index, r.unknown, op, index);
     }
     return undefined;
   }

@@ -1,3 +1,4 @@
+import { quotedText } from "../config/describe";
 import type { PermissionRuleInput } from "../permissions/ruleList";
 import { OPERATIONS, type Operation, type Runtime } from "../runtime/runtime";
 import type { Budget } from "./budget";
@@ -25,6 +26,20 @@ export interface RuleForOperation {
   readonly prefix: string;
   /** Set when some pattern cannot be analysed: which, why, and whether the runtime itself fails on it. */
   readonly unknown?: { readonly pattern: string; readonly reason: string; readonly unusable: boolean };
+}
+
+/**
+ * Why rule `index` is not analysed for `op`, when rule `blocking` (itself, or the first earlier rule for `op` with an
+ * unknown pattern) and its `unknown` are the reason: the `skipped` list's words, for the per-rule and the whole-list analyses alike.
+ */
+export function blockedReason(runtime: Runtime, blocking: number, unknown: NonNullable<RuleForOperation["unknown"]>, op: Operation, index: number): string {
+  const { pattern, reason, unusable } = unknown;
+  if (blocking === index) {
+    return unusable ? `${runtime.label} cannot evaluate its pattern ${quotedText(pattern)} (${reason})` : `its pattern ${quotedText(pattern)} was not analysed: ${reason}`;
+  }
+  return unusable
+    ? `${runtime.label} cannot evaluate rule ${blocking}'s pattern ${quotedText(pattern)} (${reason}), so every ${op} that reaches it fails`
+    : `rule ${blocking}'s pattern ${quotedText(pattern)} was not analysed (${reason})`;
 }
 
 /**
