@@ -5,7 +5,7 @@
  * also leaves V8's compiled code of the bundles in the compile cache (Node 22's own, or the CLI's on Node 20:
  * server/src/cli/compileCache.ts), as any earlier run on that machine would.
  *
- * Alone, e.g. to compare two builds in the same minute:
+ * Alone, e.g. to compare two builds in the same minute (with two or more `--cli`, interleaved: `compareClis`):
  *   node --import tsx bench/cli.ts [--runs N] [--rules N] [--cli path/to/cli.js ...]
  */
 import { spawnSync } from "node:child_process";
@@ -144,6 +144,54 @@ export function benchCli(ruleCount: number, runs: number, cliPath = CLI_PATH): C
   }
 }
 
+/**
+ * Two or more builds of the CLI on the same config, interleaved round by round (the order alternating, `node -e 0`
+ * once per round): on a shared machine whose speed drifts within minutes, builds measured one after the other
+ * differ by more than most changes do. Each line gives the build's median wall time above Node's start-up and in
+ * how many rounds it was faster than the first build.
+ */
+export function compareClis(ruleCount: number, runs: number, clis: readonly string[]): string[] {
+  const dir = mkdtempSync(join(tmpdir(), "agent-sandbox-bench-"));
+  try {
+    const file = join(dir, "agent-sandbox.jsonc");
+    writeFileSync(file, generateConfigText(ruleCount, 1000 + ruleCount, SCHEMA_URI));
+    mkdirSync(join(dir, "sample-workspace"));
+    writeFileSync(join(dir, "sample-workspace", "README.md"), "# sample\n");
+    const argsOf = (cli: string) => [cli, "check", file, "--format", "json", "--no-analysis"];
+    // Untimed first runs: the answer must be the same, and each build fills its compile cache.
+    const outputs = clis.map((cli) => timed(argsOf(cli), dir).stdout);
+    const times = clis.map(() => [] as number[]);
+    const cpu = clis.map(() => [] as number[]);
+    const node: number[] = [];
+    const nodeCpu: number[] = [];
+    for (let round = 0; round < runs; round++) {
+      const order = clis.map((_, k) => k);
+      if (round % 2 === 1) order.reverse();
+      for (const k of order) {
+        const run = timed(argsOf(clis[k]!), dir);
+        times[k]!.push(run.ms);
+        if (run.cpuMs !== undefined) cpu[k]!.push(run.cpuMs);
+      }
+      const base = timed(["-e", "0"], dir);
+      node.push(base.ms);
+      if (base.cpuMs !== undefined) nodeCpu.push(base.cpuMs);
+    }
+    const nodeMs = median(node);
+    // CPU time (Linux), in clock ticks of 10 ms: coarse per run, but its median moves less with a busy host.
+    const cpuOf = (k: number) => (cpu[k]!.length === runs && nodeCpu.length === runs ? `; CPU ${(median(cpu[k]!) - median(nodeCpu)).toFixed(0)} ms above Node's` : "");
+    return [
+      ...clis.map((cli, k) => {
+        const same = outputs[k] === outputs[0] ? "" : " (its output differs from the first build's)";
+        const faster = k === 0 ? "" : `, faster than the first in ${times[k]!.filter((t, round) => t < times[0]![round]!).length} of ${runs} rounds`;
+        return `${cli}: ${(median(times[k]!) - nodeMs).toFixed(1)} ms above Node's start-up (median of ${runs}: ${median(times[k]!).toFixed(1)} ms${cpuOf(k)})${faster}${same}`;
+      }),
+      `node -e 0: ${nodeMs.toFixed(1)} ms (median of ${runs})`,
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 // Run alone (`node --import tsx bench/cli.ts`), not when bundled into the whole benchmark (bench/build.mjs).
 if (process.argv[1]?.endsWith("cli.ts")) {
   const argv = process.argv.slice(2);
@@ -151,7 +199,8 @@ if (process.argv[1]?.endsWith("cli.ts")) {
   const runs = Number(option("--runs").at(-1) ?? 11);
   const rules = Number(option("--rules").at(-1) ?? 1000);
   const clis = option("--cli");
-  for (const cli of clis.length ? clis : [CLI_PATH]) {
+  if (clis.length > 1) for (const line of compareClis(rules, runs, clis)) console.log(line);
+  else for (const cli of clis.length ? clis : [CLI_PATH]) {
     const r = benchCli(rules, runs, cli);
     if ("skipped" in r) console.log(`${cli}: skipped: ${r.skipped}`);
     else if ("timedOut" in r) console.log(`${cli}: the first run took over ${r.timedOut / 1000} s`);
