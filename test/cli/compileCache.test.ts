@@ -33,11 +33,27 @@ describe("the CLI's compile cache on Node 20", { skip: nodeHasItsOwn ? "this Nod
     // `check` runs the exact rule analysis by default, which loads analysis.js beside engine.js.
     assert.deepEqual(files.map((f) => f.replace(/-.*/, "")).sort(), ["analysis.js", "engine.js"]);
     assert.equal(statSync(cache).mode & 0o077, 0, "only the user may read or write the folder");
-    const written = statSync(join(cache, files[0]!)).mtimeMs;
+    const written = files.map((f) => statSync(join(cache, f)).mtimeMs);
     const second = run(cache, args);
     assert.deepEqual(second, first);
-    // Accepted, so not written again.
-    assert.equal(statSync(join(cache, files[0]!)).mtimeMs, written);
+    // Accepted, so not written again: every bundle's, though the run changes V8 flags on the way (v8Flags.ts).
+    assert.deepEqual(files.map((f) => statSync(join(cache, f)).mtimeMs), written);
+    assert.deepEqual(cacheFiles(cache), files);
+  });
+
+  test("runs of every kind use the caches the others wrote: without the analysis, with it, on a large input", () => {
+    const cache = join(scratchDir("cc"), "cache");
+    // Past LONG_RUN_CHARACTERS, where the run sets the "long" phase's flags.
+    const large = join(scratchDir("cc-large"), "agent-sandbox.jsonc");
+    const rules = Array.from({ length: 4000 }, (_, i) => `{ "operations": ["read"], "paths": ["/workspace/folder-${i}/**"], "mode": "deny" }`);
+    writeFileSync(large, `{ "version": 1, "runtime": "deepagents-js", "permissions": [\n${rules.join(",\n")}\n] }\n`);
+    assert.ok(readFileSync(large, "utf8").length > 300_000);
+    const kinds = [args, ["check", EXAMPLE, "--format", "json", "--no-analysis"], ["check", large, "--format", "json", "--no-analysis"], ["explain", EXAMPLE, "--op", "read", "--path", "/workspace/a"]];
+    for (const kind of kinds) assert.equal(run(cache, kind).stderr, "", kind.join(" "));
+    const files = cacheFiles(cache);
+    const written = files.map((f) => statSync(join(cache, f)).mtimeMs);
+    for (const kind of [...kinds, ...kinds]) run(cache, kind);
+    assert.deepEqual(files.map((f) => statSync(join(cache, f)).mtimeMs), written, "a cache was refused and written again");
   });
 
   test("a damaged cache file is refused by V8 and replaced; the output is unchanged", () => {

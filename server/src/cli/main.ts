@@ -1,6 +1,6 @@
 // First: it must be in place before the imports below load the engine's bundle.
 import "./compileCache";
-import { setAnalysisV8Flags } from "./v8Flags";
+import { noteInputCharacters, setAnalysisV8Flags } from "./v8Flags";
 import { writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { CheckOptions } from "../engine/checkConfig";
@@ -32,6 +32,7 @@ const later = {
   effectiveTools: () => require("../engine/agents/effectiveTools") as typeof import("../engine/agents/effectiveTools"),
   promptPreview: () => require("../engine/agents/promptPreview") as typeof import("../engine/agents/promptPreview"),
   fixes: () => require("../engine/fixes") as typeof import("../engine/fixes"),
+  analysis: () => (require("../engine/analysisLoader") as typeof import("../engine/analysisLoader")).exactAnalysis(),
   sarif: () => require("./sarif") as typeof import("./sarif"),
 };
 
@@ -147,9 +148,17 @@ function check(args: ParsedArgs, io: Io): number {
     const { text, byteOrderMark } = read;
     const dryRun = isDryRunFileName(basename(file));
     const options: CheckOptions = { ...relativeAccess(file), severities, analysis: analysisWanted(args) };
-    // A run of seconds from here on, not of milliseconds: the young heap may grow in bigger steps (v8Flags.ts).
-    if (options.analysis && !dryRun) setAnalysisV8Flags();
-    const run = (t: string) => (dryRun ? { ...later.dryRun().checkDryRunText(t), model: undefined, skipped: [] } : later.checkConfig().checkConfigText(t, options));
+    // A run of seconds from here on, not of milliseconds: optimised code pays, and the young heap may grow in
+    // bigger steps (v8Flags.ts). The analysis bundle is loaded first, under the flags every bundle is loaded and
+    // cached under (the compile cache's data is stamped with the flags and would be refused otherwise).
+    if (options.analysis && !dryRun) {
+      later.analysis();
+      setAnalysisV8Flags();
+    }
+    const run = (t: string) => {
+      noteInputCharacters(t.length);
+      return dryRun ? { ...later.dryRun().checkDryRunText(t), model: undefined, skipped: [] } : later.checkConfig().checkConfigText(t, options);
+    };
     let result = run(text);
     if (fix && !dryRun) {
       let fixed = text;
@@ -204,6 +213,7 @@ function explain(args: ParsedArgs, io: Io): number {
   const { displayPath, relativeAccess } = later.files();
   const text = readOrSay(configPath, io)?.text;
   if (text === undefined) return 2;
+  noteInputCharacters(text.length);
   const result = later.checkConfig().checkConfigText(text, relativeAccess(configPath));
   if (!result.model) {
     const first = result.findings[0];
@@ -265,6 +275,7 @@ function loadModel(args: ParsedArgs, io: Io, command: string) {
   const text = readOrSay(configPath, io)?.text;
   if (text === undefined) return undefined;
   const access = relativeAccess(configPath);
+  noteInputCharacters(text.length);
   const result = later.checkConfig().checkConfigText(text, access);
   if (!result.model) {
     const first = result.findings[0];
