@@ -75,16 +75,21 @@ function timed(args: string[], cwd: string): { ms: number; cpuMs: number | undef
   return { ms, cpuMs: used?.cpuMs, faults: used?.faults, status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "", timedOut };
 }
 
+/** A temporary folder with the generated config of `ruleCount` rules and its sample workspace (the caller removes it). */
+function benchFolder(ruleCount: number): { dir: string; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), "agent-sandbox-bench-"));
+  const file = join(dir, "agent-sandbox.jsonc");
+  writeFileSync(file, generateConfigText(ruleCount, 1000 + ruleCount, SCHEMA_URI));
+  mkdirSync(join(dir, "sample-workspace"));
+  writeFileSync(join(dir, "sample-workspace", "README.md"), "# sample\n");
+  return { dir, file };
+}
+
 /** `undefined` with a reason when the CLI bundle is not there (run `npm run build`). */
 export function benchCli(ruleCount: number, runs: number, cliPath = CLI_PATH): CliResult | { skipped: string } | { timedOut: number } {
   if (!existsSync(cliPath)) return { skipped: `${cliPath} does not exist (npm run build has not produced the CLI yet)` };
-  const dir = mkdtempSync(join(tmpdir(), "agent-sandbox-bench-"));
+  const { dir, file } = benchFolder(ruleCount);
   try {
-    const file = join(dir, "agent-sandbox.jsonc");
-    writeFileSync(file, generateConfigText(ruleCount, 1000 + ruleCount, SCHEMA_URI));
-    mkdirSync(join(dir, "sample-workspace"));
-    writeFileSync(join(dir, "sample-workspace", "README.md"), "# sample\n");
-
     // The checks of the engine's part 1 (parse, schema, path rules, …), the measure issue #2 sets; the exact
     // rule-order analysis, on by default, has its own section (6, bench/analysis.ts).
     const cliArgs = [cliPath, "check", file, "--format", "json", "--no-analysis"];
@@ -151,12 +156,8 @@ export function benchCli(ruleCount: number, runs: number, cliPath = CLI_PATH): C
  * how many rounds it was faster than the first build.
  */
 export function compareClis(ruleCount: number, runs: number, clis: readonly string[]): string[] {
-  const dir = mkdtempSync(join(tmpdir(), "agent-sandbox-bench-"));
+  const { dir, file } = benchFolder(ruleCount);
   try {
-    const file = join(dir, "agent-sandbox.jsonc");
-    writeFileSync(file, generateConfigText(ruleCount, 1000 + ruleCount, SCHEMA_URI));
-    mkdirSync(join(dir, "sample-workspace"));
-    writeFileSync(join(dir, "sample-workspace", "README.md"), "# sample\n");
     const argsOf = (cli: string) => [cli, "check", file, "--format", "json", "--no-analysis"];
     // Untimed first runs: the answer must be the same, and each build fills its compile cache.
     const outputs = clis.map((cli) => timed(argsOf(cli), dir).stdout);
