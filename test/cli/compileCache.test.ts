@@ -48,7 +48,16 @@ describe("the CLI's compile cache on Node 20", { skip: nodeHasItsOwn ? "this Nod
     const rules = Array.from({ length: 4000 }, (_, i) => `{ "operations": ["read"], "paths": ["/workspace/folder-${i}/**"], "mode": "deny" }`);
     writeFileSync(large, `{ "version": 1, "runtime": "deepagents-js", "permissions": [\n${rules.join(",\n")}\n] }\n`);
     assert.ok(readFileSync(large, "utf8").length > 300_000);
-    const kinds = [args, ["check", EXAMPLE, "--format", "json", "--no-analysis"], ["check", large, "--format", "json", "--no-analysis"], ["explain", EXAMPLE, "--op", "read", "--path", "/workspace/a"]];
+    // A long dry-run file first: the run turns long before the config's analysis is loaded.
+    const longDryRun = join(scratchDir("cc-dry"), "long.dryrun.jsonc");
+    writeFileSync(longDryRun, `// ${"x".repeat(300_000)}\n{ "version": 1 }\n`);
+    const kinds = [
+      args,
+      ["check", EXAMPLE, "--format", "json", "--no-analysis"],
+      ["check", large, "--format", "json", "--no-analysis"],
+      ["check", longDryRun, EXAMPLE, "--format", "json"],
+      ["explain", EXAMPLE, "--op", "read", "--path", "/workspace/a"],
+    ];
     for (const kind of kinds) assert.equal(run(cache, kind).stderr, "", kind.join(" "));
     const files = cacheFiles(cache);
     const written = files.map((f) => statSync(join(cache, f)).mtimeMs);

@@ -137,6 +137,10 @@ function check(args: ParsedArgs, io: Io): number {
     if (isDirectory(target)) files.push(...findFiles(target, (n) => isConfigFileName(n) || isDryRunFileName(n)));
     else files.push(target);
   }
+  // The analysis bundle is loaded before any file changes V8's flags (the analysis, or a long input, v8Flags.ts):
+  // every bundle is then loaded, and its compiled code cached, under the same flags, which V8 stamps on cached code
+  // (a cache stamped with other flags is refused by the next run).
+  if (analysisWanted(args) && files.some((f) => !isDryRunFileName(basename(f)))) later.analysis();
   const reports: FileReport[] = [];
   let unreadable = 0;
   for (const file of files) {
@@ -149,12 +153,8 @@ function check(args: ParsedArgs, io: Io): number {
     const dryRun = isDryRunFileName(basename(file));
     const options: CheckOptions = { ...relativeAccess(file), severities, analysis: analysisWanted(args) };
     // A run of seconds from here on, not of milliseconds: optimised code pays, and the young heap may grow in
-    // bigger steps (v8Flags.ts). The analysis bundle is loaded first, under the flags every bundle is loaded and
-    // cached under (the compile cache's data is stamped with the flags and would be refused otherwise).
-    if (options.analysis && !dryRun) {
-      later.analysis();
-      setAnalysisV8Flags();
-    }
+    // bigger steps (v8Flags.ts).
+    if (options.analysis && !dryRun) setAnalysisV8Flags();
     const run = (t: string) => {
       noteInputCharacters(t.length);
       return dryRun ? { ...later.dryRun().checkDryRunText(t), model: undefined, skipped: [] } : later.checkConfig().checkConfigText(t, options);
