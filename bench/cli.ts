@@ -11,7 +11,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { SCHEMA_URI } from "./check";
 import { generateConfigText } from "./generate";
@@ -92,61 +92,78 @@ export function benchCli(ruleCount: number, runs: number, cliPath = CLI_PATH): C
   try {
     // The checks of the engine's part 1 (parse, schema, path rules, …), the measure issue #2 sets; the exact
     // rule-order analysis, on by default, has its own section (6, bench/analysis.ts).
-    const cliArgs = [cliPath, "check", file, "--format", "json", "--no-analysis"];
-    const nodeArgs = ["-e", "0"];
-    // A first run of each checks the answer and warms the file cache.
-    const first = timed(cliArgs, dir);
-    if (first.timedOut) return { timedOut: CLI_TIMEOUT_MS };
-    if (first.status !== 0 && first.status !== 1) {
-      return { skipped: `the CLI exited with ${first.status}: ${first.stderr.trim().split("\n").slice(0, 5).join(" | ")}` };
-    }
-    let diagnostics = 0;
-    try {
-      const out = JSON.parse(first.stdout) as { files?: { diagnostics?: unknown[] }[] };
-      diagnostics = (out.files ?? []).reduce((s, f) => s + (f.diagnostics?.length ?? 0), 0);
-    } catch {
-      const why = first.stderr.trim().split("\n").filter((l) => /error/i.test(l)).slice(0, 2).join(" | ") || first.stdout.slice(0, 200);
-      return { skipped: `the CLI did not print JSON (exit ${first.status}): ${why}` };
-    }
-    const firstNode = timed(nodeArgs, dir);
-    // Keep the section under about 20 s even when the CLI is slow (a regression, or a busy machine).
-    runs = Math.max(3, Math.min(runs, Math.floor(20_000 / (first.ms + firstNode.ms))));
-
-    const cli: ReturnType<typeof timed>[] = [];
-    const node: ReturnType<typeof timed>[] = [];
-    for (let i = 0; i < runs; i++) {
-      // Alternate which goes first so neither always follows the other.
-      if (i % 2 === 0) {
-        cli.push(timed(cliArgs, dir));
-        node.push(timed(nodeArgs, dir));
-      } else {
-        node.push(timed(nodeArgs, dir));
-        cli.push(timed(cliArgs, dir));
-      }
-    }
-    const cliMs = median(cli.map((r) => r.ms));
-    const nodeMs = median(node.map((r) => r.ms));
-    const medianOf = (rs: ReturnType<typeof timed>[], of: (r: ReturnType<typeof timed>) => number | undefined) =>
-      rs.every((r) => of(r) !== undefined) ? median(rs.map((r) => of(r)!)) : undefined;
-    return {
-      ruleCount,
-      runs,
-      cliMs,
-      nodeMs,
-      aboveNodeMs: cliMs - nodeMs,
-      cliRuns: cli.map((r) => r.ms),
-      nodeRuns: node.map((r) => r.ms),
-      cliCpuMs: medianOf(cli, (r) => r.cpuMs),
-      nodeCpuMs: medianOf(node, (r) => r.cpuMs),
-      cliFaults: medianOf(cli, (r) => r.faults),
-      nodeFaults: medianOf(node, (r) => r.faults),
-      exitCode: first.status ?? -1,
-      diagnostics,
-      firstRunMs: first.ms,
-    };
+    const result = benchCliCommand([cliPath, "check", file, "--format", "json", "--no-analysis"], dir, runs);
+    return "cliMs" in result ? { ruleCount, ...result } : result;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The example config shipped in the repository, which the README's first command checks. */
+export const EXAMPLE_CONFIG = join(__dirname, "..", "examples", "research-agent", "agent-sandbox.jsonc");
+
+/**
+ * The command most people run: `check` of a small config, the exact analysis included (the default), in the
+ * example's folder. No target; shown beside the 1,000-rule figure because it is mostly start-up, and a regression
+ * there (a compile cache refused on every run cost it 45 ms until cf5ffce) shows here first.
+ */
+export function benchCliExample(runs: number, cliPath = CLI_PATH): Omit<CliResult, "ruleCount"> | { skipped: string } | { timedOut: number } {
+  if (!existsSync(cliPath)) return { skipped: `${cliPath} does not exist (npm run build has not produced the CLI yet)` };
+  return benchCliCommand([cliPath, "check", EXAMPLE_CONFIG, "--format", "json"], dirname(EXAMPLE_CONFIG), runs);
+}
+
+/** `args` (a CLI run) and `node -e 0`, each `runs` times, interleaved, after an untimed first run of each. */
+function benchCliCommand(cliArgs: string[], dir: string, runs: number): Omit<CliResult, "ruleCount"> | { skipped: string } | { timedOut: number } {
+  const nodeArgs = ["-e", "0"];
+  // A first run of each checks the answer and warms the file cache.
+  const first = timed(cliArgs, dir);
+  if (first.timedOut) return { timedOut: CLI_TIMEOUT_MS };
+  if (first.status !== 0 && first.status !== 1) {
+    return { skipped: `the CLI exited with ${first.status}: ${first.stderr.trim().split("\n").slice(0, 5).join(" | ")}` };
+  }
+  let diagnostics = 0;
+  try {
+    const out = JSON.parse(first.stdout) as { files?: { diagnostics?: unknown[] }[] };
+    diagnostics = (out.files ?? []).reduce((s, f) => s + (f.diagnostics?.length ?? 0), 0);
+  } catch {
+    const why = first.stderr.trim().split("\n").filter((l) => /error/i.test(l)).slice(0, 2).join(" | ") || first.stdout.slice(0, 200);
+    return { skipped: `the CLI did not print JSON (exit ${first.status}): ${why}` };
+  }
+  const firstNode = timed(nodeArgs, dir);
+  // Keep the section under about 20 s even when the CLI is slow (a regression, or a busy machine).
+  runs = Math.max(3, Math.min(runs, Math.floor(20_000 / (first.ms + firstNode.ms))));
+
+  const cli: ReturnType<typeof timed>[] = [];
+  const node: ReturnType<typeof timed>[] = [];
+  for (let i = 0; i < runs; i++) {
+    // Alternate which goes first so neither always follows the other.
+    if (i % 2 === 0) {
+      cli.push(timed(cliArgs, dir));
+      node.push(timed(nodeArgs, dir));
+    } else {
+      node.push(timed(nodeArgs, dir));
+      cli.push(timed(cliArgs, dir));
+    }
+  }
+  const cliMs = median(cli.map((r) => r.ms));
+  const nodeMs = median(node.map((r) => r.ms));
+  const medianOf = (rs: ReturnType<typeof timed>[], of: (r: ReturnType<typeof timed>) => number | undefined) =>
+    rs.every((r) => of(r) !== undefined) ? median(rs.map((r) => of(r)!)) : undefined;
+  return {
+    runs,
+    cliMs,
+    nodeMs,
+    aboveNodeMs: cliMs - nodeMs,
+    cliRuns: cli.map((r) => r.ms),
+    nodeRuns: node.map((r) => r.ms),
+    cliCpuMs: medianOf(cli, (r) => r.cpuMs),
+    nodeCpuMs: medianOf(node, (r) => r.cpuMs),
+    cliFaults: medianOf(cli, (r) => r.faults),
+    nodeFaults: medianOf(node, (r) => r.faults),
+    exitCode: first.status ?? -1,
+    diagnostics,
+    firstRunMs: first.ms,
+  };
 }
 
 /**

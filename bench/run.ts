@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { ANALYSIS_SIZES, ANALYSIS_TARGET, analysisTargetMet, formatAnalysisBench, runAnalysisBench, type AnalysisBenchRow } from "./analysis";
 import { benchCheck, type CheckResultRow } from "./check";
-import { benchCli } from "./cli";
+import { benchCli, benchCliExample } from "./cli";
 import { benchDecisions, type DecisionResult } from "./decisions";
 import { generateInputs, generateRules } from "./generate";
 import { benchScale, type ScaleRow } from "./scale";
@@ -187,6 +187,7 @@ async function main(): Promise<void> {
   // 3. CLI process.
   progress("measuring the CLI process…");
   const cli = benchCli(CLI_RULES, CLI_RUNS);
+  const cliExample = benchCliExample(CLI_RUNS);
   endProgress();
   console.log(`3. CLI process, ${CLI_RULES} rules${"runs" in cli ? `: wall time, median of ${cli.runs} runs each, interleaved` : ""}.\n`);
   if ("skipped" in cli) {
@@ -210,6 +211,14 @@ async function main(): Promise<void> {
     console.log("  (the target is on wall time; CPU time, user + system of the child, is shown to read a busy machine;");
     console.log("   minor page faults, each a first touch of fresh memory, to read a host where those are dear)");
     console.log(`  (exit code ${cli.exitCode}, ${cli.diagnostics} diagnostics)\n`);
+  }
+  // No target: the command most people run, mostly start-up (bench/cli.ts `benchCliExample`).
+  if ("cliMs" in cliExample) {
+    const cpu = cliExample.cliCpuMs !== undefined && cliExample.nodeCpuMs !== undefined ? `, CPU ${fmtMs(cliExample.cliCpuMs - cliExample.nodeCpuMs)} ms above` : "";
+    console.log(`  the example config, with the exact analysis (\`check examples/research-agent/agent-sandbox.jsonc\`, the default): ${fmtMs(cliExample.cliMs)} ms,`);
+    console.log(`  ${fmtMs(cliExample.aboveNodeMs)} ms above Node's start-up in its own ${cliExample.runs} interleaved rounds${cpu} (no target; ${cliExample.diagnostics} diagnostics)\n`);
+  } else {
+    console.log(`  the example config, with the exact analysis: ${"skipped" in cliExample ? `SKIPPED: ${cliExample.skipped}` : "timed out"}\n`);
   }
 
   // 4. check at scale.
@@ -334,6 +343,7 @@ async function main(): Promise<void> {
       ratio: checkRatio(c),
     })),
     cli,
+    cliExample,
     lsp,
     scale: scale.map((r) => ({
       config: r.kind,
