@@ -6,12 +6,12 @@
  * server/src/cli/compileCache.ts), as any earlier run on that machine would.
  *
  * Alone, e.g. to compare two builds in the same minute (with two or more `--cli`, interleaved: `compareClis`):
- *   node --import tsx bench/cli.ts [--runs N] [--rules N] [--cli path/to/cli.js ...]
+ *   node --import tsx bench/cli.ts [--runs N] [--rules N | --example] [--cli path/to/cli.js ...]
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { SCHEMA_URI } from "./check";
 import { generateConfigText } from "./generate";
@@ -105,7 +105,8 @@ export const EXAMPLE_CONFIG = join(__dirname, "..", "examples", "research-agent"
 /**
  * The command most people run: `check` of a small config, the exact analysis included (the default), in the
  * example's folder. No target; shown beside the 1,000-rule figure because it is mostly start-up, and a regression
- * there (a compile cache refused on every run cost it 45 ms until cf5ffce) shows here first.
+ * there (a compile cache refused on every run: 245 → 198 ms above Node's start-up across cf5ffce, `--example`
+ * below) shows here first.
  */
 export function benchCliExample(runs: number, cliPath = CLI_PATH): Omit<CliResult, "ruleCount"> | { skipped: string } | { timedOut: number } {
   if (!existsSync(cliPath)) return { skipped: `${cliPath} does not exist (npm run build has not produced the CLI yet)` };
@@ -172,12 +173,16 @@ function benchCliCommand(cliArgs: string[], dir: string, runs: number): Omit<Cli
  * differ by more than most changes do. Each line gives the build's median wall time above Node's start-up and in
  * how many rounds it was faster than the first build.
  */
-export function compareClis(ruleCount: number, runs: number, clis: readonly string[]): string[] {
+export function compareClis(ruleCount: number, runs: number, paths: readonly string[], example = false): string[] {
+  // The runs' working folder is a temporary one: paths are taken from where the command was given.
+  const clis = paths.map((path) => resolve(path));
   const { dir, file } = benchFolder(ruleCount);
   try {
-    const argsOf = (cli: string) => [cli, "check", file, "--format", "json", "--no-analysis"];
+    // The section's command, or with `example` the example row's (`benchCliExample`).
+    const argsOf = (cli: string) => (example ? [cli, "check", EXAMPLE_CONFIG, "--format", "json"] : [cli, "check", file, "--format", "json", "--no-analysis"]);
+    const cwd = example ? dirname(EXAMPLE_CONFIG) : dir;
     // Untimed first runs: the answer must be the same, and each build fills its compile cache.
-    const outputs = clis.map((cli) => timed(argsOf(cli), dir).stdout);
+    const outputs = clis.map((cli) => timed(argsOf(cli), cwd).stdout);
     const times = clis.map(() => [] as number[]);
     const cpu = clis.map(() => [] as number[]);
     const node: number[] = [];
@@ -186,11 +191,11 @@ export function compareClis(ruleCount: number, runs: number, clis: readonly stri
       const order = clis.map((_, k) => k);
       if (round % 2 === 1) order.reverse();
       for (const k of order) {
-        const run = timed(argsOf(clis[k]!), dir);
+        const run = timed(argsOf(clis[k]!), cwd);
         times[k]!.push(run.ms);
         if (run.cpuMs !== undefined) cpu[k]!.push(run.cpuMs);
       }
-      const base = timed(["-e", "0"], dir);
+      const base = timed(["-e", "0"], cwd);
       node.push(base.ms);
       if (base.cpuMs !== undefined) nodeCpu.push(base.cpuMs);
     }
@@ -217,7 +222,7 @@ if (process.argv[1]?.endsWith("cli.ts")) {
   const runs = Number(option("--runs").at(-1) ?? 11);
   const rules = Number(option("--rules").at(-1) ?? 1000);
   const clis = option("--cli");
-  if (clis.length > 1) for (const line of compareClis(rules, runs, clis)) console.log(line);
+  if (clis.length > 1) for (const line of compareClis(rules, runs, clis, argv.includes("--example"))) console.log(line);
   else for (const cli of clis.length ? clis : [CLI_PATH]) {
     const r = benchCli(rules, runs, cli);
     if ("skipped" in r) console.log(`${cli}: skipped: ${r.skipped}`);

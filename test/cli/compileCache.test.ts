@@ -7,6 +7,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSyn
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { scratchDir } from "../helpers/scratch";
+import { LONG_RUN_CHARACTERS } from "../../server/src/cli/v8Flags";
 
 const CLI = join(__dirname, "..", "..", "dist", "cli.js");
 const EXAMPLE = join(__dirname, "..", "..", "examples", "research-agent", "agent-sandbox.jsonc");
@@ -47,10 +48,10 @@ describe("the CLI's compile cache on Node 20", { skip: nodeHasItsOwn ? "this Nod
     const large = join(scratchDir("cc-large"), "agent-sandbox.jsonc");
     const rules = Array.from({ length: 4000 }, (_, i) => `{ "operations": ["read"], "paths": ["/workspace/folder-${i}/**"], "mode": "deny" }`);
     writeFileSync(large, `{ "version": 1, "runtime": "deepagents-js", "permissions": [\n${rules.join(",\n")}\n] }\n`);
-    assert.ok(readFileSync(large, "utf8").length > 300_000);
+    assert.ok(readFileSync(large, "utf8").length > LONG_RUN_CHARACTERS);
     // A long dry-run file first: the run turns long before the config's analysis is loaded.
     const longDryRun = join(scratchDir("cc-dry"), "long.dryrun.jsonc");
-    writeFileSync(longDryRun, `// ${"x".repeat(300_000)}\n{ "version": 1 }\n`);
+    writeFileSync(longDryRun, `// ${"x".repeat(LONG_RUN_CHARACTERS)}\n{ "version": 1 }\n`);
     const kinds = [
       args,
       ["check", EXAMPLE, "--format", "json", "--no-analysis"],

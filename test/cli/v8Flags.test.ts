@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scratchDir } from "../helpers/scratch";
 import { test } from "node:test";
@@ -61,8 +61,9 @@ test("the built CLI optimises nothing in a short run and does once the inputs pa
   const write = (name: string, rules: number) => {
     const file = join(dir, name);
     const list = Array.from({ length: rules }, (_, i) => `{ "operations": ["read", "write"], "paths": ["/workspace/folder-${i}/**", "/workspace/**/*.key${i}"], "mode": "deny" }`);
-    writeFileSync(file, `{ "version": 1, "runtime": "deepagents-js", "compatibleWith": ["deepagents-py"], "permissions": [\n${list.join(",\n")}\n] }\n`);
-    return { file, length: readFileSync(file, "utf8").length };
+    const text = `{ "version": 1, "runtime": "deepagents-js", "compatibleWith": ["deepagents-py"], "permissions": [\n${list.join(",\n")}\n] }\n`;
+    writeFileSync(file, text);
+    return { file, length: text.length };
   };
   const short = write("short.agent-sandbox.jsonc", 300);
   const long = write("long.agent-sandbox.jsonc", 2000);
