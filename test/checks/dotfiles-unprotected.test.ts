@@ -48,6 +48,26 @@ test("does not fire for deepagents-js alone, allow rules, literal dotfiles, or d
   ]`), CODE);
 });
 
+test("does not fire where deepagents-js does not deny the dotfile either: an earlier allow takes it first in both runtimes", () => {
+  // Review finding (4 Dec): `/ws/.env` is allowed by rule 0 in both runtimes, so JS's `*` covering it changes nothing.
+  expectNoFindings(config(`${PY}"permissions": [
+    { "operations": ["read"], "paths": ["/ws/.*"], "mode": "allow" },
+    { "operations": ["read"], "paths": ["/ws/*"], "mode": "deny" }
+  ]`), CODE);
+  // An earlier allow that takes the dotfiles in JS only (its `**` covers them there, not in Python, where the
+  // permissive default allows them): allowed in both runtimes, no gap.
+  expectNoFindings(config(`${PY}"permissions": [
+    { "operations": ["read"], "paths": ["/ws/**"], "mode": "allow" },
+    { "operations": ["read"], "paths": ["/ws/**/*"], "mode": "deny" }
+  ]`), CODE);
+  // The allow covers `read` only: for `write` JS denies `/ws/.env` and Python does not, so the deny is reported.
+  const [f] = expectFindings(config(`${PY}"permissions": [
+    { "operations": ["read"], "paths": ["/ws/.*"], "mode": "allow" },
+    { "operations": ["read", "write"], "paths": [⟦"/ws/*"⟧], "mode": "deny" }
+  ]`), CODE);
+  assert.equal(f!.witness, "/ws/.env");
+});
+
 test("fix for `<dir>/**`: add `<dir>/**/.*` and `<dir>/**/.*/**`; the witness is then denied in Python", () => {
   const text = deny(`"/workspace/**"`);
   const [finding] = findings(text, CODE);

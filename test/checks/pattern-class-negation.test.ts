@@ -41,10 +41,10 @@ test("does not fire for deepagents-py alone, for `[^…]`, an escaped bracket, o
   expectNoFindings(rules(`"/data/[^a].txt", "/data/\\\\[!a].txt", "/data/[a!].txt", "/data/!a.txt", "/data/[!"`), CODE);
 });
 
-test("fix (safe): `[!` → `[^`; both runtimes then negate, and the finding goes", () => {
+test("fix (not applied by --fix: it reverses deepagents-js decisions): `[!` → `[^`; both runtimes then negate, and the finding goes", () => {
   const text = rules(`"/data/[!a]/[!bc].txt"`);
   const [finding] = findings(text, CODE);
-  assert.deepEqual(finding!.fixes!.map((f) => [f.title, f.safe]), [['Change to "/data/[^a]/[^bc].txt"', true]]);
+  assert.deepEqual(finding!.fixes!.map((f) => [f.title, f.safe]), [['Change to "/data/[^a]/[^bc].txt"', false]]);
   const fixed = applyFix(text, finding!);
   assert.ok(fixed.includes('"/data/[^a]/[^bc].txt"'));
   expectNoFindings(fixed, CODE);

@@ -41,6 +41,8 @@ test("deepagents-py ignores tools: a custom middleware on a sandbox without exec
   const mw = `"middleware": [{ "type": "filesystem", "backend": { "type": "sandbox" }, ⟦"permissions"⟧: ${DENY}, "tools": ["read_file", "ls"] }]`;
   const [f] = expectFindings(config(`"runtime": "deepagents-py",\n  ${mw}`), CODE);
   assert.match(f!.message, /ignores `tools` here/);
+  // The middleware is named once ("the filesystem middleware middleware #0" before a review of 4 Dec).
+  assert.match(f!.message, /when it constructs the filesystem middleware #0: /);
   expectNoFindings(config(mw.replace(/[⟦⟧]/g, "")), CODE); // deepagents-js accepts it
 });
 

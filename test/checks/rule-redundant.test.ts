@@ -82,3 +82,46 @@ test("exact, not approximate: picomatch's `*` matches a line separator where `**
   const rules = new CompiledRuleList(deepagentsJs, checkConfigText(text).model!.permissions!.rules.map((r) => r.input));
   assert.equal(rules.decide("read", "/a/b/x\u2028").ruleIndex, 1);
 });
+
+// Review findings (4 Dec): three cases where the rule was redundant as the analysis sees it, but the safe "Remove
+// rule" fix (applied by `check --fix`) would have changed what the agent may do, or thrown away what was meant.
+
+test("not on a rule with a mistyped mode or operation: the typo's own error says how to repair it, and removing the rule would lose the intended deny", () => {
+  const text = config(`"permissions": [
+      { "operations": ["read", "write"], "paths": ["/workspace/secrets/**"], "mode": "Deny" },
+      { "operations": ["raed"], "paths": ["/workspace/.env"], "mode": "deny" }
+    ]`);
+  expectNoFindings(text, CODE, ON);
+  const codes = checkConfigText(text, ON).findings.map((f) => f.code);
+  assert.ok(codes.includes("mode-unknown") && codes.includes("operation-unknown"), codes.join());
+});
+
+test("not on a rule that is redundant in deepagents-js only: with deepagents-py in compatibleWith its removal changes a decision there (G6: `/ws/**` does not match `/ws` in Python)", () => {
+  const rules = `"permissions": [
+      { "operations": ["read"], "paths": ["/ws/**"], "mode": "deny" },
+      { "operations": ["read"], "paths": ["/ws"], "mode": "deny" }
+    ]`;
+  // Without the other runtime it is redundant, and the fix is safe.
+  expectFindings(config(`"permissions": [
+      { "operations": ["read"], "paths": ["/ws/**"], "mode": "deny" },
+      ⟦{ "operations": ["read"], "paths": ["/ws"], "mode": "deny" }⟧
+    ]`), CODE, ON);
+  expectNoFindings(config(`"compatibleWith": ["deepagents-py"],\n  ${rules}`), CODE, ON);
+  // A rule redundant in both runtimes is still reported.
+  expectFindings(config(`"compatibleWith": ["deepagents-py"],
+  "permissions": [
+      { "operations": ["read"], "paths": ["/ws/**"], "mode": "deny" },
+      ⟦{ "operations": ["read"], "paths": ["/ws/key.pem"], "mode": "deny" }⟧
+    ]`), CODE, ON);
+});
+
+test("not on the only rule of a deepagents-js list: without rules the runtime checks no tool path at all (§1.3), so removing it changes `/a/../b` from an error to allowed", () => {
+  expectNoFindings(config(`"permissions": [
+      { "operations": ["read"], "paths": ["/workspace/**"], "mode": "allow" }
+    ]`), CODE, ON);
+  // deepagents-py validates every path with or without rules: there the last rule is removable.
+  expectFindings(config(`"runtime": "deepagents-py",
+  "permissions": [
+      ⟦{ "operations": ["read"], "paths": ["/workspace/**"], "mode": "allow" }⟧
+    ]`), CODE, ON);
+});

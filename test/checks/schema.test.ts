@@ -41,3 +41,8 @@ test("fix (not safe): rename to the suggested key; the finding goes, nothing new
 test("silenced by an ignore comment", () => {
   expectNoFindings(config(`// agent-sandbox-ignore schema\n  "permisions": []`), CODE);
 });
+
+test("keys named like JavaScript's own object members are unknown keys too (review finding, 4 Dec)", () => {
+  const found = expectFindings(config(`⟦"constructor"⟧: 1,\n  ⟦"toString"⟧: 2,\n  ⟦"__proto__"⟧: 3,\n  "backend": { "type": "state", ⟦"hasOwnProperty"⟧: {} }`), CODE);
+  assert.ok(found.every((f) => /^Unknown key "/.test(f.message)), JSON.stringify(found.map((f) => f.message)));
+});

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, test } from "node:test";
 import { scratchDir } from "../helpers/scratch";
@@ -254,6 +254,26 @@ describe("agent-sandbox tools and prompt", () => {
     const text = run(["prompt", EXAMPLE]).stdout;
     assert.match(text, /careful research assistant/);
     assert.doesNotMatch(text, /`execute`/);
+  });
+});
+
+describe("skills folders", () => {
+  // config-format.md: a `skills` entry is a skill folder itself or a folder holding `<name>/SKILL.md`; the second
+  // form needs the folder listed, which the CLI (and the language server, which shares its file access) must do.
+  test("a folder of skills is listed: check reports each skill's problems, prompt names each skill", () => {
+    const file = tempConfig('{ "version": 1, "tools": ["web_search"], "skills": ["./skills"] }');
+    const dir = dirname(file);
+    for (const [name, tools] of [["review", "read_file, web_search"], ["search", "[web_serch]"]] as const) {
+      mkdirSync(join(dir, "skills", name), { recursive: true });
+      writeFileSync(join(dir, "skills", name, "SKILL.md"), `---\nname: ${name}\ndescription: The ${name} skill.\nallowed-tools: ${tools}\n---\nBody.\n`);
+    }
+    const diagnostics = JSON.parse(run(["check", file, "--format", "json", "--no-analysis"]).stdout).files[0].diagnostics;
+    const codes = diagnostics.map((d: { code: string }) => d.code).sort();
+    assert.deepEqual(codes, ["skill-allowed-tools-string", "skill-tool-unknown"], JSON.stringify(diagnostics));
+    assert.match(diagnostics.find((d: { code: string }) => d.code === "skill-tool-unknown").message, /web_serch/);
+    const prompt = JSON.parse(run(["prompt", file, "--format", "json"]).stdout);
+    assert.match(prompt.systemMessage, /- review: The review skill\. \(read \.\/skills\/review\/SKILL\.md/);
+    assert.match(prompt.systemMessage, /- search: The search skill\./);
   });
 });
 

@@ -63,13 +63,30 @@ export function asWritten(text: string, byteOrderMark: boolean): string {
 }
 
 /** File access relative to a config file's folder, for inputs the config names. */
-export function relativeAccess(configPath: string): { fileExists: (p: string) => boolean; readFile: (p: string) => string | undefined } {
+export interface RelativeAccess {
+  fileExists: (p: string) => boolean;
+  readFile: (p: string) => string | undefined;
+  /**
+   * A folder's entry names, `undefined` when it cannot be listed: a `skills` entry that is a folder of skills
+   * (`./skills` holding `<name>/SKILL.md`, config-format.md), and the sample workspace's files offered as witnesses.
+   */
+  listDirectory: (p: string) => string[] | undefined;
+}
+
+export function relativeAccess(configPath: string): RelativeAccess {
   const base = dirname(resolve(configPath));
   return {
     fileExists: (p) => existsSync(resolve(base, p)),
     readFile: (p) => {
       try {
         return withoutByteOrderMark(readFileSync(resolve(base, p), "utf8"));
+      } catch {
+        return undefined;
+      }
+    },
+    listDirectory: (p) => {
+      try {
+        return readdirSync(resolve(base, p));
       } catch {
         return undefined;
       }

@@ -294,7 +294,7 @@ function loadModel(args: ParsedArgs, io: Io, command: string) {
   if (role !== null && !policy?.roles.includes(role)) {
     throw new UsageError(policy ? unknownNameMessage("role", "Roles", role, policy.roles) : "--role needs an enabled `authorization` block in the config");
   }
-  return { model, agent, role, roles: policy?.roles ?? [], readFile: access.readFile };
+  return { model, agent, role, roles: policy?.roles ?? [], readFile: access.readFile, listDirectory: access.listDirectory };
 }
 
 function tools(args: ParsedArgs, io: Io): number {
@@ -425,7 +425,7 @@ function prompt(args: ParsedArgs, io: Io): number {
   const loaded = loadModel(args, io, "prompt");
   if (!loaded) return 2;
   const { promptPreview, renderPromptPreview } = later.promptPreview();
-  const preview = promptPreview(loaded.model, loaded.agent ?? "main", loaded.role, loaded.readFile);
+  const preview = promptPreview(loaded.model, loaded.agent ?? "main", loaded.role, loaded.readFile, { listDirectory: loaded.listDirectory });
   if (!preview) throw new UsageError(`No agent named ${JSON.stringify(loaded.agent)}`);
   io.out(format === "json" ? `${JSON.stringify(preview, null, 2)}\n` : renderPromptPreview(preview));
   return 0;

@@ -68,7 +68,7 @@ export interface Analysis {
  */
 function recordingAccess(fsPath: string, dependencies: Set<string>): Pick<CheckOptions, "fileExists" | "readFile" | "listDirectory"> {
   const base = dirname(fsPath);
-  const access = relativeAccess(fsPath) as Record<string, unknown>;
+  const access: Record<string, unknown> = { ...relativeAccess(fsPath) };
   const out: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(access)) {
     if (typeof fn !== "function") continue;
@@ -229,7 +229,7 @@ export function rulesCovering(model: ConfigModel, agent: string, operation: Oper
 
 /** The model of the config a dry-run scenario names (relative to the scenario), for its completions. */
 export function scenarioConfigModel(scenarioPath: string, configPath: string): ConfigModel | undefined {
-  const text = (relativeAccess(scenarioPath) as { readFile: (p: string) => string | undefined }).readFile(configPath);
+  const text = relativeAccess(scenarioPath).readFile(configPath);
   return text === undefined ? undefined : analyze(resolve(dirname(scenarioPath), configPath), text, { severities: {} }, "config").model;
 }
 
@@ -273,8 +273,8 @@ function escapeCell(text: string): string {
 }
 
 export function promptPreviewMarkdown(model: ConfigModel, fsPath: string, agent: string, role: string | null): string | undefined {
-  const access = relativeAccess(fsPath) as { readFile: (p: string) => string | undefined; listDirectory?: (p: string) => string[] | undefined };
-  const preview = promptPreview(model, agent, role, access.readFile, access.listDirectory ? { listDirectory: access.listDirectory } : {});
+  const access = relativeAccess(fsPath);
+  const preview = promptPreview(model, agent, role, access.readFile, { listDirectory: access.listDirectory });
   return preview ? renderPromptPreview(preview) : undefined;
 }
 
@@ -418,6 +418,6 @@ export function declaredUserTools(model: ConfigModel): string[] {
 
 /** The description the prompt preview gives a tool for an agent (the engine's own words), if the tool is visible. */
 export function toolDescription(model: ConfigModel, fsPath: string, agent: string, tool: string): string | undefined {
-  const access = relativeAccess(fsPath) as { readFile: (p: string) => string | undefined };
-  return promptPreview(model, agent, null, access.readFile)?.tools.find((t) => t.name === tool)?.description;
+  const access = relativeAccess(fsPath);
+  return promptPreview(model, agent, null, access.readFile, { listDirectory: access.listDirectory })?.tools.find((t) => t.name === tool)?.description;
 }

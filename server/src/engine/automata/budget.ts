@@ -56,6 +56,33 @@ function processTime(precise = false): number {
   return lastCpu + (wall - lastWall);
 }
 
+/**
+ * CPU time shared by many units of work, each with its own `Budget`: a rule list analysed rule by rule (when the
+ * walk over all its rules does not fit) asks hundreds of questions, each within its rule's limit, and without a
+ * limit on their sum a long list of overlapping rules took minutes. Only the time spent inside `run` counts.
+ */
+export class Allowance {
+  private spent = 0;
+
+  constructor(readonly milliseconds: number, private readonly now: (precise?: boolean) => number = processTime) {}
+
+  get exhausted(): boolean {
+    return this.spent > this.milliseconds;
+  }
+
+  run<T>(work: () => T): T {
+    const start = this.now(true);
+    try {
+      return work();
+    } finally {
+      this.spent += this.now(true) - start;
+    }
+  }
+}
+
+/** What a list analysed rule by rule may take in all (a rule's own limit is `DEFAULT_RULE_BUDGET`). */
+export const DEFAULT_LIST_MILLISECONDS = 5000;
+
 export class Budget {
   private readonly deadline: number;
   private states = 0;

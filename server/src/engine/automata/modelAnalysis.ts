@@ -243,6 +243,33 @@ export class ModelAnalysis {
   }
 
   /**
+   * Whether removing rule `ruleIndex` from `list` changes a decision under `runtime` (any runtime of this analysis):
+   * a path decided differently with and without it, `"unknown"` when that cannot be told (a pattern the automata do
+   * not read, or the walk over its budget), `undefined` when no decision changes. rule-redundant asks it of the
+   * runtimes in `compatibleWith`: its fix removes the rule for all of them.
+   */
+  removalChanges(list: RuleListSpec, ruleIndex: number, runtime: Runtime): Divergence | "unknown" | undefined {
+    const withRule = this.tablesOf(list, runtime);
+    const without = this.ruleTables(runtime, list.rules.filter((r) => r.index !== ruleIndex).map((r) => r.input));
+    for (const op of ["read", "write"] as const) {
+      if ([...withRule.forOperation(op), ...without.forOperation(op)].some((r) => r.unknown)) return "unknown";
+    }
+    try {
+      const { tracks, outcomes } = realiseOutcomes(
+        this.space,
+        [{ list, tables: withRule }, { list, tables: without }],
+        [this.space.table(canonicalPaths(runtime))],
+        new Budget(this.productBudget),
+        true,
+      );
+      return divergencesOf(new ListReading(tracks[0]!), new ListReading(tracks[1]!), outcomes)[0];
+    } catch (error) {
+      if (!(error instanceof BudgetExceeded)) throw error;
+      return "unknown";
+    }
+  }
+
+  /**
    * (operation, path) pairs that `parent` denies and `child` does not (`child` undefined: the agent has no rules),
    * for the given operations; `undefined` when that could not be decided within the budget.
    */
@@ -277,8 +304,38 @@ export class ModelAnalysis {
   /** Everything not decided so far, in file order. */
   get skipped(): SkippedAnalysis[] {
     for (const [index, analysis] of this.core.answers) for (const note of analysis.skipped) this.noteSkip(this.lists[index]!, note);
-    return [...this.skippedEntries.values()].sort((a, b) => a.span.start - b.span.start || a.what.localeCompare(b.what));
+    return coalesceRuleRuns([...this.skippedEntries.values()].sort((a, b) => a.span.start - b.span.start || a.what.localeCompare(b.what)));
   }
+}
+
+/**
+ * Consecutive rules of one list skipped for the same reason by the same checks, as one entry ("rules 29 to 549 of
+ * the top-level permissions"): a list that ran out of time skips every rule after that point, and one line each
+ * was hundreds of lines saying the same thing.
+ */
+export function coalesceRuleRuns(entries: readonly SkippedAnalysis[]): SkippedAnalysis[] {
+  const out: SkippedAnalysis[] = [];
+  let run: { first: number; last: number; list: string; entry: SkippedAnalysis } | undefined;
+  const flush = () => {
+    if (!run) return;
+    const rules = run.last === run.first + 1 ? `rules ${run.first} and ${run.last}` : `rules ${run.first} to ${run.last}`;
+    out.push(run.first === run.last ? run.entry : { ...run.entry, what: `${rules} of ${run.list}` });
+    run = undefined;
+  };
+  for (const entry of entries) {
+    const rule = /^rule (\d+) of (.+)$/.exec(entry.what);
+    const index = rule ? Number(rule[1]) : -1;
+    if (rule && run && run.list === rule[2] && index === run.last + 1 && entry.why === run.entry.why && entry.checks.join() === run.entry.checks.join()) {
+      run.last = index;
+      run.entry = { ...run.entry, span: { start: run.entry.span.start, end: entry.span.end } };
+      continue;
+    }
+    flush();
+    if (rule) run = { first: index, last: index, list: rule[2]!, entry };
+    else out.push(entry);
+  }
+  flush();
+  return out;
 }
 
 function languageIn(languages: Map<string, PatternLanguage>, runtime: Runtime, pattern: string, limits: BudgetLimits = DEFAULT_PATTERN_BUDGET): PatternLanguage {

@@ -1,5 +1,5 @@
 import { OPERATIONS, type Operation } from "../runtime/runtime";
-import { Budget, BudgetExceeded, DEFAULT_RULE_BUDGET, type BudgetLimits } from "./budget";
+import { Allowance, Budget, BudgetExceeded, DEFAULT_LIST_MILLISECONDS, DEFAULT_RULE_BUDGET, type BudgetLimits } from "./budget";
 import { blockedReason, decisionOf, type Decision, type RuleForOperation, type RuleTables } from "./ruleTables";
 import { prefixesCompatible } from "./space";
 import type { Condition } from "./tables";
@@ -80,14 +80,19 @@ export function takenTheOtherWay(operations: readonly OperationFacts[], decision
 /**
  * The exact analysis of one rule list under one runtime (first match wins, permissive default, §3.1), over the
  * runtime's canonical tool paths (§1.3). Every claim is decided on automata; every witness comes from them.
- * Rules are analysed lazily, one at a time, each within its own budget.
+ * Rules are analysed lazily, one at a time, each within its own budget, and all of them within the list's.
  */
 export class RuleListAnalysis {
   readonly skipped: SkipNote[] = [];
   private readonly cache = new Map<number, RuleAnalysis>();
   private readonly earlierCache = new Map<string, RuleForOperation[]>();
 
-  constructor(readonly tables: RuleTables, private readonly limits: BudgetLimits = DEFAULT_RULE_BUDGET) {}
+  /** The time all of this list's rules may take together (see `Allowance`). */
+  private readonly allowance: Allowance;
+
+  constructor(readonly tables: RuleTables, private readonly limits: BudgetLimits = DEFAULT_RULE_BUDGET, listMilliseconds = DEFAULT_LIST_MILLISECONDS) {
+    this.allowance = new Allowance(listMilliseconds);
+  }
 
   get size(): number {
     return this.tables.inputs.length;
@@ -96,7 +101,9 @@ export class RuleListAnalysis {
   rule(index: number): RuleAnalysis {
     let analysis = this.cache.get(index);
     if (!analysis) {
-      analysis = this.analyseRule(index);
+      analysis = this.allowance.exhausted
+        ? this.skip(index, decisionOf(this.tables.runtime, this.tables.inputs[index]!.mode), `the analysis of this list had used its ${this.allowance.milliseconds.toLocaleString("en")} ms before reaching it`)
+        : this.allowance.run(() => this.analyseRule(index));
       this.cache.set(index, analysis);
     }
     return analysis;

@@ -390,6 +390,11 @@ export function findWord(conditions: readonly Condition[], budget: Budget, width
   for (let i = 0; i < n; i++) scratch[i] = tables[i]!.initial;
   if (!viable(scratch, 0)) return undefined;
   add(scratch, 0, -1, -1);
+  // The budget counts states, and looks at the clock every few thousand of them; a state here costs a step per
+  // table per class, and with a thousand tables (a long list analysed rule by rule) a few thousand states were
+  // seconds of work between two looks (a 550-rule list ran for minutes past its time limit). So the clock is also
+  // read after every ~64k steps.
+  const clockEvery = Math.max(1, Math.floor(65_536 / Math.max(1, n * classes.length)));
   for (let head = 0; head < count; head++) {
     if (accepted(pool, head * n)) {
       const word: number[] = [];
@@ -397,6 +402,7 @@ export function findWord(conditions: readonly Condition[], budget: Budget, width
       return word.reverse();
     }
     budget.spend();
+    if (head % clockEvery === clockEvery - 1) budget.checkTime();
     const base = head * n;
     for (const k of classes) {
       for (let i = 0; i < n; i++) {

@@ -12,8 +12,8 @@ import { BoundedCache } from "../boundedCache";
  * §2.2 item 1 (G4, G9, G21, G25, G31, G42–G43, G109–G110, T13, T17–T18): deepagents-js matches with
  * `{ dot: true }`, deepagents-py calls wcmatch without `DOTGLOB`, so there `*`, `**`, `?` and classes never match a
  * name that starts with `.`. A `deny` written with JS in mind leaves `.env` and `.git/` open in Python. Reported
- * only with a witness: a dotfile path the pattern covers in JS, that the pattern misses in Python, and that no
- * other rule of the list denies in Python.
+ * only with a witness: a dotfile path the pattern covers in JS, that the pattern misses in Python, that no
+ * other rule of the list denies in Python, and that the list does deny in JS (an earlier allow may take it first).
  */
 export const dotfilesUnprotected: Check = {
   code: "dotfiles-unprotected",
@@ -149,6 +149,28 @@ function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runti
     if (!matcher) referenceMatchers.set(pattern, (matcher = plainPathMatcher(reference, pattern, () => table.compile(reference, pattern))));
     return matcher;
   };
+  // The reference runtime's rule lists (see `deniedInReference` below) are asked about the same plain example paths:
+  // a pattern simple enough to be read off its text is matched that way and indexed by its leading folders, so a
+  // decision compiles no regular expression for it (compiling picomatch's, and V8 building each on its first run,
+  // had made this step cost more than the rest of the check at 1,000 rules).
+  const referencePrefixed = new Map<string, CompiledPattern>();
+  const referenceIndexed: Runtime = {
+    ...reference,
+    compilePattern(pattern: string): CompiledPattern {
+      let c = referencePrefixed.get(pattern);
+      if (!c) {
+        // The list compiles every pattern it holds when it is built, and most are never tried: a pattern of plain
+        // glob text is one the reference runtime can always use (`isPlainGlobText`), so its matcher waits for its
+        // first question.
+        let matches: ((path: string) => boolean) | undefined;
+        c = isPlainGlobText(pattern)
+          ? { pattern, matches: (path) => (matches ??= referenceMatcher(pattern))(path), literalPrefix: leadingFolders(pattern) }
+          : table.compile(reference, pattern);
+        referencePrefixed.set(pattern, c);
+      }
+      return c;
+    },
+  };
   return listFindings;
 
   /** What the check finds in one rule list (`stoppedAt` the rule where the work budget ran out, if it did). */
@@ -171,6 +193,18 @@ function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runti
       }
       return shared.decide(op, path);
     };
+    // The reference runtime's decisions, over the whole list (every pattern can decide there): asked only of a
+    // path that is otherwise a witness, so built only when one is found. Counted like `decide`'s.
+    let referenceList: CompiledRuleList | undefined;
+    const referenceAsked: Record<Operation, Set<string>> = { read: new Set(), write: new Set() };
+    const deniedInReference = (op: Operation, path: string): boolean => {
+      referenceList ??= new CompiledRuleList(referenceIndexed, rules.map((r) => r.input), { noAutomaton: true });
+      if (!referenceAsked[op].has(path)) {
+        referenceAsked[op].add(path);
+        work.spend();
+      }
+      return referenceList.decide(op, path).decision === "deny";
+    };
     // A pattern repeated in rules with the same operations asks the same questions in the same order and finds the
     // same witness: the search is made once, and each repeat counts only what the search counted apart from
     // questions (those were asked already, and count once): its reference-matcher questions.
@@ -188,7 +222,13 @@ function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runti
       let referenceQuestions = 0;
       let referenceMatches: ((path: string) => boolean) | undefined;
       for (let k = 0, p = gapPaths.at(0); p !== undefined; p = gapPaths.at(++k)) {
-        if (ops.some((op) => decide(op, p!).decision !== "deny") && (work.spend(), referenceQuestions++, (referenceMatches ??= referenceMatcher(pattern))(p))) {
+        if (!ops.some((op) => decide(op, p!).decision !== "deny")) continue;
+        work.spend();
+        referenceQuestions++;
+        if (!(referenceMatches ??= referenceMatcher(pattern))(p)) continue;
+        // The reference runtime must deny it too: after an earlier `allow` that takes the path in both runtimes,
+        // what the reference runtime's wildcard covers changes nothing, and there is no gap to report.
+        if (ops.some((op) => decide(op, p!).decision !== "deny" && deniedInReference(op, p!))) {
           witness = p;
           break;
         }
@@ -369,6 +409,16 @@ function plainPathMatcher(runtime: Runtime, pattern: string, compiled: () => Com
   const slow = (path: string) => (full ??= compiled()).matches(path);
   const simple = runtime.simplePatternMatcher(pattern);
   return simple ? (path) => (isPlainPath(path) ? simple(path) : slow(path)) : slow;
+}
+
+/**
+ * Letters, digits, `_ . / -`, `*`, `?` and braces of names, within picomatch's length limit: no class, group,
+ * escape, extglob or negation, so nothing picomatch could turn into an invalid regular expression or refuse: the
+ * reference runtime (deepagents-js) accepts every such pattern (test/engine/checkSpeedups.test.ts asks it; wcmatch
+ * can still refuse one for its brace-expansion limit, so this says nothing about deepagents-py).
+ */
+export function isPlainGlobText(pattern: string): boolean {
+  return pattern.length <= 1024 && /^\/[A-Za-z0-9_./*?{},-]*$/.test(pattern);
 }
 
 /** Letters, digits and `_ . / -` only, without `//` or a trailing `/`: text that is no glob syntax in either runtime. */

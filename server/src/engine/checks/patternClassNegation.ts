@@ -8,8 +8,10 @@ import { analysable, examplePaths, isCanonical, PLAIN_FILL, scanGlob } from "../
 /**
  * §2.2 item 4 (G54–G55, T33–T35): picomatch 2.3.2 has no `[!…]` negation. It compiles `[!a]` to
  * `(?:\[!a\]|[!a])`: the literal text `[!a]`, or one of `!` and `a`. wcmatch reads `[!a]` as "anything but a".
- * The same rule therefore denies opposite files in the two runtimes. `[^a]` is a negation in both (G56), so the
- * fix is safe: it makes deepagents-js do what the pattern says and leaves deepagents-py unchanged.
+ * The same rule therefore denies opposite files in the two runtimes. `[^a]` is a negation in both (G56): the fix
+ * makes deepagents-js do what the pattern says and leaves deepagents-py unchanged. It is not applied by `--fix`:
+ * in deepagents-js it reverses what the rule decides (`/secrets/[!x]key` denies `/secrets/xkey` there, and
+ * `[^x]key` allows it), a change the user makes knowingly.
  */
 export const patternClassNegation: Check = {
   code: "pattern-class-negation",
@@ -40,7 +42,7 @@ export const patternClassNegation: Check = {
             message: `In ${who}, \`${classText}\` is not a negation: picomatch reads it as a plain class that also accepts \`!\` (and the pattern also matches the literal text \`${classText}\`), while ${deepagentsPy.label} reads it as "any character except those listed after \`!\`". This rule decides different files in the two runtimes.${example} Write \`[^${classText.slice(2)}\`, which negates in both.`,
             span: spanOf(node),
             witness: witnesses?.jsOnly,
-            fixes: [{ title: `Change to ${JSON.stringify(fixed)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(fixed) }], safe: true }],
+            fixes: [{ title: `Change to ${JSON.stringify(fixed)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(fixed) }], safe: false }],
           });
         }
       }

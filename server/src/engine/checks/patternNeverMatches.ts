@@ -89,9 +89,12 @@ export function neverMatchReason(runtime: Runtime, pattern: string): string | un
   const trailingSlashIsFinal = !q.trailingGlobstarSlashMatches || (!braces && !lastSegmentIsGlobstar(chars));
   let reason: string | undefined;
   if (pattern !== "/" && last.ch === "/" && outsideGroups(last) && trailingSlashIsFinal) {
-    reason = lastSegmentIsGlobstar(chars)
-      ? "its tool paths never end in `/` (a trailing slash is removed before matching, §1.3), and a pattern ending in `/**/` only matches text that does"
-      : "its tool paths never end in `/` (a trailing slash is removed before matching, §1.3), and this pattern only matches text that does";
+    const what = lastSegmentIsGlobstar(chars) ? "a pattern ending in `/**/`" : "this pattern";
+    // deepagents-py turns backslashes into slashes after `normpath` (§1.3), so an argument ending in `\` is the
+    // one way a tool path keeps a trailing `/` there: say so rather than "never" (explain shows that match).
+    reason = q.backslashKeepsTrailingSlash
+      ? `its tool paths end in \`/\` only for an argument ending in a backslash (\`/a\\\` is matched as \`/a/\`, §1.3): for every other argument the trailing slash is removed before matching, and ${what} only matches text that ends in \`/\``
+      : `its tool paths never end in \`/\` (a trailing slash is removed before matching, §1.3), and ${what} only matches text that does`;
   } else if (hasDoubleSlash(chars) && !q.doubleSlashMatches) {
     reason = "its tool paths never contain `//` (repeated slashes are collapsed before matching, §1.3), and this pattern only matches text that does";
   }
@@ -112,6 +115,8 @@ interface MatcherQuirks {
   doubleSlashMatches: boolean;
   /** wcmatch matches `/x/**\/` against `/x/a` (G78); picomatch does not. */
   trailingGlobstarSlashMatches: boolean;
+  /** deepagents-py canonicalises the argument `/a\` to `/a/` (backslashes become slashes after `normpath`, §1.3). */
+  backslashKeepsTrailingSlash: boolean;
 }
 
 const quirkCache = new WeakMap<Runtime, MatcherQuirks>();
@@ -123,6 +128,7 @@ function quirks(runtime: Runtime): MatcherQuirks {
     q = {
       doubleSlashMatches: runtime.compilePattern("/secrets//**").matches("/secrets/a"),
       trailingGlobstarSlashMatches: runtime.compilePattern("/x/**/").matches("/x/a"),
+      backslashKeepsTrailingSlash: (({ ok, path }) => ok && path === "/a/")(runtime.canonicalToolPath("/a\\", true) as { ok: boolean; path?: string }),
     };
     quirkCache.set(runtime, q);
   }
@@ -159,7 +165,8 @@ function deadMessage(
     const example = examplePaths(repaired, PLAIN_FILL).find((p) => isCanonical(r, p) && compiled.matches(p));
     return example ? ` ${r.label} does match it (e.g. \`${example}\`).` : "";
   }).join("");
-  return `This pattern never matches in ${names.join(" or ")}: ${because}. The rule decides nothing through ${quotedText(pattern)}.${otherwise}`;
+  const never = dead.every((d) => !d.reason.includes("only for an argument ending in a backslash")) ? "never matches" : "matches no ordinary tool path";
+  return `This pattern ${never} in ${names.join(" or ")}: ${because}. The rule decides nothing through ${quotedText(pattern)}${never === "never matches" ? "" : " except for such an argument"}.${otherwise}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

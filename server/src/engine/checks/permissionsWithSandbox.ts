@@ -26,7 +26,7 @@ export const permissionsWithSandbox: Check = {
       const list = build.rules!;
       if (reported.has(list.node)) continue;
       reported.add(list.node);
-      const who = build.custom ? `the filesystem middleware ${middlewareLabel(model, build.custom)}` : `the default filesystem middleware of ${describeBuiltFor(build.builtFor)}`;
+      const who = build.custom ? `the filesystem ${middlewareLabel(model, build.custom)}` : `the default filesystem middleware of ${describeBuiltFor(build.builtFor)}`;
       const backendWords = describeAgentBackend(model, build.backend);
       const scoping =
         build.backend.shape.type === "composite"

@@ -30,13 +30,14 @@ type ReportedFinding = Omit<Finding, "code" | "severity"> & { severity?: Severit
 /**
  * Reports, for every rule of every list whose verdict is `kind`, what `describe` makes of it. `describe` confirms
  * the witness with `site.confirm` and returns the finding, or `{ unconfirmed: path }` when the witness does not
- * confirm: then nothing is reported and the `skipped` list says so (a disagreement is never shown as a finding).
+ * confirm: then nothing is reported and the `skipped` list says so (a disagreement is never shown as a finding);
+ * `undefined` when the check has decided the verdict is not its to report.
  */
 export function reportVerdicts<K extends RuleVerdict["kind"]>(
   context: CheckContext,
   code: string,
   kind: K,
-  describe: (site: VerdictSite<K>) => ReportedFinding | { readonly unconfirmed: string },
+  describe: (site: VerdictSite<K>) => ReportedFinding | { readonly unconfirmed: string } | undefined,
 ): void {
   const runtime = context.model.runtime;
   const analysis = analysisForCheck(context);
@@ -47,6 +48,7 @@ export function reportVerdicts<K extends RuleVerdict["kind"]>(
       const result = rules.rule(rule.index);
       if (result.verdict.kind !== kind) continue;
       const out = describe({ runtime, list, rule, result, verdict: result.verdict as Extract<RuleVerdict, { kind: K }>, rules, confirm });
+      if (out === undefined) continue;
       if ("unconfirmed" in out) {
         analysis.noteSkip(list, { ruleIndex: rule.index, reason: `the witness ${JSON.stringify(out.unconfirmed)} could not be confirmed; nothing reported`, checks: [code] });
       } else {

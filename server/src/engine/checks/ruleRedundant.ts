@@ -1,5 +1,8 @@
 import { removeArrayElement } from "../config/edits";
 import { spanOf } from "../config/parse";
+import { analysisForCheck } from "../automata/modelAnalysis";
+import type { PermissionRuleInput } from "../permissions/ruleList";
+import { OPERATIONS, type Runtime } from "../runtime/runtime";
 import type { Check } from "./check";
 import { argumentNote, decided, decider, reportVerdicts, ruleLabel, shown } from "./ruleAnalysisText";
 
@@ -13,7 +16,26 @@ export const ruleRedundant: Check = {
   severity: "hint",
   summary: "Removing this rule changes no decision.",
   run(context) {
+    const others = context.runtimes.filter((r) => r !== context.model.runtime);
+    const analysis = others.length > 0 ? analysisForCheck(context) : undefined;
     reportVerdicts(context, "rule-redundant", "redundant", ({ runtime, list, rule, verdict, confirm }) => {
+      // A rule with a mistyped mode or operation is redundant as written, but what it was meant to do is the
+      // point: mode-unknown and operation-unknown say how to repair it, and removing it (a safe fix, applied by
+      // `--fix`) would throw the intended deny away with the typo.
+      if (mistyped(runtime, rule.input)) return undefined;
+      // deepagents-js checks tool paths only while the agent has rules (§1.3): removing the last one turns path
+      // validation off, so `read /a/../b` goes from an error to allowed.
+      if (list.rules.length === 1 && validatesOnlyWithRules(runtime)) return undefined;
+      // The fix removes the rule for every runtime the config is written for (`compatibleWith`), not only this one.
+      for (const other of others) {
+        const change = analysis!.removalChanges(list, rule.index, other);
+        if (change === "unknown") {
+          analysis!.noteSkip(list, { ruleIndex: rule.index, reason: `whether removing it changes a decision in ${other.label} (in compatibleWith) could not be decided; nothing reported`, checks: ["rule-redundant"] });
+          return undefined;
+        }
+        if (change) return undefined;
+        if (list.rules.length === 1 && validatesOnlyWithRules(other)) return undefined;
+      }
       const w = verdict.witness;
       const withRule = confirm.decide(w.operation, w.path);
       const without = confirm.decideWithout(rule.index, w.operation, w.path);
@@ -37,3 +59,14 @@ export const ruleRedundant: Check = {
     });
   },
 };
+
+/** A mode the runtime does not know (mode-unknown) or an operation no tool asks for (operation-unknown). */
+function mistyped(runtime: Runtime, rule: PermissionRuleInput): boolean {
+  if (rule.mode !== undefined && !(typeof rule.mode === "string" && runtime.modes.includes(rule.mode))) return true;
+  return Array.isArray(rule.operations) && rule.operations.some((op) => typeof op !== "string" || !(OPERATIONS as readonly string[]).includes(op));
+}
+
+/** The runtime checks a tool path only when the agent has rules: asked of it with a path every runtime rejects. */
+function validatesOnlyWithRules(runtime: Runtime): boolean {
+  return !runtime.canonicalToolPath("/a/../b", true).ok && runtime.canonicalToolPath("/a/../b", false).ok;
+}

@@ -131,7 +131,9 @@ export class SchemaValidator {
         out.push(error(keyNode, `Duplicate key ${JSON.stringify(key)}: only the last one counts.`));
       }
       seen.add(key);
-      const propertySchema = schema.properties?.[key];
+      // Own keys only: `constructor`, `toString` or `__proto__` written in a config are unknown keys, not the
+      // schema object's inherited members.
+      const propertySchema = schema.properties && Object.prototype.hasOwnProperty.call(schema.properties, key) ? schema.properties[key] : undefined;
       if (propertySchema) {
         if (valueNode) this.check(valueNode, propertySchema, out);
       } else if (schema.additionalProperties === false) {
