@@ -43,6 +43,29 @@ test("fix (safe): remove the rule, with its line", () => {
   assert.deepEqual(findings(fixed).filter((f) => f.severity === "error"), []);
 });
 
+test("the only rule of a deepagents-js list: the fix is offered but not safe, and the message says why (§1.3; review finding, 4 Dec)", () => {
+  const text = config(`"permissions": [
+    { "operations": [], "paths": ["/s/**"], "mode": "deny" }
+  ]`);
+  const [finding] = findings(text, CODE);
+  assert.match(finding!.message, /It is the list's only rule, though: deepagents-js 1\.14\.1 checks tool paths \(relative, `\.\.`, `~`\) only while the agent has a rule/);
+  assert.deepEqual(finding!.fixes!.map((f) => [f.title, f.safe]), [["Remove the rule", false]]);
+  // deepagents-py validates every path, rules or not: there removing it is safe.
+  const [py] = findings(config(`"runtime": "deepagents-py",
+  "permissions": [
+    { "operations": [], "paths": ["/s/**"], "mode": "deny" }
+  ]`), CODE);
+  assert.equal(py!.fixes![0]!.safe, true);
+  assert.doesNotMatch(py!.message, /only rule/);
+  // With deepagents-js only in compatibleWith, it still matters.
+  const [compat] = findings(config(`"runtime": "deepagents-py",
+  "compatibleWith": ["deepagents-js"],
+  "permissions": [
+    { "operations": [], "paths": ["/s/**"], "mode": "deny" }
+  ]`), CODE);
+  assert.equal(compat!.fixes![0]!.safe, false);
+});
+
 test("silenced by an ignore comment", () => {
   expectNoFindings(config(`"permissions": [
     // agent-sandbox-ignore rule-empty

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, test } from "node:test";
 import { scratchDir } from "../helpers/scratch";
@@ -81,10 +81,27 @@ describe("agent-sandbox check", () => {
     const file = tempConfig(original);
     const r = run(["check", file, "--fix"]);
     assert.equal(r.code, 0, r.stdout);
+    // Which file was rewritten, and with how many fixes, on stderr (stdout stays the report).
+    assert.match(r.stderr, /agent-sandbox: .*agent-sandbox\.jsonc: 3 safe fixes applied\n/);
     const fixed = readFileSync(file, "utf8");
     assert.match(fixed, /"operations": \["read", "write"\], "paths": \["\/secrets\/\*\*"\]/);
     assert.doesNotMatch(fixed, /"paths": \[\]/);
     assert.equal(run(["check", file, "--format", "json"]).code, 0);
+  });
+
+  test("--fix on a file it may not write: said plainly, the file unchanged, its findings reported, exit 2 (review finding, 4 Dec)", () => {
+    const original = '{\n  "version": 1,\n  "permissions": [{ "operations": "read", "paths": ["/a"], "mode": "deny" }]\n}\n';
+    const file = tempConfig(original);
+    chmodSync(dirname(file), 0o755);
+    chmodSync(file, 0o444);
+    // root writes read-only files: run the CLI as nobody then (spawn can, as root), otherwise as the user.
+    const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const r = spawnSync(process.execPath, [CLI, "check", file, "--fix", "--format", "json"], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, ...asNobody });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /cannot write the fixes \(EACCES\); the file is unchanged/);
+    assert.doesNotMatch(r.stderr, /internal error/);
+    assert.deepEqual(JSON.parse(r.stdout).files[0].diagnostics.map((d: { code: string }) => d.code), ["operations-not-list"]);
+    assert.equal(readFileSync(file, "utf8"), original);
   });
 
   test("a byte order mark (as Windows editors write) is not a syntax error; --fix writes it back", () => {
@@ -146,6 +163,16 @@ describe("agent-sandbox check", () => {
     assert.equal(sarif.runs[0].results[0].locations[0].physicalLocation.region.startLine, 1);
   });
 
+  test("SARIF artifact locations are URI references: spaces and non-ASCII names percent-encoded (review finding, 4 Dec)", () => {
+    const dir = scratchDir("cli");
+    mkdirSync(join(dir, "sp ace", "ünï"), { recursive: true });
+    writeFileSync(join(dir, "sp ace", "ünï", "my cfg.agent-sandbox.jsonc"), '{ "version": 1, "permissions": [{ "operations": "read", "paths": ["/a"], "mode": "deny" }] }');
+    const sarif = JSON.parse(run(["check", "sp ace", "--format", "sarif"], dir).stdout);
+    const uri = sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri;
+    assert.equal(uri, "sp%20ace/%C3%BCn%C3%AF/my%20cfg.agent-sandbox.jsonc");
+    assert.equal(decodeURIComponent(uri), "sp ace/ünï/my cfg.agent-sandbox.jsonc");
+  });
+
   test("folders are searched for config and dry-run files", () => {
     const file = tempConfig('{ "config": "./agent-sandbox.jsonc", "steps": [{ "tool": "read_file", "expect": "okk" }] }', "a.dryrun.jsonc");
     const dir = join(file, "..");
@@ -163,6 +190,24 @@ describe("agent-sandbox check", () => {
       assert.match(r.stderr, /^agent-sandbox: /);
       assert.doesNotMatch(r.stderr, /\n\s+at /);
     }
+  });
+
+  test("an option the command does not take, a single-dash option, a --severity with two `=`: usage errors, not silently ignored (review finding, 4 Dec)", () => {
+    const cases: [string[], RegExp][] = [
+      [["explain", EXAMPLE, "--op", "read", "--path", "/x", "--fix"], /explain takes no --fix \(its options: --op, --path, --agent, --role, --format\)/],
+      [["tools", EXAMPLE, "--op", "read"], /tools takes no --op/],
+      [["prompt", EXAMPLE, "--severity", "rule-empty=off"], /prompt takes no --severity/],
+      [["check", EXAMPLE, "--role", "guest"], /check takes no --role/],
+      [["check", "-f", "json"], /unknown option -f \(options are spelt with two dashes/],
+      [["check", EXAMPLE, "--severity", "rule-empty=off=x"], /--severity takes CODE=LEVEL/],
+    ];
+    for (const [args, message] of cases) {
+      const r = run(args);
+      assert.equal(r.code, 2, args.join(" "));
+      assert.match(r.stderr, message, args.join(" "));
+    }
+    // After `--`, a name with a leading dash is a file.
+    assert.match(run(["check", "--", "-weird.agent-sandbox.jsonc"]).stderr, /cannot read -weird\.agent-sandbox\.jsonc/);
   });
 });
 
@@ -217,6 +262,26 @@ describe("agent-sandbox explain", () => {
     const unknown = run(["explain", EXAMPLE, "--op", "read", "--path", "/a", "--agent", "nobody"]);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /No agent named "nobody"/);
+  });
+});
+
+describe("agent-sandbox explain --role", () => {
+  // cli.md lists --role for explain; it was accepted and ignored (review finding, 4 Dec).
+  test("an unknown role is a usage error, as in tools and prompt", () => {
+    const r = run(["explain", EXAMPLE, "--op", "write", "--path", "/workspace/notes/x", "--role", "nosuch"]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /No role named "nosuch"\. Roles: admin, user, guest\./);
+  });
+
+  test("the operation's tools the role can call; with none, the answer says no call reaches the rules", () => {
+    const json = JSON.parse(run(["explain", EXAMPLE, "--op", "write", "--path", "/workspace/notes/x", "--role", "guest", "--format", "json"]).stdout);
+    assert.equal(json.role, "guest");
+    assert.deepEqual(json.roleTools, []);
+    const text = run(["explain", EXAMPLE, "--op", "write", "--path", "/workspace/notes/x", "--role", "guest"]).stdout;
+    assert.match(text, /Role "guest" may call none of write_file, edit_file, delete \(hidden by authorization\), so no write call of this agent reaches the rules\./);
+    const admin = JSON.parse(run(["explain", EXAMPLE, "--op", "write", "--path", "/workspace/notes/x", "--role", "admin", "--format", "json"]).stdout);
+    assert.ok(admin.roleTools.includes("write_file"), JSON.stringify(admin.roleTools));
+    assert.equal(JSON.parse(run(["explain", EXAMPLE, "--op", "write", "--path", "/workspace/notes/x", "--format", "json"]).stdout).roleTools, undefined);
   });
 });
 

@@ -32,6 +32,9 @@ export function parseArgs(argv: readonly string[], spec: { values: readonly stri
       }
     } else if (arg === "-h") {
       flags.set("help", ["true"]);
+    } else if (arg.startsWith("-") && arg !== "-") {
+      // `-f json` would otherwise be read as two file names. A file whose name starts with `-` goes after `--`.
+      throw new UsageError(`unknown option ${arg} (options are spelt with two dashes; put a file named like this after --)`);
     } else if (command === undefined) {
       command = arg;
     } else {
@@ -49,4 +52,12 @@ export function oneOf<T extends string>(value: string | undefined, allowed: read
   if (value === undefined) return fallback;
   if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(", ")} (got "${value}")`);
   return value as T;
+}
+
+/** Fails on a flag the command does not take (accepted by the parser because another command takes it). */
+export function onlyOptions(args: ParsedArgs, command: string, allowed: readonly string[]): void {
+  for (const name of args.flags.keys()) {
+    if (name === "help" || name === "version" || allowed.includes(name)) continue;
+    throw new UsageError(`${command} takes no --${name} (its options: ${allowed.map((a) => `--${a}`).join(", ")})`);
+  }
 }

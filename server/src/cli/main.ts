@@ -8,7 +8,8 @@ import type { Finding, Severity } from "../engine/diagnostics";
 import type { LineIndex } from "../engine/text";
 import type { DiagnosticJson } from "../engine/output";
 import type { Operation } from "../engine/runtime/runtime";
-import { flag, oneOf, parseArgs, UsageError, type ParsedArgs } from "./args";
+import type { ConfigModel } from "../engine/config/model";
+import { flag, oneOf, onlyOptions, parseArgs, UsageError, type ParsedArgs } from "./args";
 import { BatchedOutput, listedName, unknownNameMessage, writeJsonList } from "./output";
 import { isTerminal, writeAll } from "./stdio";
 import { paint, textReport } from "./text";
@@ -30,6 +31,7 @@ const later = {
   dryRun: () => require("../engine/checkDryRun") as typeof import("../engine/checkDryRun"),
   explain: () => require("../engine/explain") as typeof import("../engine/explain"),
   effectiveTools: () => require("../engine/agents/effectiveTools") as typeof import("../engine/agents/effectiveTools"),
+  runtime: () => require("../engine/runtime/runtime") as typeof import("../engine/runtime/runtime"),
   promptPreview: () => require("../engine/agents/promptPreview") as typeof import("../engine/agents/promptPreview"),
   fixes: () => require("../engine/fixes") as typeof import("../engine/fixes"),
   analysis: () => (require("../engine/analysisLoader") as typeof import("../engine/analysisLoader")).exactAnalysis(),
@@ -61,6 +63,14 @@ interface Io {
   color: boolean;
 }
 
+/** The options each command takes (cli.md); any other is a usage error rather than silently ignored. */
+const COMMAND_OPTIONS: Record<string, readonly string[]> = {
+  check: ["format", "fix", "severity", "analysis", "no-analysis"],
+  explain: ["op", "path", "agent", "role", "format"],
+  tools: ["agent", "role", "format"],
+  prompt: ["agent", "role", "format"],
+};
+
 export function main(argv: readonly string[], io: Io): number {
   let args: ParsedArgs;
   try {
@@ -73,6 +83,8 @@ export function main(argv: readonly string[], io: Io): number {
       io.out(USAGE);
       return args.command === undefined && !flag(args, "help") ? 2 : 0;
     }
+    const options = COMMAND_OPTIONS[args.command];
+    if (options) onlyOptions(args, args.command, options);
     switch (args.command) {
       case "check":
         return check(args, io);
@@ -101,9 +113,9 @@ function severityOverrides(args: ParsedArgs): Record<string, Severity | "off"> {
   const entries = args.flags.get("severity") ?? [];
   const codes = entries.length > 0 ? later.checks().knownCodes() : [];
   for (const entry of entries) {
-    const [code, level] = entry.split("=");
+    const [code, level, ...extra] = entry.split("=");
     const levels: string[] = [...later.diagnostics().SEVERITIES, "off"];
-    if (!code || !level || !levels.includes(level)) {
+    if (!code || !level || extra.length > 0 || !levels.includes(level)) {
       throw new UsageError(`--severity takes CODE=LEVEL with LEVEL one of ${levels.join(", ")} (got "${entry}")`);
     }
     if (!codes.includes(code)) {
@@ -161,15 +173,28 @@ function check(args: ParsedArgs, io: Io): number {
     };
     let result = run(text);
     if (fix && !dryRun) {
+      const unfixed = result;
+      let applied = 0;
       let fixed = text;
       // Fixes can touch the same lines; apply what does not overlap, re-check, repeat.
       for (let round = 0; round < 10; round++) {
         const next = later.fixes().applySafeFixes(fixed, result.findings);
         if (next.applied === 0) break;
+        applied += next.applied;
         fixed = next.text;
         result = run(fixed);
       }
-      if (fixed !== text) writeFileSync(file, asWritten(fixed, byteOrderMark));
+      if (fixed !== text) {
+        try {
+          writeFileSync(file, asWritten(fixed, byteOrderMark));
+          io.err(`agent-sandbox: ${displayPath(file)}: ${applied} safe fix${applied === 1 ? "" : "es"} applied\n`);
+        } catch (error) {
+          // The file is as it was: report what it says, and say why it was not fixed (exit 2, like an unreadable file).
+          io.err(`agent-sandbox: ${displayPath(file)}: cannot write the fixes (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the file is unchanged\n`);
+          result = unfixed;
+          unreadable++;
+        }
+      }
     }
     const report: FileReport = { path: displayPath(file), diagnostics: result.findings.map((f: Finding) => later.output().toDiagnosticJson(f, result.lines)) };
     if (result.skipped.length > 0) {
@@ -226,14 +251,24 @@ function explain(args: ParsedArgs, io: Io): number {
   // The engine's own answer lists every agent: with 10,000 subagents, a screenful of names before the point.
   const { agentsOf, findAgent } = later.agents();
   if (!findAgent(result.model, agentName)) throw new UsageError(unknownNameMessage("agent", "Agents", agentName, agentsOf(result.model).map((a) => a.name)));
+  const role = flag(args, "role") ?? null;
+  const policy = later.effectiveTools().policyOf(result.model);
+  if (role !== null && !policy?.roles.includes(role)) {
+    throw new UsageError(policy ? unknownNameMessage("role", "Roles", role, policy.roles) : "--role needs an enabled `authorization` block in the config");
+  }
   const answer = later.explain().explainDecision(result.model, agentName, op, path);
   if (!answer.ok) throw new UsageError(answer.error);
   const e = answer.explanation;
+  // The path rules do not know roles; authorization decides which tools a role may call at all. With --role, say
+  // which of the operation's tools it can call: with none, no call of this agent ever reaches the rules.
+  const roleTools = role === null ? undefined : roleToolsFor(result.model, agentName, role, op);
+  const roleNote = roleTools === undefined || roleTools.callable.length > 0 ? ""
+    : ` Role ${JSON.stringify(role)} may call none of ${roleTools.all.join(", ")} (hidden by ${[...new Set(roleTools.hiddenBy)].join(", ")}), so no ${op} call of this agent reaches the rules.`;
   if (format === "json") {
-    io.out(`${JSON.stringify({ ...e, role: flag(args, "role") ?? null }, null, 2)}\n`);
+    io.out(`${JSON.stringify({ ...e, role, ...(roleTools ? { roleTools: roleTools.callable } : {}) }, null, 2)}\n`);
   } else {
     const colour = e.decision === "deny" || e.decision === "error" ? "red" : e.decision === "allow" ? "green" : "yellow";
-    io.out(`${paint(e.decision.toUpperCase(), colour, io.color)}  ${e.summary}\n`);
+    io.out(`${paint(e.decision.toUpperCase(), colour, io.color)}  ${e.summary}${roleNote}\n`);
   }
   return 0;
 }
@@ -295,6 +330,14 @@ function loadModel(args: ParsedArgs, io: Io, command: string) {
     throw new UsageError(policy ? unknownNameMessage("role", "Roles", role, policy.roles) : "--role needs an enabled `authorization` block in the config");
   }
   return { model, agent, role, roles: policy?.roles ?? [], readFile: access.readFile, listDirectory: access.listDirectory };
+}
+
+/** The operation's filesystem tools (§3.2) that `role` can call as `agentName`, and why the others are hidden. */
+function roleToolsFor(model: ConfigModel, agentName: string, role: string, op: Operation): { all: readonly string[]; callable: string[]; hiddenBy: string[] } {
+  const all = later.runtime().TOOLS_BY_OPERATION[op];
+  const tools = later.effectiveTools().effectiveTools(model, agentName, role) ?? [];
+  const of = all.map((name) => tools.find((t) => t.name === name)).filter((t) => t !== undefined);
+  return { all, callable: of.filter((t) => t.visible).map((t) => t.name), hiddenBy: of.filter((t) => !t.visible).map((t) => t.hiddenBy ?? "configuration") };
 }
 
 function tools(args: ParsedArgs, io: Io): number {

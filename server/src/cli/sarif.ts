@@ -1,3 +1,5 @@
+import { isAbsolute } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { DiagnosticJson } from "../engine/output";
 
 const LEVEL = { error: "error", warning: "warning", information: "note", hint: "note" } as const;
@@ -19,18 +21,19 @@ export function toSarif(files: { path: string; diagnostics: DiagnosticJson[] }[]
           },
         },
         columnKind: "utf16CodeUnits",
-        results: files.flatMap((file) =>
-          file.diagnostics.map((d) => ({
+        results: files.flatMap((file) => {
+          const uri = artifactUri(file.path);
+          return file.diagnostics.map((d) => ({
             ruleId: d.code,
             ruleIndex: ruleIds.indexOf(d.code),
             level: LEVEL[d.severity],
             message: { text: d.witness ? `${d.message} (witness: ${d.witness})` : d.message },
-            locations: [{ physicalLocation: { artifactLocation: { uri: file.path }, region: region(d.range) } }],
+            locations: [{ physicalLocation: { artifactLocation: { uri }, region: region(d.range) } }],
             ...(d.related?.length
-              ? { relatedLocations: d.related.map((r, i) => ({ id: i, message: { text: r.message }, physicalLocation: { artifactLocation: { uri: file.path }, region: region(r.range) } })) }
+              ? { relatedLocations: d.related.map((r, i) => ({ id: i, message: { text: r.message }, physicalLocation: { artifactLocation: { uri }, region: region(r.range) } })) }
               : {}),
-          })),
-        ),
+          }));
+        }),
       },
     ],
   };
@@ -38,4 +41,14 @@ export function toSarif(files: { path: string; diagnostics: DiagnosticJson[] }[]
 
 function region(range: DiagnosticJson["range"]) {
   return { startLine: range.start.line + 1, startColumn: range.start.character + 1, endLine: range.end.line + 1, endColumn: range.end.character + 1 };
+}
+
+/**
+ * SARIF's `artifactLocation.uri` is a URI reference (SARIF 2.1.0 §3.4.3): a file as the text output names it,
+ * relative to the working directory, with every segment percent-encoded (`sp ace/my cfg.jsonc` →
+ * `sp%20ace/my%20cfg.jsonc`); a file outside it as a `file://` URI.
+ */
+export function artifactUri(path: string): string {
+  if (isAbsolute(path)) return pathToFileURL(path).href;
+  return path.split("/").map(encodeURIComponent).join("/");
 }

@@ -5,8 +5,8 @@ import type { RuleListSpec } from "../config/model";
 import { spanOf } from "../config/parse";
 import type { Finding, Severity } from "../diagnostics";
 import { CompiledRuleList } from "../permissions/ruleList";
-import type { FilesystemToolName, Operation } from "../runtime/runtime";
-import { OPERATIONS } from "../runtime/runtime";
+import type { Operation } from "../runtime/runtime";
+import { OPERATIONS, TOOLS_BY_OPERATION } from "../runtime/runtime";
 import { Budget, BudgetExceeded, DEFAULT_RULE_BUDGET } from "./budget";
 import { analysisForCheck, describeList, type ModelAnalysis } from "./modelAnalysis";
 import type { Decision, RuleForOperation, RuleTables } from "./ruleTables";
@@ -28,10 +28,7 @@ export interface PathEscalation {
 type ReportedFinding = Omit<Finding, "code" | "severity"> & { severity?: Severity };
 
 /** The tools through which an agent can perform an operation (§3.2). */
-const TOOLS_FOR: Record<Operation, readonly FilesystemToolName[]> = {
-  read: ["ls", "read_file", "glob", "grep"],
-  write: ["write_file", "edit_file", "delete"],
-};
+const TOOLS_FOR = TOOLS_BY_OPERATION;
 
 /**
  * §6.1, path half of `subagent-escalation`: for every agent other than the main one (the general-purpose subagent

@@ -1,6 +1,7 @@
 import { removeArrayElement } from "../config/edits";
 import { spanOf } from "../config/parse";
 import { analysisForCheck } from "../automata/modelAnalysis";
+import { validatesOnlyWithRules } from "../permissions/decideToolPath";
 import type { PermissionRuleInput } from "../permissions/ruleList";
 import { OPERATIONS, type Runtime } from "../runtime/runtime";
 import type { Check } from "./check";
@@ -64,9 +65,4 @@ export const ruleRedundant: Check = {
 function mistyped(runtime: Runtime, rule: PermissionRuleInput): boolean {
   if (rule.mode !== undefined && !(typeof rule.mode === "string" && runtime.modes.includes(rule.mode))) return true;
   return Array.isArray(rule.operations) && rule.operations.some((op) => typeof op !== "string" || !(OPERATIONS as readonly string[]).includes(op));
-}
-
-/** The runtime checks a tool path only when the agent has rules: asked of it with a path every runtime rejects. */
-function validatesOnlyWithRules(runtime: Runtime): boolean {
-  return !runtime.canonicalToolPath("/a/../b", true).ok && runtime.canonicalToolPath("/a/../b", false).ok;
 }

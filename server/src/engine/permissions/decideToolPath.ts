@@ -28,3 +28,11 @@ export function decideToolPath(runtime: Runtime, rules: CompiledRuleList, op: Op
   }
   return { outcome: decision.decision, canonicalPath: canonical.path, decision };
 }
+
+/**
+ * Whether the runtime checks a tool path only while the agent has rules (deepagents-js, §1.3): removing a list's
+ * last rule then turns path validation off. Asked of the runtime with a path every runtime rejects.
+ */
+export function validatesOnlyWithRules(runtime: Runtime): boolean {
+  return !runtime.canonicalToolPath("/a/../b", true).ok && runtime.canonicalToolPath("/a/../b", false).ok;
+}

@@ -56,6 +56,12 @@ export interface PathProblem {
 
 /** The eight built-in filesystem tools, in the runtimes' registration order (§4: `FILESYSTEM_TOOL_NAMES`). */
 export const FILESYSTEM_TOOLS = ["ls", "read_file", "write_file", "edit_file", "delete", "glob", "grep", "execute"] as const;
+
+/** The filesystem tools through which an agent performs each operation (deepagents-semantics.md §3.2). */
+export const TOOLS_BY_OPERATION: Record<Operation, readonly (typeof FILESYSTEM_TOOLS)[number][]> = {
+  read: ["ls", "read_file", "glob", "grep"],
+  write: ["write_file", "edit_file", "delete"],
+};
 export type FilesystemToolName = (typeof FILESYSTEM_TOOLS)[number];
 
 export function isFilesystemToolName(name: unknown): name is FilesystemToolName {
