@@ -62,6 +62,10 @@ test("does not fire without real files, in deepagents-py, without deny rules, or
   expectNoFindings(config(`${FILESYSTEM}"permissions": [{ "operations": ["read"], "paths": ["/secrets/**"] }]`), CODE);
   // The composite sends /secrets/./key to its state default: no real file behind it.
   expectNoFindings(config(`"backend": { "type": "composite", "default": { "type": "state" }, "routes": { "/data/": { "type": "filesystem" } } },\n  ${deny}`), CODE);
+  // The denied paths live on a store route; `/./mem/key` goes to the filesystem default, another file altogether,
+  // which the rule never protected (review finding, 4 Dec).
+  expectNoFindings(config(`"backend": { "type": "composite", "default": { "type": "filesystem", "rootDir": "/srv" }, "routes": { "/mem/": { "type": "store" } } },
+  "permissions": [{ "operations": ["read"], "paths": ["/mem/**"], "mode": "deny" }]`), CODE);
   expectNoFindings(config(`${FILESYSTEM}"permissions": [
     { "operations": ["read"], "paths": ["/.", "/./@(*|.)*(/*|/.)", "/secrets/*(*/|./).*(/*|/.)"], "mode": "deny" },
     { "operations": ["read"], "paths": ["/secrets/**"], "mode": "deny" }

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { applyFix, config, expectFindings, expectNoFindings } from "../helpers/checkFixture";
+import { applyFix, config, expectFindings, expectNoFindings, findings } from "../helpers/checkFixture";
 import { checkConfigText } from "../../server/src/engine/checkConfig";
 import { CompiledRuleList } from "../../server/src/engine/permissions/ruleList";
 import { deepagentsJs, OPERATIONS } from "../../server/src/engine/runtime";
@@ -124,4 +124,17 @@ test("not on the only rule of a deepagents-js list: without rules the runtime ch
   "permissions": [
       ⟦{ "operations": ["read"], "paths": ["/workspace/**"], "mode": "allow" }⟧
     ]`), CODE, ON);
+});
+
+test("Remove rule on the last rule keeps the comment lines above it (they are the user's); only the rule and its comma go", () => {
+  const text = config(`"permissions": [
+      { "operations": ["read", "write"], "paths": ["/secrets/**"], "mode": "deny" },
+      // Reviewed with security, 2025-03.
+      { "operations": ["read"], "paths": ["/secrets/key.pem"], "mode": "deny" }
+    ]`);
+  const [f] = findings(text, CODE, ON);
+  assert.equal(applyFix(text, f!), config(`"permissions": [
+      { "operations": ["read", "write"], "paths": ["/secrets/**"], "mode": "deny" }
+      // Reviewed with security, 2025-03.
+    ]`));
 });

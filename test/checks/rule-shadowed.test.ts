@@ -54,6 +54,37 @@ test("the reorder fix puts the rule first; afterwards it denies .env and nothing
   }
 });
 
+test("the reorder fix takes the comment lines above the rule with it, and leaves every other comment where it was (review finding, 4 Dec)", () => {
+  // The last rule: its removal used to start at the previous comma and swallow the comment between.
+  const last = config(`"permissions": [
+    // Work anywhere in the workspace.
+    { "operations": ["read", "write"], "paths": ["/workspace/**"], "mode": "allow" },
+    // Keep secrets out of reach.
+    /* even from reads */
+    { "operations": ["read", "write"], "paths": ["/workspace/.env"], "mode": "deny" }
+  ]`);
+  assert.equal(applyFix(last, findings(last, CODE, ON)[0]!), config(`"permissions": [
+    // Work anywhere in the workspace.
+    // Keep secrets out of reach.
+    /* even from reads */
+    { "operations": ["read", "write"], "paths": ["/workspace/.env"], "mode": "deny" },
+    { "operations": ["read", "write"], "paths": ["/workspace/**"], "mode": "allow" }
+  ]`));
+  // A rule in the middle, its comment and a trailing comment on the rule before.
+  const middle = config(`"permissions": [
+    { "operations": ["read", "write"], "paths": ["/workspace/**"], "mode": "allow" }, // broad
+    // Keep secrets out of reach.
+    { "operations": ["read", "write"], "paths": ["/workspace/.env"], "mode": "deny" },
+    { "operations": ["write"], "paths": ["/**"], "mode": "deny" }
+  ]`);
+  assert.equal(applyFix(middle, findings(middle, CODE, ON)[0]!), config(`"permissions": [
+    // Keep secrets out of reach.
+    { "operations": ["read", "write"], "paths": ["/workspace/.env"], "mode": "deny" },
+    { "operations": ["read", "write"], "paths": ["/workspace/**"], "mode": "allow" }, // broad
+    { "operations": ["write"], "paths": ["/**"], "mode": "deny" }
+  ]`));
+});
+
 test("does not fire when the deny comes first, when the earlier rule decides the same way, or in deepagents-py for a dotfile", () => {
   expectNoFindings(
     config(`"permissions": [

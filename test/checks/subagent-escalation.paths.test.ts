@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { config, expectNoFindings, findings } from "../helpers/checkFixture";
+import { applyFix, config, expectNoFindings, findings } from "../helpers/checkFixture";
 
 /** subagent-escalation, path half (automata/escalation.ts): an (operation, path) the parent denies and a subagent does not. */
 const CODE = "subagent-escalation";
@@ -50,4 +50,28 @@ test("the example config: the auditor can read what the main agent may not", () 
   assert.match(auditor.message, new RegExp(`can read \`${auditor.witness!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\``));
   // The writer has no permissions of its own: it inherits, so it escalates nothing.
   assert.ok(!found.some((f) => f.message.startsWith('Subagent "writer"')));
+});
+
+// diagnostics.md: "Fix: … prepend the parent's deny rules" (it was offered for the tool half only; review, 4 Dec).
+test("fix: prepend the main agent's deny rules, to an empty list, a list with rules, or in place of Python's null; the escalation is then gone", () => {
+  const cases = [
+    [config(`${PARENT}, "subagents": [{ "name": "helper", "description": "h", "permissions": [] }]`),
+      config(`${PARENT}, "subagents": [{ "name": "helper", "description": "h", "permissions": [{ "operations": ["read", "write"], "paths": ["/secrets/**"], "mode": "deny" }] }]`)],
+    [config(`${PARENT}, "subagents": [{ "name": "auditor", "description": "a", "permissions": [
+      { "operations": ["read"], "paths": ["/**"], "mode": "allow" }
+    ] }]`),
+      config(`${PARENT}, "subagents": [{ "name": "auditor", "description": "a", "permissions": [
+      { "operations": ["read", "write"], "paths": ["/secrets/**"], "mode": "deny" },
+      { "operations": ["read"], "paths": ["/**"], "mode": "allow" }
+    ] }]`)],
+    [config(`"runtime": "deepagents-py", ${PARENT}, "subagents": [{ "name": "helper", "description": "h", "permissions": null }]`),
+      config(`"runtime": "deepagents-py", ${PARENT}, "subagents": [{ "name": "helper", "description": "h", "permissions": [{ "operations": ["read", "write"], "paths": ["/secrets/**"], "mode": "deny" }] }]`)],
+  ] as const;
+  for (const [before, after] of cases) {
+    const [f] = findings(before, CODE);
+    assert.deepEqual(f!.fixes!.map((x) => [x.title, x.safe]), [["Prepend the main agent's deny rules (1)", false]]);
+    const fixed = applyFix(before, f!);
+    assert.equal(fixed, after);
+    expectNoFindings(fixed, CODE);
+  }
 });

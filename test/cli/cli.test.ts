@@ -89,6 +89,15 @@ describe("agent-sandbox check", () => {
     assert.equal(run(["check", file, "--format", "json"]).code, 0);
   });
 
+  test("--fix leaves a file with JSON syntax errors alone, and says why (review finding, 4 Dec)", () => {
+    const original = '{ "version": 1, "permissions": [ { "operations": "read", "paths": ["secrets/**"] "mode": "deny" } ] }\n';
+    const file = tempConfig(original);
+    const r = run(["check", file, "--fix"]);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /has JSON syntax errors; --fix changes nothing in it until they are fixed/);
+    assert.equal(readFileSync(file, "utf8"), original);
+  });
+
   test("--fix on a file it may not write: said plainly, the file unchanged, its findings reported, exit 2 (review finding, 4 Dec)", () => {
     const original = '{\n  "version": 1,\n  "permissions": [{ "operations": "read", "paths": ["/a"], "mode": "deny" }]\n}\n';
     const file = tempConfig(original);

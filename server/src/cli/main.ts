@@ -172,7 +172,11 @@ function check(args: ParsedArgs, io: Io): number {
       return dryRun ? { ...later.dryRun().checkDryRunText(t), model: undefined, skipped: [] } : later.checkConfig().checkConfigText(t, options);
     };
     let result = run(text);
-    if (fix && !dryRun) {
+    // A file that does not parse is read with error recovery, and an edit worked out on that reading may land
+    // anywhere: nothing is fixed until the syntax is (as linters do with a file they cannot parse).
+    const syntaxErrors = fix && result.findings.some((f: Finding) => f.code === "json-syntax");
+    if (syntaxErrors) io.err(`agent-sandbox: ${displayPath(file)}: has JSON syntax errors; --fix changes nothing in it until they are fixed\n`);
+    if (fix && !dryRun && !syntaxErrors) {
       const unfixed = result;
       let applied = 0;
       let fixed = text;

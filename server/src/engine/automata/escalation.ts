@@ -3,7 +3,9 @@ import { agentFilesystem } from "../agents/backends";
 import type { CheckContext } from "../checks/check";
 import type { RuleListSpec } from "../config/model";
 import { spanOf } from "../config/parse";
-import type { Finding, Severity } from "../diagnostics";
+import type { Edit, Finding, Fix, Severity } from "../diagnostics";
+import { indentationAt, insertFirstElement } from "../config/edits";
+import { insertProperty, replaceValue } from "../config/objectEdits";
 import { CompiledRuleList } from "../permissions/ruleList";
 import type { Operation } from "../runtime/runtime";
 import { OPERATIONS, TOOLS_BY_OPERATION } from "../runtime/runtime";
@@ -163,9 +165,35 @@ export function pathEscalationFindings(context: CheckContext): ReportedFinding[]
         message: `the main agent's rule ${e.parentRule} denies ${e.operation} \`${shown(e.path)}\``,
         span: spanOf(parentList.rules[e.parentRule]!.node),
       })),
+      fixes: prependParentDenies(context.text, agent, governing.list, parentList),
     });
   }
   return findings;
+}
+
+/**
+ * diagnostics.md's fix: "prepend the parent's deny rules". First in the subagent's own list, so they decide before
+ * its allows; in place of a `null` (deepagents-py's "no rules"); or as a new `permissions` when it has none. Copied
+ * as the parent's source text. Not safe: the subagent may then be denied more than the paths shown, whatever the
+ * parent's earlier allows let through there. None for the general-purpose subagent (it has no entry to edit) or a
+ * subagent governed by a middleware's list.
+ */
+function prependParentDenies(text: string, agent: AgentRef, governing: RuleListSpec | undefined, parentList: RuleListSpec): Fix[] {
+  if (agent.kind !== "subagent") return [];
+  const denies = parentList.rules.filter((r) => r.input.mode === "deny").map((r) => text.slice(r.node.offset, r.node.offset + r.node.length));
+  if (denies.length === 0) return [];
+  const p = agent.spec.permissions;
+  let edit: Edit | undefined;
+  if (p.kind === "list" && (governing === p.list || governing === undefined) && p.list.node.type === "array") {
+    const first = p.list.node.children?.[0];
+    const multiline = first !== undefined && text.slice(p.list.node.offset, first.offset).includes("\n");
+    edit = insertFirstElement(text, p.list.node, denies.join(multiline ? `,\n${indentationAt(text, first.offset)}` : ", "));
+  } else if (p.kind === "null" && governing === undefined) {
+    edit = replaceValue(text, p.node, `[${denies.join(", ")}]`);
+  } else if (p.kind === "omitted" && governing === undefined) {
+    edit = insertProperty(text, agent.spec.node, "permissions", `[${denies.join(", ")}]`);
+  }
+  return edit ? [{ title: `Prepend the main agent's deny rules (${denies.length})`, edits: [edit], safe: false }] : [];
 }
 
 function capitalize(s: string): string {

@@ -176,6 +176,10 @@ function findBypass(runtime: Runtime, list: RuleListSpec, rules: CompiledRuleLis
             if (!isCanonical(runtime, path) || rules.decide(op, path).decision === "deny") continue;
             const serving = servingBackend(list.servedBy!, path);
             if (!serving || !isRealFiles(serving.backend)) continue;
+            // The same file only if the same backend serves both: a composite routes the raw text, so `/./mem/key`
+            // can go to a filesystem default while `/mem/key` goes to a store route, and then the rule never
+            // protected the file the dotted call opens.
+            if (servingBackend(list.servedBy!, plain)?.backend !== serving.backend) continue;
             return { op, path, plain, backend: `the \`${serving.backend.type}\` backend${serving.via}` };
           }
         }

@@ -27,6 +27,9 @@ export function removeArrayElement(text: string, array: JsonNode, index: number)
     if (start < lineStart) {
       // The last element took the previous element's comma: remove through the end of its line, keep the newline.
       end = lineEnd;
+      // Comment lines between that comma and the element are the user's: they stay, only the comma goes.
+      const between = text.slice(start + 1, lineStart - 1);
+      if (/\S/.test(between)) return { span: { start, end }, newText: between };
     } else if (/^[ \t]*$/.test(text.slice(lineStart, start))) {
       start = lineStart;
       end = Math.min(text.length, lineEnd + 1);
@@ -57,7 +60,7 @@ export function indentationAt(text: string, offset: number): string {
 const LINE_WINDOW = 4096;
 
 /** Start of the line holding `offset`, or -1 when it lies beyond the window. */
-function lineStartOf(text: string, offset: number): number {
+export function lineStartOf(text: string, offset: number): number {
   const from = Math.max(0, offset - LINE_WINDOW);
   const newline = text.slice(from, offset).lastIndexOf("\n");
   if (newline >= 0) return from + newline + 1;
