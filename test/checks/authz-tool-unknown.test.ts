@@ -10,7 +10,7 @@ test("fires on tool names no agent has, case-sensitively, with did-you-mean", ()
   "subagents": [{ "name": "researcher", "description": "r", "tools": ["fetch_url"] }],
   "authorization": { "enabled": true, "roles": {
     "user": { "tools": { "allow": "*", "deny": [⟦"Bash"⟧, "execute", ⟦"bash"⟧] } },
-    "guest": { "tools": { "allow": ["read_file", ⟦"Read_File"⟧, "web_search", "fetch_url", "task", ⟦"websearch"⟧, ⟦"present_files"⟧] } }
+    "guest": { "tools": { "allow": ["read_file", ⟦"Read_File"⟧, "web_search", "fetch_url", "task", ⟦"websearch"⟧, ⟦"quantum_compile"⟧, "present_files"] } }
   } }`),
     CODE,
   );
@@ -33,6 +33,16 @@ test("does not fire on known tools, glob-like names, or other resources", () => 
   } } }`),
     CODE,
   );
+});
+
+test("DeerFlow's own tools are not unknown: a role written for DeerFlow names them (A.1.4's guest; review finding, 4 Dec)", () => {
+  expectNoFindings(
+    config(`"authorization": { "roles": { "guest": { "tools": { "allow": ["read_file", "ask_clarification", "present_files", "describe_skill", "tool_search"] } } } }`),
+    CODE,
+  );
+  // A misspelling of one is still reported, with the suggestion.
+  const [f] = findings(config(`"authorization": { "roles": { "guest": { "tools": { "allow": ["ask_clarifcation"] } } } }`), CODE);
+  assert.match(f!.message, /Did you mean "ask_clarification"\?$/);
 });
 
 test("fix: change to the suggestion", () => {

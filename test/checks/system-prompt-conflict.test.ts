@@ -15,7 +15,7 @@ test("fires on both keys, pointing at the file key with the inline prompt as rel
 
 test("fires when the prompt file does not exist", () => {
   const [finding] = expectFindings(config(`"systemPromptFile": ⟦"./AGENTS.md"⟧`), CODE, { fileExists: () => false });
-  assert.equal(finding!.message, 'The system prompt file "./AGENTS.md" does not exist (paths are relative to this config file).');
+  assert.equal(finding!.message, 'The system prompt file "./AGENTS.md" does not exist or is not a file (paths are relative to this config file).');
 });
 
 test("does not fire on one key with an existing file, or on an inline prompt alone", () => {

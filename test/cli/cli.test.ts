@@ -331,6 +331,19 @@ describe("agent-sandbox tools and prompt", () => {
   });
 });
 
+describe("system prompt file", () => {
+  test("a systemPromptFile that names a folder is reported like a missing one (review finding, 4 Dec)", () => {
+    const file = tempConfig('{ "version": 1, "systemPromptFile": "." }');
+    const r = JSON.parse(run(["check", file, "--format", "json", "--no-analysis"]).stdout);
+    assert.deepEqual(r.files[0].diagnostics.map((d: { code: string; message: string }) => [d.code, d.message]), [
+      ["system-prompt-conflict", 'The system prompt file "." does not exist or is not a file (paths are relative to this config file).'],
+    ]);
+    writeFileSync(join(dirname(file), "AGENTS.md"), "Be careful.\n");
+    writeFileSync(file, '{ "version": 1, "systemPromptFile": "./AGENTS.md" }');
+    assert.equal(run(["check", file, "--no-analysis"]).code, 0);
+  });
+});
+
 describe("skills folders", () => {
   // config-format.md: a `skills` entry is a skill folder itself or a folder holding `<name>/SKILL.md`; the second
   // form needs the folder listed, which the CLI (and the language server, which shares its file access) must do.

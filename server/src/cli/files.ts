@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { BYTE_ORDER_MARK, withoutByteOrderMark } from "../engine/text";
 
@@ -64,6 +64,7 @@ export function asWritten(text: string, byteOrderMark: boolean): string {
 
 /** File access relative to a config file's folder, for inputs the config names. */
 export interface RelativeAccess {
+  /** A file (not a folder) is there. */
   fileExists: (p: string) => boolean;
   readFile: (p: string) => string | undefined;
   /**
@@ -76,7 +77,14 @@ export interface RelativeAccess {
 export function relativeAccess(configPath: string): RelativeAccess {
   const base = dirname(resolve(configPath));
   return {
-    fileExists: (p) => existsSync(resolve(base, p)),
+    // A file: a prompt file that names a folder cannot be read either.
+    fileExists: (p) => {
+      try {
+        return statSync(resolve(base, p)).isFile();
+      } catch {
+        return false;
+      }
+    },
     readFile: (p) => {
       try {
         return withoutByteOrderMark(readFileSync(resolve(base, p), "utf8"));

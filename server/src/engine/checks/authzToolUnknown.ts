@@ -1,4 +1,4 @@
-import { agentToolNames } from "../authorization/agentTools";
+import { agentToolNames, DEERFLOW_FRAMEWORK_TOOLS } from "../authorization/agentTools";
 import { blockNodesOf, CappedReporter, listStrings, someString } from "../authorization/blockNodes";
 import { spanOf } from "../config/parse";
 import { closeName } from "../authorization/suggest";
@@ -9,7 +9,8 @@ const GLOB_CHARS = /[*?[]/;
 /**
  * deerflow-authorization.md A.2 #23 and rbac.py L60–66: a role's `tools` entries are compared with the bound
  * tool names exactly and case-sensitively. A name no agent in this file has (the eight filesystem tools, `task`,
- * the top-level user `tools`, each subagent's `tools`) allows or denies nothing. Glob-like names are
+ * the top-level user `tools`, each subagent's `tools`) allows or denies nothing, unless it is one of DeerFlow's own
+ * tools (`DEERFLOW_FRAMEWORK_TOOLS`), which a role written for DeerFlow names as a matter of course. Glob-like names are
  * `authz-literal-star` / `authz-literal-glob`'s.
  */
 export const authzToolUnknown: Check = {
@@ -25,7 +26,7 @@ export const authzToolUnknown: Check = {
       if (policy.resourceKey !== "tools") continue;
       for (const side of ["allow", "deny"] as const) {
         const listNode = side === "allow" ? policy.allowNode : policy.denyNode;
-        known ??= agentToolNames(context.model);
+        known ??= new Set([...agentToolNames(context.model), ...DEERFLOW_FRAMEWORK_TOOLS]);
         const names = known;
         if (!someString(listNode, (v) => !names.has(v) && !GLOB_CHARS.test(v))) continue;
         for (const item of listStrings(listNode)) {

@@ -17,7 +17,7 @@ export const systemPromptConflict: Check = {
     }
     if (systemPromptFile && !context.fileExists(systemPromptFile.value)) {
       context.report({
-        message: `The system prompt file ${JSON.stringify(systemPromptFile.value)} does not exist (paths are relative to this config file).`,
+        message: `The system prompt file ${JSON.stringify(systemPromptFile.value)} does not exist or is not a file (paths are relative to this config file).`,
         span: spanOf(systemPromptFile.node),
       });
     }
