@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { describe, test } from "node:test";
 import { scratchDir } from "../helpers/scratch";
 
@@ -190,6 +190,20 @@ describe("agent-sandbox check", () => {
     assert.equal(json.summary.files, 2);
     const dryRun = json.files.find((f: { path: string }) => f.path.endsWith("a.dryrun.jsonc"));
     assert.match(dryRun.diagnostics[0].message, /Did you mean "ok"\?/);
+  });
+
+  test("folder search follows symbolic links (a cycle ends), skips build output and dependencies, and --help says which (review finding, 4 Dec)", () => {
+    const dir = scratchDir("cli");
+    mkdirSync(join(dir, "real"), { recursive: true });
+    mkdirSync(join(dir, "out"), { recursive: true });
+    writeFileSync(join(dir, "real", "agent-sandbox.jsonc"), '{ "version": 1 }');
+    writeFileSync(join(dir, "out", "agent-sandbox.jsonc"), '{ "version": 1 }');
+    symlinkSync(join(dir, "real", "agent-sandbox.jsonc"), join(dir, "linked.agent-sandbox.jsonc"));
+    symlinkSync(join(dir, "real"), join(dir, "real", "loop"));
+    symlinkSync(join(dir, "nowhere"), join(dir, "dangling.agent-sandbox.jsonc"));
+    const json = JSON.parse(run(["check", dir, "--format", "json"]).stdout);
+    assert.deepEqual(json.files.map((f: { path: string }) => basename(f.path)).sort(), ["agent-sandbox.jsonc", "linked.agent-sandbox.jsonc"]);
+    assert.match(run(["--help"]).stdout, /node_modules, \.git, dist, out and \.vscode-test are not searched/);
   });
 
   test("bad invocations exit 2 with a message, never a stack trace", () => {

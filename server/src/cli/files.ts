@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { BYTE_ORDER_MARK, withoutByteOrderMark } from "../engine/text";
 
@@ -12,21 +12,42 @@ export function isDryRunFileName(name: string): boolean {
 
 const SKIPPED_FOLDERS = new Set(["node_modules", ".git", "dist", "out", ".vscode-test"]);
 
-/** Config and dry-run files under a folder (sorted, so output is stable). */
+/**
+ * Config and dry-run files under a folder (sorted, so output is stable). Symbolic links are followed, to files
+ * and to folders (a folder already searched, by any path, is not searched again, so a link cycle ends); build
+ * output and dependencies (`SKIPPED_FOLDERS`, said in `--help`) are not searched.
+ */
 export function findFiles(root: string, accept: (name: string) => boolean): string[] {
   const found: string[] = [];
+  const searched = new Set<string>();
   const walk = (dir: string, depth: number) => {
     if (depth > 32) return;
+    let real: string;
     let entries: import("node:fs").Dirent[];
     try {
+      real = realpathSync(dir);
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       return;
     }
+    if (searched.has(real)) return;
+    searched.add(real);
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      if (entry.isDirectory()) {
-        if (!SKIPPED_FOLDERS.has(entry.name)) walk(join(dir, entry.name), depth + 1);
-      } else if (entry.isFile() && accept(entry.name)) found.push(join(dir, entry.name));
+      const path = join(dir, entry.name);
+      let isDirectory = entry.isDirectory();
+      let isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        try {
+          const target = statSync(path);
+          isDirectory = target.isDirectory();
+          isFile = target.isFile();
+        } catch {
+          continue; // a dangling link
+        }
+      }
+      if (isDirectory) {
+        if (!SKIPPED_FOLDERS.has(entry.name)) walk(path, depth + 1);
+      } else if (isFile && accept(entry.name)) found.push(path);
     }
   };
   walk(root, 0);
