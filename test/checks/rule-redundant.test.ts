@@ -96,7 +96,7 @@ test("not on a rule with a mistyped mode or operation: the typo's own error says
   assert.ok(codes.includes("mode-unknown") && codes.includes("operation-unknown"), codes.join());
 });
 
-test("not on a rule that is redundant in deepagents-js only: with deepagents-py in compatibleWith its removal changes a decision there (G6: `/ws/**` does not match `/ws` in Python)", () => {
+test("with deepagents-py in compatibleWith: not on a rule its witness shows deciding there (G6: `/ws/**` does not match `/ws` in Python), and never a safe fix", () => {
   const rules = `"permissions": [
       { "operations": ["read"], "paths": ["/ws/**"], "mode": "deny" },
       { "operations": ["read"], "paths": ["/ws"], "mode": "deny" }
@@ -107,12 +107,15 @@ test("not on a rule that is redundant in deepagents-js only: with deepagents-py 
       ⟦{ "operations": ["read"], "paths": ["/ws"], "mode": "deny" }⟧
     ]`), CODE, ON);
   expectNoFindings(config(`"compatibleWith": ["deepagents-py"],\n  ${rules}`), CODE, ON);
-  // A rule redundant in both runtimes is still reported.
-  expectFindings(config(`"compatibleWith": ["deepagents-py"],
+  // A rule whose witness shows nothing there is still reported, but the proof is the config runtime's only: the
+  // message says so, and --fix does not remove it.
+  const [f] = expectFindings(config(`"compatibleWith": ["deepagents-py"],
   "permissions": [
       { "operations": ["read"], "paths": ["/ws/**"], "mode": "deny" },
       ⟦{ "operations": ["read"], "paths": ["/ws/key.pem"], "mode": "deny" }⟧
     ]`), CODE, ON);
+  assert.match(f!.message, /\(Proved for deepagents-js 1\.14\.1 only: check deepagents-py 0\.7\.8, in compatibleWith, before removing it\.\)$/);
+  assert.equal(f!.fixes?.[0]?.safe, false);
 });
 
 test("not on the only rule of a deepagents-js list: without rules the runtime checks no tool path at all (§1.3), so removing it changes `/a/../b` from an error to allowed", () => {

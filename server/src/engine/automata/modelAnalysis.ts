@@ -243,33 +243,6 @@ export class ModelAnalysis {
   }
 
   /**
-   * Whether removing rule `ruleIndex` from `list` changes a decision under `runtime` (any runtime of this analysis):
-   * a path decided differently with and without it, `"unknown"` when that cannot be told (a pattern the automata do
-   * not read, or the walk over its budget), `undefined` when no decision changes. rule-redundant asks it of the
-   * runtimes in `compatibleWith`: its fix removes the rule for all of them.
-   */
-  removalChanges(list: RuleListSpec, ruleIndex: number, runtime: Runtime): Divergence | "unknown" | undefined {
-    const withRule = this.tablesOf(list, runtime);
-    const without = this.ruleTables(runtime, list.rules.filter((r) => r.index !== ruleIndex).map((r) => r.input));
-    for (const op of ["read", "write"] as const) {
-      if ([...withRule.forOperation(op), ...without.forOperation(op)].some((r) => r.unknown)) return "unknown";
-    }
-    try {
-      const { tracks, outcomes } = realiseOutcomes(
-        this.space,
-        [{ list, tables: withRule }, { list, tables: without }],
-        [this.space.table(canonicalPaths(runtime))],
-        new Budget(this.productBudget),
-        true,
-      );
-      return divergencesOf(new ListReading(tracks[0]!), new ListReading(tracks[1]!), outcomes)[0];
-    } catch (error) {
-      if (!(error instanceof BudgetExceeded)) throw error;
-      return "unknown";
-    }
-  }
-
-  /**
    * (operation, path) pairs that `parent` denies and `child` does not (`child` undefined: the agent has no rules),
    * for the given operations; `undefined` when that could not be decided within the budget.
    */

@@ -1,11 +1,11 @@
 import { removeArrayElement } from "../config/edits";
 import { spanOf } from "../config/parse";
-import { analysisForCheck } from "../automata/modelAnalysis";
+import type { RuleListSpec } from "../config/model";
 import { validatesOnlyWithRules } from "../permissions/decideToolPath";
 import type { PermissionRuleInput } from "../permissions/ruleList";
 import { OPERATIONS, type Runtime } from "../runtime/runtime";
 import type { Check } from "./check";
-import { argumentNote, decided, decider, reportVerdicts, ruleLabel, shown } from "./ruleAnalysisText";
+import { argumentNote, Confirm, decided, decider, reportVerdicts, ruleLabel, shown } from "./ruleAnalysisText";
 
 /**
  * §3.1: removing the rule changes no decision: earlier rules decide all its paths its own way, or the paths it does
@@ -18,7 +18,7 @@ export const ruleRedundant: Check = {
   summary: "Removing this rule changes no decision.",
   run(context) {
     const others = context.runtimes.filter((r) => r !== context.model.runtime);
-    const analysis = others.length > 0 ? analysisForCheck(context) : undefined;
+    const elsewhere = new Map<RuleListSpec, Confirm[]>();
     reportVerdicts(context, "rule-redundant", "redundant", ({ runtime, list, rule, verdict, confirm }) => {
       // A rule with a mistyped mode or operation is redundant as written, but what it was meant to do is the
       // point: mode-unknown and operation-unknown say how to repair it, and removing it (a safe fix, applied by
@@ -27,17 +27,17 @@ export const ruleRedundant: Check = {
       // deepagents-js checks tool paths only while the agent has rules (§1.3): removing the last one turns path
       // validation off, so `read /a/../b` goes from an error to allowed.
       if (list.rules.length === 1 && validatesOnlyWithRules(runtime)) return undefined;
-      // The fix removes the rule for every runtime the config is written for (`compatibleWith`), not only this one.
-      for (const other of others) {
-        const change = analysis!.removalChanges(list, rule.index, other);
-        if (change === "unknown") {
-          analysis!.noteSkip(list, { ruleIndex: rule.index, reason: `whether removing it changes a decision in ${other.label} (in compatibleWith) could not be decided; nothing reported`, checks: ["rule-redundant"] });
-          return undefined;
-        }
-        if (change) return undefined;
-        if (list.rules.length === 1 && validatesOnlyWithRules(other)) return undefined;
-      }
       const w = verdict.witness;
+      // The proof is about the config's runtime; the fix would remove the rule for the runtimes in `compatibleWith`
+      // too. Where the witness itself shows the rule deciding there (`deny /ws` after `deny /ws/**`: deepagents-py's
+      // `/ws/**` does not match `/ws`, G6), it is not redundant for this config, and nothing is reported. Otherwise
+      // the finding stands, but its fix is not applied by `--fix`: proving it for each other runtime is a walk over
+      // the whole list per rule, which made the analysis several times slower.
+      if (others.length > 0 && list.rules.length === 1 && others.some(validatesOnlyWithRules)) return undefined;
+      let confirms = elsewhere.get(list);
+      if (!confirms && others.length > 0) elsewhere.set(list, (confirms = others.map((other) => new Confirm(other, list))));
+      const neededElsewhere = confirms?.find((there) => there.canonical(w.path) && there.decide(w.operation, w.path).decision !== there.decideWithout(rule.index, w.operation, w.path).decision);
+      if (neededElsewhere) return undefined;
       const withRule = confirm.decide(w.operation, w.path);
       const without = confirm.decideWithout(rule.index, w.operation, w.path);
       if (!confirm.canonical(w.path) || !confirm.ruleMatches(rule.index, w.operation, w.path) || withRule.decision !== without.decision) {
@@ -48,14 +48,14 @@ export const ruleRedundant: Check = {
         ? `earlier rules decide every path it matches, its own way: \`${w.operation} ${shown(w.path)}\` is ${decided(withRule.decision)} by ${ruleLabel(list, withRule.ruleIndex)} first`
         : `every path it decides would be decided the same way without it: \`${w.operation} ${shown(w.path)}\` would still be ${decided(without.decision)}, by ${decider(list, without.ruleIndex)}`;
       return {
-        message: `Removing this rule changes no decision in ${runtime.label}: ${how}${argumentNote(runtime, w.path)}.`,
+        message: `Removing this rule changes no decision in ${runtime.label}: ${how}${argumentNote(runtime, w.path)}.${others.length > 0 ? ` (Proved for ${runtime.label} only: check ${others.map((o) => o.label).join(" and ")}, in compatibleWith, before removing it.)` : ""}`,
         span: spanOf(rule.node),
         tags: ["unnecessary"],
         witness: w.path,
         related: takenFirst || without.ruleIndex >= 0
           ? [{ message: takenFirst ? `${ruleLabel(list, withRule.ruleIndex)} decides first` : `${ruleLabel(list, without.ruleIndex)} decides these paths without it`, span: spanOf(list.rules[takenFirst ? withRule.ruleIndex : without.ruleIndex]!.node) }]
           : [],
-        fixes: [{ title: "Remove rule", edits: [removeArrayElement(context.text, list.node, rule.index)], safe: true }],
+        fixes: [{ title: "Remove rule", edits: [removeArrayElement(context.text, list.node, rule.index)], safe: others.length === 0 }],
       };
     });
   },
