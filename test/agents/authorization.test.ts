@@ -23,8 +23,14 @@ function hidden(role: string | null): Record<string, string | undefined> {
   return Object.fromEntries(tools.filter((t) => !t.visible).map((t) => [t.name, t.hiddenBy]));
 }
 
-test("no role: no authorization step", () => {
-  assert.deepEqual(hidden(null), {});
+test("no role: DeerFlow applies the default role (A.1.1 `default_role`; principal vectors: missing/None/\"\" → default_role)", () => {
+  assert.deepEqual(hidden(null), hidden("user"));
+  assert.deepEqual(hidden(null), { delete: "authorization", execute: "authorization" });
+  const reason = effectiveTools(modelOf(CONFIG), "main", null)!.find((t) => t.name === "delete")!.reason!;
+  assert.match(reason, /^a request with no role gets the default role "user", which may not call it: /);
+  // Without an enabled block there is no authorization step at all.
+  const { authorization: _, ...withoutBlock } = CONFIG;
+  assert.deepEqual(Object.keys(Object.fromEntries(effectiveTools(modelOf(withoutBlock), "main", null)!.filter((t) => !t.visible).map((t) => [t.name, 1]))), []);
 });
 
 test("deny wins over allow *", () => {

@@ -78,7 +78,8 @@ describe("outline, folding, formatting, code lens", () => {
     const byLine = new Map<number, string[]>();
     for (const l of lenses) byLine.set(l.range.start.line, [...(byLine.get(l.range.start.line) ?? []), l.command!.title]);
     const line = (snippet: string) => doc.positionAt(given.text.indexOf(snippet)).line;
-    assert.deepEqual(byLine.get(0), ["9 tools", "Preview prompt", "Explain…"]);
+    // Without a role the config's default role applies (its `user` may not delete).
+    assert.deepEqual(byLine.get(0), ["8 tools", "Preview prompt", "Explain…"]);
     assert.deepEqual(byLine.get(line('"subagents"')), ["general-purpose: 8 tools", "Preview prompt", "Explain…"]);
     assert.deepEqual(byLine.get(line('{ "name": "auditor"')), ["auditor: 8 tools", "Preview prompt", "Explain…"]);
     const args = lenses.find((l) => l.command!.title === "auditor: 8 tools")!.command!;

@@ -77,11 +77,14 @@ export function effectiveToolsOf(model: ConfigModel, agent: AgentRef, role: stri
   if (hasTask(model, agent)) tools.push({ name: "task", visible: true, kind: "task" });
 
   const activePolicy = policy === undefined ? policyOf(model) : policy ?? undefined;
-  if (role !== null && activePolicy) {
+  if (activePolicy) {
+    // No role is not "no authorization": DeerFlow gives a request without a role the default role
+    // (deerflow-authorization.md A.1.1, `default_role`; principal.py L50–52), and `decideTool` does the same.
+    const who = role === null || role === "" ? `a request with no role gets the default role ${JSON.stringify(activePolicy.defaultRole)}, which` : `role ${JSON.stringify(role)}`;
     for (const tool of tools) {
       if (!tool.visible) continue;
       const decision = activePolicy.decideTool(role, tool.name);
-      if (!decision.allowed) hide(tool, "authorization", `role ${JSON.stringify(role)} may not call it: ${decision.message}`);
+      if (!decision.allowed) hide(tool, "authorization", `${who} may not call it: ${decision.message}`);
     }
   }
   const skill = options.activeSkill;

@@ -2,7 +2,7 @@ import type { BackendSpec, ConfigModel, Located } from "../config/model";
 import { property, type JsonNode } from "../config/parse";
 import { agentsOf, findAgent, GENERAL_PURPOSE, isForked, type AgentRef } from "./agents";
 import { agentFilesystem, describeBackendShape } from "./backends";
-import { effectiveToolsOf, type EffectiveToolsOptions } from "./effectiveTools";
+import { effectiveToolsOf, policyOf, type EffectiveToolsOptions } from "./effectiveTools";
 import { loadSkills, type SkillFileAccess } from "./skills";
 
 /**
@@ -13,6 +13,8 @@ import { loadSkills, type SkillFileAccess } from "./skills";
 export interface PromptPreview {
   agent: string;
   role: string | null;
+  /** With no role and an enabled `authorization` block: the role DeerFlow applies instead (`default_role`). */
+  defaultRole?: string;
   /** The runtime whose prompt assembly is shown ("deepagents-js 1.14.1"). */
   runtime: string;
   systemMessage: string;
@@ -95,7 +97,9 @@ export function promptPreview(
       }
     }
   }
-  return { agent: agent.name, role, runtime: runtime.label, systemMessage: message, tools: previewTools, subagents, notes };
+  // Without a role, DeerFlow's authorization applies its default role (effectiveTools.ts): say which.
+  const policy = role === null ? policyOf(model) : undefined;
+  return { agent: agent.name, role, ...(policy ? { defaultRole: policy.defaultRole } : {}), runtime: runtime.label, systemMessage: message, tools: previewTools, subagents, notes };
 }
 
 function ownPrompt(model: ConfigModel, agent: AgentRef, readFile: (p: string) => string | undefined, notes: string[]): string {
@@ -171,7 +175,8 @@ function toolDescriptionsOverride(middlewareNode: JsonNode | undefined): Record<
 export function renderPromptPreview(preview: PromptPreview): string {
   const out: string[] = [];
   out.push(`# Prompt preview: \`${preview.agent}\``, "");
-  out.push(`Role: ${preview.role === null ? "none (no authorization)" : `\`${preview.role}\``} · Runtime: ${preview.runtime}`, "");
+  const role = preview.role !== null ? `\`${preview.role}\`` : preview.defaultRole !== undefined ? `none (DeerFlow applies the default role \`${preview.defaultRole}\`)` : "none (no authorization)";
+  out.push(`Role: ${role} · Runtime: ${preview.runtime}`, "");
   out.push("## System message", "");
   if (preview.systemMessage === "") out.push("_Empty: the model receives no system message._");
   else {
