@@ -20,7 +20,7 @@ test("Python: parts are joined with a blank line; the route section appears only
   const withExecute = promptPreview(modelOf({ runtime: "deepagents-py", systemPrompt: "BASE", backend: composite, middleware: [{ type: "filesystem", backend: composite, systemPrompt: "FS" }] }), "main", null, noFiles)!;
   assert.equal(
     withExecute.systemMessage,
-    "BASE\n\nFS\n\n## Shell paths vs. virtual paths\n\nShell commands see the sandbox's own files. These paths are served by other backends:\n- /memories/: store only; shell commands cannot reach it\n- /data/: the host folder /srv/data",
+    "BASE\n\nFS\n\n## Shell paths vs. virtual paths\n\nHost path mappings:\n- /data/ → the host folder /srv/data\n\nVirtual mounts without a host path mapping (shell commands cannot reach them):\n- /memories/: store",
   );
   const noExecute = promptPreview(modelOf({ runtime: "deepagents-py", systemPrompt: "BASE", backend: composite, middleware: [{ type: "filesystem", backend: composite, tools: ["read_file"] }] }), "main", null, noFiles)!;
   assert.equal(noExecute.systemMessage, "BASE");

@@ -139,11 +139,22 @@ function skillsSection(entries: readonly Located<string>[], access: SkillFileAcc
   return lines.join("\n");
 }
 
+/**
+ * deepagents-py's `_route_host_path_prompt` (deepagents-semantics.md §7.3): the heading, then a "Host path
+ * mappings:" list (routes to a filesystem folder) and/or a "Virtual mounts without a host path mapping …" list
+ * (every other route). The spec gives the headings, not every word of the lines: those are ours.
+ */
 function routeSection(routes: readonly { prefix: string; backend: BackendSpec }[]): string {
-  const lines = ["## Shell paths vs. virtual paths", "", "Shell commands see the sandbox's own files. These paths are served by other backends:"];
-  for (const { prefix, backend } of routes) {
-    const hostFolder = backend.type === "filesystem" ? backend.rootDir : undefined;
-    lines.push(hostFolder ? `- ${prefix}: the host folder ${hostFolder}` : `- ${prefix}: ${describeBackendShape(backend, backend.provider, backend.name)} only; shell commands cannot reach it`);
+  const lines = ["## Shell paths vs. virtual paths"];
+  const mapped = routes.filter((r) => r.backend.type === "filesystem" && r.backend.rootDir);
+  const virtual = routes.filter((r) => !mapped.includes(r));
+  if (mapped.length > 0) {
+    lines.push("", "Host path mappings:");
+    for (const { prefix, backend } of mapped) lines.push(`- ${prefix} → the host folder ${backend.type === "filesystem" ? backend.rootDir : ""}`);
+  }
+  if (virtual.length > 0) {
+    lines.push("", "Virtual mounts without a host path mapping (shell commands cannot reach them):");
+    for (const { prefix, backend } of virtual) lines.push(`- ${prefix}: ${describeBackendShape(backend, backend.provider, backend.name)}`);
   }
   return lines.join("\n");
 }
