@@ -80,9 +80,9 @@ describe("outline, folding, formatting, code lens", () => {
     const line = (snippet: string) => doc.positionAt(given.text.indexOf(snippet)).line;
     // Without a role the config's default role applies (its `user` may not delete).
     assert.deepEqual(byLine.get(0), ["8 tools", "Preview prompt", "Explain…"]);
-    assert.deepEqual(byLine.get(line('"subagents"')), ["general-purpose: 8 tools", "Preview prompt", "Explain…"]);
-    assert.deepEqual(byLine.get(line('{ "name": "auditor"')), ["auditor: 8 tools", "Preview prompt", "Explain…"]);
-    const args = lenses.find((l) => l.command!.title === "auditor: 8 tools")!.command!;
+    assert.deepEqual(byLine.get(line('"subagents"')), ["general-purpose: 7 tools", "Preview prompt", "Explain…"]);
+    assert.deepEqual(byLine.get(line('{ "name": "auditor"')), ["auditor: 7 tools", "Preview prompt", "Explain…"]);
+    const args = lenses.find((l) => l.command!.title === "auditor: 7 tools")!.command!;
     assert.equal(args.command, "agentSandbox.showEffectiveTools");
     assert.deepEqual(args.arguments, [{ uri: given.uri, agent: "auditor" }]);
   });
