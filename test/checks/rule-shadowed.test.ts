@@ -85,6 +85,13 @@ test("the reorder fix takes the comment lines above the rule with it, and leaves
   ]`));
 });
 
+test("in a file with CRLF line ends the reorder fix writes CRLF, and a trailing comment on the rule before stays (review finding, 4 Dec)", () => {
+  const text = '{\r\n  "version": 1,\r\n  "permissions": [\r\n    { "operations": ["read", "write"], "paths": ["/ü/**"] },  // 😀 comment\r\n    { "operations": ["read", "write"], "paths": ["/ü/.env"], "mode": "deny" }\r\n  ]\r\n}\r\n';
+  const fixed = applyFix(text, findings(text, CODE, ON)[0]!);
+  assert.equal(fixed, '{\r\n  "version": 1,\r\n  "permissions": [\r\n    { "operations": ["read", "write"], "paths": ["/ü/.env"], "mode": "deny" },\r\n    { "operations": ["read", "write"], "paths": ["/ü/**"] }  // 😀 comment\r\n  ]\r\n}\r\n');
+  assert.doesNotMatch(fixed, /[^\r]\n/);
+});
+
 test("does not fire when the deny comes first, when the earlier rule decides the same way, or in deepagents-py for a dotfile", () => {
   expectNoFindings(
     config(`"permissions": [

@@ -19,6 +19,24 @@ const research = FIXTURES.research;
 const scenarioWithConfig: Fixture = { ...FIXTURES.scenario, files: { "agent-sandbox.jsonc": research.text.replace("‸", ""), ...research.files } };
 
 const CASES: Record<string, Case> = {
+  // Review finding (4 Dec): keys were proposed inside comments, and accepting one pasted it into the comment.
+  "nothing inside a line comment": {
+    given: { text: '{ "version": 1, // a comment\n}\n' },
+    caret: "// a co‸",
+    offers: [],
+    notOffered: ["runtime", "$schema"],
+  },
+  "nothing inside a block comment": {
+    given: { text: '{ "version": 1, /* a block */ }\n' },
+    caret: "/* a bl‸",
+    offers: [],
+    notOffered: ["runtime"],
+  },
+  "keys again right after a closed block comment": {
+    given: { text: '{ "version": 1, /* a block */  }\n' },
+    caret: "*/ ‸",
+    offers: ["runtime"],
+  },
   "top-level keys from the schema, without those already present": {
     given: { text: '{\n  "version": 1,\n  "name": "x",\n  \n}\n' },
     caret: '"x",\n  ‸',

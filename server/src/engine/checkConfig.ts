@@ -127,13 +127,28 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
 
 function finish(findings: Finding[], text: string, lines: LineIndex, options: CheckOptions): Finding[] {
   const suppressed = suppressedLines(text, lines);
+  // Fixes are written with `\n`; in a file whose lines end in `\r\n` (as Windows editors save), they get its line
+  // ends, so a fix never leaves a file with both kinds.
+  const crlf = usesCrlf(text);
   const result: Finding[] = [];
   for (const f of findings) {
     const override = options.severities?.[f.code];
     if (override === "off" || isSuppressed(f, lines, suppressed)) continue;
-    result.push(override ? { ...f, severity: override } : f);
+    const found = crlf && f.fixes?.length ? { ...f, fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, newText: withCrlf(e.newText) })) })) } : f;
+    result.push(override ? { ...found, severity: override } : found);
   }
   return result.sort(compareFindings);
+}
+
+/** The file's first line break is `\r\n`. */
+export function usesCrlf(text: string): boolean {
+  const at = text.indexOf("\n");
+  return at > 0 && text.charCodeAt(at - 1) === 13;
+}
+
+/** Every bare `\n` as `\r\n`. */
+function withCrlf(newText: string): string {
+  return newText.includes("\n") ? newText.replace(/\r?\n/g, "\r\n") : newText;
 }
 
 /** File order: by start, then end, then code; the sort is stable, so findings of one check keep their order. */

@@ -4,7 +4,7 @@
  * and sample-workspace paths inside path patterns, subagent names, role names. In dry-run files: agents, roles
  * and tools of the config the scenario names.
  */
-import { findNodeAtLocation, getLocation, type JSONPath, type Node } from "jsonc-parser";
+import { createScanner, findNodeAtLocation, getLocation, type JSONPath, type Node } from "jsonc-parser";
 import { CompletionItemKind, InsertTextFormat, type CompletionItem, type Range } from "vscode-languageserver/node";
 import { KNOWN_RESOURCE_KEYS } from "../engine/authorization/rbac";
 import type { ConfigModel } from "../engine/config/model";
@@ -26,6 +26,8 @@ export interface CompletionInput {
 export async function complete(input: CompletionInput): Promise<CompletionItem[]> {
   const { analysis, offset } = input;
   const text = analysis.text;
+  // In a comment, nothing is proposed: an accepted key would be pasted into the comment's text.
+  if (insideComment(text, offset)) return [];
   const location = getLocation(text, offset);
   const root = rootOf(analysis);
   const previous = location.previousNode;
@@ -53,6 +55,23 @@ export async function complete(input: CompletionInput): Promise<CompletionItem[]
     textEdit: { range: replace, newText: v.snippet && input.snippets ? v.snippet : JSON.stringify(v.value) },
     ...(v.snippet && input.snippets ? { insertTextFormat: InsertTextFormat.Snippet } : {}),
   }));
+}
+
+/** jsonc-parser `SyntaxKind` values (a const enum, which isolated builds cannot inline; as in folding.ts). */
+const LINE_COMMENT = 12, BLOCK_COMMENT = 13, EOF = 17;
+
+/** The offset lies inside a line or block comment (after its opening, up to its end; a line comment to its line end). */
+export function insideComment(text: string, offset: number): boolean {
+  const scanner = createScanner(text, false);
+  for (let kind: number = scanner.scan(); kind !== EOF; kind = scanner.scan()) {
+    const start = scanner.getTokenOffset();
+    if (start >= offset) return false;
+    if (kind !== LINE_COMMENT && kind !== BLOCK_COMMENT) continue;
+    const end = start + scanner.getTokenLength();
+    const closed = kind === BLOCK_COMMENT && text.startsWith("*/", end - 2) && end - start >= 4;
+    if (offset > start + 1 && (offset < end || (offset === end && !closed))) return true;
+  }
+  return false;
 }
 
 function rootOf(analysis: Analysis): Node | undefined {

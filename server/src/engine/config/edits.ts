@@ -23,12 +23,15 @@ export function removeArrayElement(text: string, array: JsonNode, index: number)
   // minified file is one line of megabytes, and checks build fixes for thousands of findings in it.
   const lineStart = lineStartOf(text, item.offset);
   const lineEnd = lineEndAfter(text, end);
-  if (lineStart >= 0 && lineEnd >= 0 && /^[ \t]*$/.test(text.slice(end, lineEnd))) {
+  // A `\r` before the line break belongs to the break (a file saved with CRLF line ends).
+  const breakAt = lineEnd > 0 && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
+  if (lineStart >= 0 && lineEnd >= 0 && /^[ \t]*$/.test(text.slice(end, breakAt))) {
     if (start < lineStart) {
-      // The last element took the previous element's comma: remove through the end of its line, keep the newline.
-      end = lineEnd;
-      // Comment lines between that comma and the element are the user's: they stay, only the comma goes.
-      const between = text.slice(start + 1, lineStart - 1);
+      // The last element took the previous element's comma: remove through the end of its line, keep the line break.
+      end = breakAt;
+      // Comments between that comma and the element (on the previous element's line, or lines of their own) are
+      // the user's: they stay, only the comma goes.
+      const between = text.slice(start + 1, lineStart).replace(/\r?\n$/, "");
       if (/\S/.test(between)) return { span: { start, end }, newText: between };
     } else if (/^[ \t]*$/.test(text.slice(lineStart, start))) {
       start = lineStart;
