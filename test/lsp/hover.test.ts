@@ -37,6 +37,13 @@ const CASES: Record<string, Case> = {
     caret: '"deny": ["execute", "del‸ete"]',
     contains: ["**`delete`**: filesystem tool", "**write**", "rule 0", "rule 2"],
   },
+  // Review finding (4 Dec): this was called a user tool.
+  "a name in a filesystem middleware's tools that is no filesystem tool says the runtime ignores it": {
+    given: { text: '{ "version": 1, "middleware": [{ "type": "filesystem", "tools": ["read_file", "grpe"] }] }\n' },
+    caret: '"gr‸pe"',
+    contains: ["**`grpe`**: not a filesystem tool", "silently ignores it", "Did you mean `grep`?"],
+    excludes: ["user tool"],
+  },
   "a user tool says path rules do not govern it": {
     given: research,
     caret: '["web_se‸arch"]',

@@ -25,6 +25,7 @@ import {
   type SampleWorkspace,
 } from "./engineFacade";
 import { descriptionAt } from "./schemaNavigator";
+import { didYouMean } from "../engine/didYouMean";
 
 /** How many sample files a hover lists before "and N more". */
 const LIST_LIMIT = 5;
@@ -74,7 +75,15 @@ async function hoverText(input: HoverInput, model: ConfigModel, place: Place): P
     return promptHover(input, model, agent);
   }
   // Tool names.
-  if (value !== undefined && !isKey && isToolNamePlace(path)) return toolHover(input, model, value, toolAgent(model, path));
+  if (value !== undefined && !isKey && isToolNamePlace(path)) {
+    // A filesystem middleware's `tools` is an allowlist of the eight filesystem tools: any other name there is a
+    // name the runtime ignores (tool-unknown reports it), not a user tool.
+    if (path[path.length - 2] === "tools" && inMiddleware(path) && !BUILTIN_TOOLS.includes(value)) {
+      const near = didYouMean(value, BUILTIN_TOOLS);
+      return `**\`${value}\`**: not a filesystem tool, and a filesystem middleware's \`tools\` names only those (${BUILTIN_TOOLS.map((t) => `\`${t}\``).join(", ")}): ${model.runtime.label} silently ignores it.${near ? ` Did you mean \`${near}\`?` : ""}`;
+    }
+    return toolHover(input, model, value, toolAgent(model, path));
+  }
   if (isKey && pathEquals(path.slice(-2), ["interruptOn", "*"]) && typeof last === "string") return toolHover(input, model, last, toolAgent(model, path));
   // Permission rules and their path patterns.
   const located = ruleAt(model, node.offset);
