@@ -48,9 +48,10 @@ test("roles of the wrong type, and a missing roles when enabled", () => {
   assert.equal(g!.message, `${REFUSES} missing required provider config key 'roles'`);
 });
 
-test("disabled: the roles are still validated, worded as what DeerFlow would do once enabled", () => {
+test("disabled: the roles are still validated, worded as what DeerFlow would do once enabled, as a warning (nothing is refused yet)", () => {
   const [f] = expectFindings(config(`"authorization": { "enabled": false, "roles": { "user": { "tools": { "deny": ⟦"bash"⟧ } } } }`), CODE);
   assert.match(f!.message, /^With "enabled": true, DeerFlow would refuse to build the agent/);
+  assert.equal(f!.severity, "warning");
   assert.match(f!.message, /role 'user' resource 'tools': deny must be a list of strings, got str$/);
   expectNoFindings(config(`"authorization": { "enabled": false }`), CODE);
 });

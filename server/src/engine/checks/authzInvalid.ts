@@ -28,7 +28,9 @@ export const authzInvalid: Check = {
       if (issue.kind !== "invalid") continue;
       out.report(() => {
         const node = issueNode(block, issue);
-        return { message: `${prefix} ${issue.message}`, span: spanOf(node), fixes: fixesFor(context.text, block.node, issue, node) };
+        // An error is what the runtime refuses; a disabled block is never constructed, so there it is a warning
+        // about the day it is turned on.
+        return { message: `${prefix} ${issue.message}`, span: spanOf(node), fixes: fixesFor(context.text, block.node, issue, node), ...(enabled ? {} : { severity: "warning" as const }) };
       });
     }
     out.finish();
