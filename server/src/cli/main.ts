@@ -256,11 +256,7 @@ function explain(args: ParsedArgs, io: Io): number {
   // The engine's own answer lists every agent: with 10,000 subagents, a screenful of names before the point.
   const { agentsOf, findAgent } = later.agents();
   if (!findAgent(result.model, agentName)) throw new UsageError(unknownNameMessage("agent", "Agents", agentName, agentsOf(result.model).map((a) => a.name)));
-  const role = flag(args, "role") ?? null;
-  const policy = later.effectiveTools().policyOf(result.model);
-  if (role !== null && !policy?.roles.includes(role)) {
-    throw new UsageError(policy ? unknownNameMessage("role", "Roles", role, policy.roles) : "--role needs an enabled `authorization` block in the config");
-  }
+  const { role } = roleOf(args, result.model);
   const answer = later.explain().explainDecision(result.model, agentName, op, path);
   if (!answer.ok) throw new UsageError(answer.error);
   const e = answer.explanation;
@@ -329,12 +325,18 @@ function loadModel(args: ParsedArgs, io: Io, command: string) {
   if (agent !== undefined && !findAgent(model, agent)) {
     throw new UsageError(unknownNameMessage("agent", "Agents", agent, agentsOf(model).map((a) => a.name)));
   }
+  const { role, policy } = roleOf(args, model);
+  return { model, agent, role, roles: policy?.roles ?? [], readFile: access.readFile, listDirectory: access.listDirectory };
+}
+
+/** `--role`, which must be a role of the config's enabled `authorization` block (explain, tools, prompt). */
+function roleOf(args: ParsedArgs, model: ConfigModel) {
   const role = flag(args, "role") ?? null;
   const policy = later.effectiveTools().policyOf(model);
   if (role !== null && !policy?.roles.includes(role)) {
     throw new UsageError(policy ? unknownNameMessage("role", "Roles", role, policy.roles) : "--role needs an enabled `authorization` block in the config");
   }
-  return { model, agent, role, roles: policy?.roles ?? [], readFile: access.readFile, listDirectory: access.listDirectory };
+  return { role, policy };
 }
 
 /** The operation's filesystem tools (§3.2) that `role` can call as `agentName`, and why the others are hidden. */

@@ -29,8 +29,6 @@ export interface PathEscalation {
 
 type ReportedFinding = Omit<Finding, "code" | "severity"> & { severity?: Severity };
 
-/** The tools through which an agent can perform an operation (§3.2). */
-const TOOLS_FOR = TOOLS_BY_OPERATION;
 
 /**
  * §6.1, path half of `subagent-escalation`: for every agent other than the main one (the general-purpose subagent
@@ -48,7 +46,7 @@ export function pathEscalations(analysis: ModelAnalysis): PathEscalation[] {
     const childList = rulesForAgent(model, agent).list;
     if (childList === parentList) continue;
     const tools = agentFilesystem(model, agent).allowlist.tools;
-    const operations = OPERATIONS.filter((op) => TOOLS_FOR[op].some((t) => tools.includes(t)));
+    const operations = OPERATIONS.filter((op) => TOOLS_BY_OPERATION[op].some((t) => tools.includes(t)));
     const where = spanOf(agentNode(agent, childList) ?? parentList.node);
     const whole = analysis.escalations(parentList, childList, operations);
     if (whole) {

@@ -1,7 +1,7 @@
 import { removeArrayElement } from "../config/edits";
 import { spanOf } from "../config/parse";
 import type { RuleListSpec } from "../config/model";
-import { validatesOnlyWithRules } from "../permissions/decideToolPath";
+import { removalStopsValidation } from "../permissions/decideToolPath";
 import type { PermissionRuleInput } from "../permissions/ruleList";
 import { OPERATIONS, type Runtime } from "../runtime/runtime";
 import type { Check } from "./check";
@@ -25,15 +25,14 @@ export const ruleRedundant: Check = {
       // `--fix`) would throw the intended deny away with the typo.
       if (mistyped(runtime, rule.input)) return undefined;
       // deepagents-js checks tool paths only while the agent has rules (§1.3): removing the last one turns path
-      // validation off, so `read /a/../b` goes from an error to allowed.
-      if (list.rules.length === 1 && validatesOnlyWithRules(runtime)) return undefined;
+      // validation off, so `read /a/../b` goes from an error to allowed (in the config's runtime or in compatibleWith).
+      if (removalStopsValidation(list.rules.length, context.runtimes)) return undefined;
       const w = verdict.witness;
       // The proof is about the config's runtime; the fix would remove the rule for the runtimes in `compatibleWith`
       // too. Where the witness itself shows the rule deciding there (`deny /ws` after `deny /ws/**`: deepagents-py's
       // `/ws/**` does not match `/ws`, G6), it is not redundant for this config, and nothing is reported. Otherwise
       // the finding stands, but its fix is not applied by `--fix`: proving it for each other runtime is a walk over
       // the whole list per rule, which made the analysis several times slower.
-      if (others.length > 0 && list.rules.length === 1 && others.some(validatesOnlyWithRules)) return undefined;
       let confirms = elsewhere.get(list);
       if (!confirms && others.length > 0) elsewhere.set(list, (confirms = others.map((other) => new Confirm(other, list))));
       const neededElsewhere = confirms?.find((there) => there.canonical(w.path) && there.decide(w.operation, w.path).decision !== there.decideWithout(rule.index, w.operation, w.path).decision);

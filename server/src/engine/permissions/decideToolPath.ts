@@ -33,6 +33,14 @@ export function decideToolPath(runtime: Runtime, rules: CompiledRuleList, op: Op
  * Whether the runtime checks a tool path only while the agent has rules (deepagents-js, §1.3): removing a list's
  * last rule then turns path validation off. Asked of the runtime with a path every runtime rejects.
  */
-export function validatesOnlyWithRules(runtime: Runtime): boolean {
+function validatesOnlyWithRules(runtime: Runtime): boolean {
   return !runtime.canonicalToolPath("/a/../b", true).ok && runtime.canonicalToolPath("/a/../b", false).ok;
+}
+
+/**
+ * The runtime among `runtimes` that would stop checking tool paths if a rule were removed from a list of
+ * `ruleCount` rules (only when that empties it): rule-empty and rule-redundant do not call that removal safe.
+ */
+export function removalStopsValidation(ruleCount: number, runtimes: readonly Runtime[]): Runtime | undefined {
+  return ruleCount === 1 ? runtimes.find(validatesOnlyWithRules) : undefined;
 }
