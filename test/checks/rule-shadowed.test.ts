@@ -64,10 +64,10 @@ test("the reorder fix takes the comment lines above the rule with it, and leaves
     { "operations": ["read", "write"], "paths": ["/workspace/.env"], "mode": "deny" }
   ]`);
   assert.equal(applyFix(last, findings(last, CODE, ON)[0]!), config(`"permissions": [
-    // Work anywhere in the workspace.
     // Keep secrets out of reach.
     /* even from reads */
     { "operations": ["read", "write"], "paths": ["/workspace/.env"], "mode": "deny" },
+    // Work anywhere in the workspace.
     { "operations": ["read", "write"], "paths": ["/workspace/**"], "mode": "allow" }
   ]`));
   // A rule in the middle, its comment and a trailing comment on the rule before.
@@ -83,6 +83,38 @@ test("the reorder fix takes the comment lines above the rule with it, and leaves
     { "operations": ["read", "write"], "paths": ["/workspace/**"], "mode": "allow" }, // broad
     { "operations": ["write"], "paths": ["/**"], "mode": "deny" }
   ]`));
+});
+
+test("the reorder fix moves the comments on the rule's own line with it, lands above the target's comment, and leaves a group heading (a comment above a blank line) in place", () => {
+  const text = config(`"permissions": [
+    // Workspace rules
+
+    // Work inside the workspace
+    { "operations": ["read"], "paths": ["/ws/**"], "mode": "allow" }, // team policy
+    /* secrets */ { "operations": ["read"], "paths": ["/ws/secret"], "mode": "deny" }, // added 2025
+    { "operations": ["write"], "paths": ["/**"], "mode": "deny" }
+  ]`);
+  const fix = findings(text, CODE, ON)[0]!;
+  assert.equal(applyFix(text, fix), config(`"permissions": [
+    // Workspace rules
+
+    /* secrets */ { "operations": ["read"], "paths": ["/ws/secret"], "mode": "deny" }, // added 2025
+    // Work inside the workspace
+    { "operations": ["read"], "paths": ["/ws/**"], "mode": "allow" }, // team policy
+    { "operations": ["write"], "paths": ["/**"], "mode": "deny" }
+  ]`));
+  // The last rule, with a comment after it and no comma: it gets one, and the rule now last loses its own.
+  const last = config(`"permissions": [
+    { "operations": ["read"], "paths": ["/ws/**"], "mode": "allow" }, // team policy
+    { "operations": ["read"], "paths": ["/ws/secret"], "mode": "deny" } // added 2025
+  ]`);
+  assert.equal(applyFix(last, findings(last, CODE, ON)[0]!), config(`"permissions": [
+    { "operations": ["read"], "paths": ["/ws/secret"], "mode": "deny" }, // added 2025
+    { "operations": ["read"], "paths": ["/ws/**"], "mode": "allow" } // team policy
+  ]`));
+  // Rules sharing a line: the text moves alone, and every comment stays.
+  const oneLine = config(`"permissions": [ { "operations": ["read"], "paths": ["/ws/**"] }, /* c */ { "operations": ["read"], "paths": ["/ws/a"], "mode": "deny" } ]`);
+  assert.equal(applyFix(oneLine, findings(oneLine, CODE, ON)[0]!), config(`"permissions": [ { "operations": ["read"], "paths": ["/ws/a"], "mode": "deny" }, { "operations": ["read"], "paths": ["/ws/**"] } /* c */ ]`));
 });
 
 test("in a file with CRLF line ends the reorder fix writes CRLF, and a trailing comment on the rule before stays (review finding, 4 Dec)", () => {

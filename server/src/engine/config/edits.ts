@@ -38,6 +38,11 @@ export function removeArrayElement(text: string, array: JsonNode, index: number)
       end = Math.min(text.length, lineEnd + 1);
     }
   }
+  // The last element on a line it shares: the comments between the comma it takes and its text stay.
+  if (start < item.offset) {
+    const between = text.slice(start + 1, item.offset).trim();
+    if (between !== "") return { span: { start, end }, newText: ` ${between}` };
+  }
   return { span: { start, end }, newText: "" };
 }
 
