@@ -46,3 +46,27 @@ test("keys named like JavaScript's own object members are unknown keys too (revi
   const found = expectFindings(config(`⟦"constructor"⟧: 1,\n  ⟦"toString"⟧: 2,\n  ⟦"__proto__"⟧: 3,\n  "backend": { "type": "state", ⟦"hasOwnProperty"⟧: {} }`), CODE);
   assert.ok(found.every((f) => /^Unknown key "/.test(f.message)), JSON.stringify(found.map((f) => f.message)));
 });
+
+test("a key written twice: only its last value is checked, as only it counts (a backend's `type` included) (review finding, 5 Dec)", () => {
+  // The first `type` chose the branch, so the sandbox's own key was unknown and the value that counts was wrong.
+  const backend = findings(config(`"backend": { "type": "state", "type": "sandbox", "provider": "modal" }`), CODE);
+  assert.deepEqual(backend.map((f) => f.message), ['Duplicate key "type": only the last one counts.']);
+  const middleware = findings(config(`"middleware": [{ "type": "custom", "type": "filesystem", "tools": "all" }]`), CODE);
+  assert.deepEqual(middleware.map((f) => f.message), ['Duplicate key "type": only the last one counts.']);
+  // The earlier value is not checked, the last one is.
+  assert.deepEqual(findings(config(`"name": 1,\n  "name": "a"`), CODE).map((f) => f.message), ['Duplicate key "name": only the last one counts.']);
+  assert.deepEqual(findings(config(`"name": "a",\n  "name": 1`), CODE).map((f) => f.message), ['Duplicate key "name": only the last one counts.', "Expected a string, found a number."]);
+});
+
+test("did-you-mean measures every candidate exactly: a long typo gets the nearest value, or none (review finding, 5 Dec)", () => {
+  // Lengths 4 apart used to count as distance 4 for both runtimes, and the first won.
+  const [runtime] = findings(config(`"runtime": "deepagents-python"`), CODE);
+  assert.match(runtime!.message, /Did you mean "deepagents-py"\?$/);
+  assert.deepEqual(runtime!.fixes!.map((f) => f.title), ['Change to "deepagents-py"']);
+  // Nothing near: the allowed keys are listed instead of a rename to an unrelated one.
+  const [provider] = findings(config(`"authorization": { "enabled": true, "roles": { "user": { "tools": { "allow": "*" } } }, "provider": {} }`), CODE);
+  assert.doesNotMatch(provider!.message, /Did you mean/);
+  assert.equal(provider!.fixes, undefined);
+  // … and this one says where DeerFlow's key goes here.
+  assert.match(provider!.message, /^Unknown key "provider"\. DeerFlow's config\.yaml keeps `roles` under `provider\.config`; here `roles` sits directly under `authorization`/);
+});

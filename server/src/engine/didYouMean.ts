@@ -2,7 +2,6 @@
 export function editDistance(a: string, b: string): number {
   const n = a.length;
   const m = b.length;
-  if (Math.abs(n - m) > 3) return Math.abs(n - m);
   let prev2: number[] = [];
   let prev = Array.from({ length: m + 1 }, (_, j) => j);
   for (let i = 1; i <= n; i++) {
@@ -22,16 +21,24 @@ export function editDistance(a: string, b: string): number {
 /** The closest candidate, if it is close enough to be a likely typo (case differences count as close). */
 export function didYouMean(word: string, candidates: Iterable<string>): string | undefined {
   if (word.length > 200) return undefined;
+  // A candidate whose length differs by more than the limit cannot be within it (the distance is at least the
+  // difference), so it is not measured; everything else gets its exact distance, ties going to the first.
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
     if (candidate === word) return undefined;
-    const d = candidate.toLowerCase() === word.toLowerCase() ? 0.5 : editDistance(word, candidate);
+    const limit = limitFor(word, candidate);
+    const d = candidate.toLowerCase() === word.toLowerCase() ? 0.5 : Math.abs(word.length - candidate.length) > limit ? Infinity : editDistance(word, candidate);
+    if (d > limit) continue;
     if (d < bestDistance) {
       bestDistance = d;
       best = candidate;
     }
   }
-  const limit = Math.max(1, Math.floor(Math.max(word.length, best?.length ?? 0) / 3));
-  return bestDistance <= limit ? best : undefined;
+  return best;
+}
+
+/** How many edits still read as a typo: a third of the longer word, at least one. */
+function limitFor(word: string, candidate: string): number {
+  return Math.max(1, Math.floor(Math.max(word.length, candidate.length) / 3));
 }

@@ -24,6 +24,8 @@ export interface Schema {
   discriminator?: string;
   description?: string;
   definitions?: Record<string, Schema>;
+  /** Keys people bring from elsewhere (DeerFlow's config.yaml) that belong somewhere else here: key → where. */
+  "x-misplacedKeys"?: Record<string, string>;
 }
 
 export class SchemaValidator {
@@ -117,9 +119,12 @@ export class SchemaValidator {
   }
 
   private checkObject(node: JsonNode, schema: Schema, out: Finding[]): void {
-    const seen = new Set<string>();
     const { known } = this.factsOf(schema);
     const props = node.children ?? [];
+    // The keys present (for `required`) and, when some key is written twice, each key's last position: only its
+    // last value counts (JSON.parse, the model and every runtime read it so), so only that one is checked.
+    const { seen, lastOf } = keysOf(props);
+    const reported = lastOf ? new Set<string>() : undefined;
     // Indexed, without destructuring: every object of the file passes here, mostly while V8 has not optimised it.
     for (let p = 0; p < props.length; p++) {
       const pair = props[p]!.children;
@@ -127,15 +132,19 @@ export class SchemaValidator {
       const valueNode = pair?.[1];
       if (!keyNode) continue;
       const key = String(keyNode.value);
-      if (seen.has(key)) {
-        out.push(error(keyNode, `Duplicate key ${JSON.stringify(key)}: only the last one counts.`));
+      if (lastOf !== undefined) {
+        // Said at every occurrence after the first, as before; only the last is checked.
+        if (reported!.has(key)) out.push(error(keyNode, `Duplicate key ${JSON.stringify(key)}: only the last one counts.`));
+        reported!.add(key);
+        if (lastOf.get(key) !== p) continue;
       }
-      seen.add(key);
       // Own keys only: `constructor`, `toString` or `__proto__` written in a config are unknown keys, not the
       // schema object's inherited members.
       const propertySchema = schema.properties && Object.prototype.hasOwnProperty.call(schema.properties, key) ? schema.properties[key] : undefined;
       if (propertySchema) {
         if (valueNode) this.check(valueNode, propertySchema, out);
+      } else if (schema.additionalProperties === false && schema["x-misplacedKeys"] && Object.prototype.hasOwnProperty.call(schema["x-misplacedKeys"], key)) {
+        out.push(error(keyNode, `Unknown key ${JSON.stringify(key)}. ${schema["x-misplacedKeys"][key]}`));
       } else if (schema.additionalProperties === false) {
         const suggestion = didYouMean(key, known);
         const allowed = known.filter((k) => k !== "$schema").map((k) => `"${k}"`).join(", ");
@@ -168,7 +177,9 @@ export class SchemaValidator {
       d.enumSchema = { enum: d.values };
       this.discriminated.set(schema, d);
     }
-    const tagNode = node.children?.find((p) => p.children?.[0]?.value === key)?.children?.[1];
+    // The last one, when the key is written twice: the one that counts.
+    let tagNode: JsonNode | undefined;
+    for (const p of node.children ?? []) if (p.children?.[0]?.value === key) tagNode = p.children[1];
     if (!tagNode) {
       out.push(error(node, `Missing required key ${JSON.stringify(key)}: one of ${d.values.map((v) => JSON.stringify(v)).join(", ")}.`, true));
       return;
@@ -268,4 +279,24 @@ function error(node: JsonNode, message: string, atStart = false): Finding {
   // A missing key is reported on the key that names the object (or its opening brace), not on the whole block.
   const span = atStart ? (key ? spanOf(key) : { start: node.offset, end: node.offset + 1 }) : spanOf(node);
   return { code: "schema", severity: "error", message, span };
+}
+
+/** The keys of an object's properties, and each key's last position when some key is written twice. */
+function keysOf(props: readonly JsonNode[]): { seen: Set<string>; lastOf: Map<string, number> | undefined } {
+  const seen = new Set<string>();
+  let duplicate = false;
+  for (let p = 0; p < props.length; p++) {
+    const keyNode = props[p]!.children?.[0];
+    if (!keyNode) continue;
+    const key = String(keyNode.value);
+    if (seen.has(key)) duplicate = true;
+    else seen.add(key);
+  }
+  if (!duplicate) return { seen, lastOf: undefined };
+  const lastOf = new Map<string, number>();
+  for (let p = 0; p < props.length; p++) {
+    const keyNode = props[p]!.children?.[0];
+    if (keyNode) lastOf.set(String(keyNode.value), p);
+  }
+  return { seen, lastOf };
 }
