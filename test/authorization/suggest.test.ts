@@ -33,7 +33,7 @@ test("the same answer as over every candidate, on generated names", () => {
   };
   let suggested = 0;
   for (let round = 0; round < 1500; round++) {
-    // Up to 26 units: past 16 a quarter of the length is more than 3, where didYouMean's distance shortcut applies.
+    // Up to 26 units: past 16 a quarter of the length is more than 3 (didYouMean once took a length gap over 3 for the distance).
     const max = r.pick([6, 14, 26]);
     const candidates = Array.from({ length: 1 + r.int(40) }, () => name(max));
     const word = r.chance(0.6) ? mutate(r.pick(candidates)) : name(max);

@@ -70,3 +70,15 @@ test("did-you-mean measures every candidate exactly: a long typo gets the neares
   // … and this one says where DeerFlow's key goes here.
   assert.match(provider!.message, /^Unknown key "provider"\. DeerFlow's config\.yaml keeps `roles` under `provider\.config`; here `roles` sits directly under `authorization`/);
 });
+
+test("authorization's enabled and fail_closed take what DeerFlow's Pydantic reads as a bool, and nothing else (review finding, 5 Dec)", () => {
+  // The engine reads "yes" as true (deerflow-authorization.md A.1.1: a lax bool), so the schema must not call it an error.
+  for (const value of ['"yes"', '"Off"', '"T"', "1", "0", "true", "false"]) {
+    expectNoFindings(config(`"authorization": { "enabled": ${value}, "fail_closed": ${value}, "roles": { "user": { "tools": { "allow": "*" } } } }`), CODE);
+  }
+  for (const value of ['"maybe"', "2", "null", "[]", '""']) {
+    const found = findings(config(`"authorization": { "enabled": ${value}, "roles": { "user": { "tools": { "allow": "*" } } } }`), CODE);
+    assert.equal(found.length, 1, value);
+    assert.match(found[0]!.message, /^Expected true or false \(DeerFlow also reads Pydantic's lax forms/);
+  }
+});

@@ -335,6 +335,19 @@ describe("agent-sandbox tools and prompt", () => {
     assert.equal(del.hiddenBy, "authorization");
   });
 
+  test("tools: roles with the same tools share one block even when a role's name is a letter of the reasons (review finding, 5 Dec)", () => {
+    // Role `a` used to be taken out of every "a" of "needs a sandbox backend", so a and b never matched.
+    const roles = { a: { tools: { allow: "*" } }, b: { tools: { allow: "*" } }, c: { tools: { allow: ["read_file"] } }, d: { tools: { allow: ["read_file"] } } };
+    const file = tempConfig(JSON.stringify({ version: 1, authorization: { enabled: true, default_role: "a", roles } }));
+    const text = run(["tools", file, "--agent", "main"]).stdout;
+    const heads = text.split("\n").filter((line) => line.startsWith("main"));
+    assert.deepEqual(heads.map((line) => line.replace(/:.*/, "")), ["main", "main (2 roles)", "main (2 roles)"]);
+    assert.match(text, /roles: a, b\n/);
+    assert.match(text, /roles: c, d\n/);
+    assert.match(text, /role "<role>" may not call it: role '<role>' is denied/);
+    assert.match(text, /needs a sandbox backend/);
+  });
+
   test("prompt: the system message and visible tools; hidden tools appear nowhere", () => {
     const json = JSON.parse(run(["prompt", EXAMPLE, "--agent", "auditor", "--format", "json"]).stdout);
     assert.equal(json.systemMessage, "Review the workspace for mistakes. Never change files.");

@@ -396,7 +396,7 @@ interface RoleGroup {
   roles: string[];
   /** The first role's entry. */
   entry: ToolsEntry;
-  /** Each hidden tool's reason with the role's name as QUOTED_ROLE (as a JSON string) or ROLE (as written). */
+  /** Each hidden tool's reason with the role's name as QUOTED_ROLE (as a JSON string) or ROLE (in DeerFlow's single quotes). */
   reasons: string[];
 }
 
@@ -431,7 +431,9 @@ function groupRoles(roles: readonly string[], entryOf: (role: string) => ToolsEn
       }
       const reason = `${t.reason}`;
       if (reason.includes(QUOTED_ROLE) || reason.includes(ROLE)) groupable = false;
-      const general = groupable && reason.includes(role) ? reason.replaceAll(quoted, QUOTED_ROLE).replaceAll(role, ROLE) : reason;
+      // Only where the reason names the role, quoted (`role "x"`, and DeerFlow's `role 'x'`): a role named `a`
+      // must not take the letter out of "needs a sandbox backend".
+      const general = groupable && reason.includes(role) ? reason.replaceAll(quoted, QUOTED_ROLE).replaceAll(`'${role}'`, `'${ROLE}'`) : reason;
       reasons.push(general);
       key.push(`-${t.name.length}:${t.name}${`${t.hiddenBy}`.length}:${t.hiddenBy}${general.length}:${general}`);
     }

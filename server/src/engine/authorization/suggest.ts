@@ -27,7 +27,6 @@ export function closeName(word: string, candidates: Iterable<string>): string | 
     if (candidate === word) return undefined;
     let d: number;
     if ((lengthGap === 0 || !asciiWord) && candidate.toLowerCase() === lower) d = 0.5;
-    else if (lengthGap > 3) d = lengthGap; // didYouMean's editDistance answers so for lengths this far apart
     else d = rows.boundedDistance(word, candidate, reach);
     if (d < bestDistance) {
       bestDistance = d;

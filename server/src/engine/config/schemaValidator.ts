@@ -1,5 +1,6 @@
 import type { Finding } from "../diagnostics";
 import { didYouMean } from "../didYouMean";
+import { pydanticBool } from "../authorization/python";
 import { spanOf, type JsonNode } from "./parse";
 
 /**
@@ -26,6 +27,8 @@ export interface Schema {
   definitions?: Record<string, Schema>;
   /** Keys people bring from elsewhere (DeerFlow's config.yaml) that belong somewhere else here: key → where. */
   "x-misplacedKeys"?: Record<string, string>;
+  /** A bool as Pydantic reads it in lax mode (DeerFlow's config): true/false, 1/0, or "yes", "off", "t", … in any case. */
+  "x-laxBool"?: boolean;
 }
 
 export class SchemaValidator {
@@ -80,6 +83,12 @@ export class SchemaValidator {
     const schema = this.resolve(schemaIn);
     if (schema.oneOf && schema.discriminator) return this.checkDiscriminated(node, schema, out);
     if (schema.anyOf) return this.checkAnyOf(node, schema, out);
+    if (schema["x-laxBool"]) {
+      if (pydanticBool(node.type === "string" || node.type === "number" || node.type === "boolean" ? node.value : undefined) === undefined) {
+        out.push(error(node, `Expected true or false (DeerFlow also reads Pydantic's lax forms: "yes"/"no", "on"/"off", "t"/"f", "y"/"n", 1/0), found ${node.type === "string" ? JSON.stringify(node.value) : article(kindOf(node))}.`));
+      }
+      return;
+    }
     if (!this.checkTypeAndValue(node, schema, out)) return;
     if (node.type === "object") this.checkObject(node, schema, out);
     else if (node.type === "array") {
