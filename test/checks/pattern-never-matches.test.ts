@@ -160,6 +160,19 @@ test("a multi-digit range without a step is broken too; one-character ranges are
   expectNoFindings(rules(`"/data/{1..10..2}.txt"`, `"runtime": "deepagents-py",\n  `), CODE);
 });
 
+test("a range of more than 1,000 values is reported too, with a witness and no fix (review finding, 5 Dec)", () => {
+  // It used to be left out, so `/data/{1..5000}.csv` got no finding in deepagents-js at all.
+  const [finding] = expectFindings(rules(`⟦"/data/{1..5000}.csv"⟧`), CODE);
+  assert.match(finding!.message, /picomatch turns it into the class `\[1-5000\]`, so the pattern matches only `\/data\/0\.csv`, `\/data\/1\.csv`/);
+  const compiled = deepagentsJs.compilePattern("/data/{1..5000}.csv");
+  assert.ok(compiled.matches("/data/3.csv") && !compiled.matches("/data/100.csv"));
+  assert.ok(finding!.witness !== undefined && !compiled.matches(finding!.witness));
+  assert.deepEqual(finding!.fixes, []);
+  // A range of millions costs no more.
+  const [huge] = expectFindings(rules(`⟦"/data/{1..99999999}.csv"⟧`), CODE);
+  assert.match(huge!.message, /\[1-99999999\]/);
+});
+
 test("fix: write the range out; deepagents-js then matches every value, and the finding goes", () => {
   const text = rules(`"/data/{1..10..2}.txt"`);
   const [finding] = findings(text, CODE);

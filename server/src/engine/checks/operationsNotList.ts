@@ -4,7 +4,8 @@ import { OPERATIONS } from "../runtime/runtime";
 import type { Check } from "./check";
 
 /**
- * §1.2 V19: a string `operations` is accepted, and both runtimes then test `op in operations` as a substring:
+ * §1.2 V19: a string `operations` is accepted, and both runtimes then test membership (JS
+ * `rule.operations.includes(op)`, Python `op in rule.operations`) as a substring:
  * `"readwrite"` covers both, `"reading"` covers read. The fix writes the list the runtime actually uses, so it
  * changes no decision.
  */
@@ -20,7 +21,7 @@ export const operationsNotList: Check = {
         const covered = OPERATIONS.filter((op) => context.model.runtime.operationsCover(node.value, op));
         const effect = covered.length === 0 ? "it covers no operation, so the rule never matches" : `it covers ${covered.map((o) => `"${o}"`).join(" and ")}`;
         context.report({
-          message: `\`operations\` must be a list. ${context.model.runtime.label} tests \`op in operations\`, which on a string is a substring test: ${effect}.`,
+          message: `\`operations\` must be a list. ${context.model.runtime.label} tests \`${context.model.runtime.operationsTest}\`, which on a string is a substring test: ${effect}.`,
           span: spanOf(node),
           fixes: [{ title: `Write it as a list: ${JSON.stringify(covered)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(covered).replace(/,/g, ", ") }], safe: true }],
         });

@@ -260,7 +260,12 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return sa.size === new Set(b).size && b.every((x) => sa.has(x));
 }
 
-/** bash's (and bracex's) expansion of `{x..y}` / `{x..y..step}`: integers (zero-padded when written so) or letters. */
+const RANGE_VALUES_KEPT = 1001;
+
+/**
+ * bash's (and bracex's) expansion of `{x..y}` / `{x..y..step}`: integers (zero-padded when written so) or letters;
+ * only its first RANGE_VALUES_KEPT values for a longer range.
+ */
 function bashRange(text: string): string[] | undefined {
   const m = /^\{(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?\}$/.exec(text);
   if (!m) return undefined;
@@ -273,8 +278,9 @@ function bashRange(text: string): string[] | undefined {
     const b = Number(to);
     const padded = /^-?0\d/.test(from) || /^-?0\d/.test(to);
     const width = Math.max(from.length, to.length);
-    const count = Math.floor(Math.abs(b - a) / step) + 1;
-    if (count > 1000) return undefined;
+    // A long range is cut short after 1,001 values: more than any class picomatch can write holds (so it is still
+    // told apart from one), enough for a witness, and past the 64 values a fix writes out.
+    const count = Math.min(Math.floor(Math.abs(b - a) / step) + 1, RANGE_VALUES_KEPT);
     const values: string[] = [];
     for (let k = 0; k < count; k++) {
       const v = a + (a <= b ? k : -k) * step;

@@ -97,6 +97,7 @@ export const deepagentsJs: Runtime = {
     if (!Array.isArray(paths)) return "rule.paths.some is not a function";
     return undefined;
   },
+  operationsTest: "rule.operations.includes(op)",
   operationsCover(operations: unknown, op: Operation): boolean {
     // `rule.operations.includes(op)`: array membership, or a substring test when a string was given (§1.2 V19).
     if (Array.isArray(operations)) return operations.includes(op);

@@ -155,6 +155,7 @@ export const deepagentsPy: Runtime = {
     }
     return undefined;
   },
+  operationsTest: "op in rule.operations",
   operationsCover(operations: unknown, op: Operation): boolean {
     // `operation not in rule.operations`: list membership, substring for a str, key membership for a dict.
     if (Array.isArray(operations)) return operations.includes(op);

@@ -172,6 +172,8 @@ export interface Runtime {
   simplePatternMatcher(pattern: string): ((plainPath: string) => boolean) | undefined;
   /** Does a rule's `operations` value (as written, any JSON) cover `op`? Both runtimes use a membership test. */
   operationsCover(operations: unknown, op: Operation): boolean;
+  /** That test as the runtime's source spells it, for messages: `rule.operations.includes(op)`, `op in rule.operations`. */
+  readonly operationsTest: string;
   /**
    * The exception a tool call raises when the decision loop reaches a malformed rule (an `operations` that is
    * not a list or string, `paths` that is not a list), word for word; `undefined` for a well-formed rule.
