@@ -1,0 +1,29 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { checkDryRunText } from "../../server/src/engine/checkDryRun";
+
+const messages = (text: string) => checkDryRunText(text).findings.map((f) => `${f.code}: ${f.message}`);
+
+test("the steps of a `task` call are checked like the scenario's own (review finding, 5 Dec)", () => {
+  // `args` was any object, so a typo inside a subagent's steps went unnoticed.
+  const text = `{
+    "config": "./agent-sandbox.jsonc",
+    "steps": [
+      { "tool": "task", "args": { "subagent_type": "auditor", "description": "review", "steps": [
+        { "tool": "write_file", "expct": "ok" },
+        { "tool": "write_file", "expect": "okk" },
+        { "tol": "ls" },
+        "not-a-step"
+      ] } }
+    ]
+  }`;
+  assert.deepEqual(messages(text), [
+    'schema: Unknown key "expct". Did you mean "expect"?',
+    'schema: Expected "ok" or "permission-denied" or "tool-unavailable" or "authorization-denied" or "error" or an object, found "okk". Did you mean "ok"?',
+    'schema: Missing required key "tool".',
+    'schema: Unknown key "tol". Did you mean "tool"?',
+    "schema: Expected an object, found a string.",
+  ]);
+  // Other arguments are the tool's own, whatever they are.
+  assert.deepEqual(messages(`{ "config": "./a.jsonc", "steps": [{ "tool": "grep", "args": { "pattern": "x", "anything": [1] } }] }`), []);
+});
