@@ -1,4 +1,4 @@
-import { spanOf } from "../config/parse";
+import { property, spanOf } from "../config/parse";
 import type { Check } from "./check";
 
 /**
@@ -12,6 +12,9 @@ export const subagentMissingDescription: Check = {
   run(context) {
     for (const spec of context.model.subagents) {
       if (spec.description && spec.description.value.trim() !== "") continue;
+      // A description that is not a string is the schema's finding (the runtime prints whatever it is): it is not missing.
+      const written = property(spec.node, "description");
+      if (!spec.description && written && written.type !== "null") continue;
       const name = spec.name ?? `#${spec.index}`;
       context.report({
         message: spec.description
