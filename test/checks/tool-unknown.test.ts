@@ -30,3 +30,21 @@ test("fixes: the suggestion, or removal", () => {
   assert.ok(removed.includes(`["read_file", "grep"]`));
   expectNoFindings(removed, CODE);
 });
+
+test("a toolDescriptions key that is no filesystem tool, and an interruptOn key no agent has, are reported too (review finding, 5 Dec)", () => {
+  const text = config(`"tools": ["web_search"],
+  "interruptOn": { "write_file": true, ⟦"write_fil"⟧: true, "web_search": true, "task": true },
+  "middleware": [{ "type": "filesystem", "tools": "all", "toolDescriptions": { "grep": "Search", ⟦"grpe"⟧: "Search files" } }],
+  "subagents": [{ "name": "a", "description": "d", "tools": ["run_sql"], "interruptOn": { ⟦"exeucte"⟧: true, "run_sql": true } }]`);
+  const found = expectFindings(text, CODE);
+  assert.match(found[0]!.message, /^No agent in this file has a tool named "write_fil": the `interruptOn` entry of the main agent never fires, and no call waits for approval because of it\. Did you mean "write_file"\?$/);
+  assert.match(found[1]!.message, /^"grpe" is not a filesystem tool: deepagents-js 1\.14\.1 registers no tool of that name in .*, so this description goes nowhere .* Did you mean "grep"\?$/);
+  assert.match(found[2]!.message, /interruptOn` entry of subagent "a" never fires.* Did you mean "execute"\?$/);
+  // The fix renames the key; nothing is left to report.
+  let fixed = text.replace(/[⟦⟧]/g, "");
+  for (let k = 0; k < 3; k++) fixed = applyFix(fixed, findings(fixed, CODE)[0]!);
+  expectNoFindings(fixed, CODE);
+  assert.match(fixed, /"write_file": true, "write_file": true/);
+  // A custom middleware may bring tools of its own: any interruptOn name may then be real.
+  expectNoFindings(config(`"interruptOn": { "approve_payment": true },\n  "middleware": [{ "type": "custom", "name": "payments" }]`), CODE);
+});

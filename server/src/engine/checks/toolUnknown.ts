@@ -1,13 +1,19 @@
 import { allFilesystemMiddleware } from "../agents/backends";
 import { middlewareLabel } from "../agents/agents";
-import { spanOf } from "../config/parse";
+import { property, spanOf, type JsonNode } from "../config/parse";
+import { agentToolNames } from "../authorization/agentTools";
 import { removeArrayElement } from "../config/edits";
 import { didYouMean } from "../didYouMean";
 import type { Fix } from "../diagnostics";
 import { FILESYSTEM_TOOLS } from "../runtime/runtime";
 import type { Check } from "./check";
 
-/** §4.1: the allowlist only knows the eight filesystem tools; any other name is silently ignored. */
+/**
+ * §4.1: the allowlist only knows the eight filesystem tools; any other name is silently ignored. So are the other
+ * places a tool is named by key: a filesystem middleware's `toolDescriptions` (§7.1: a description for a tool it
+ * does not register goes nowhere) and an agent's `interruptOn` (a tool no agent has is never called, so the
+ * approval the author asked for never happens).
+ */
 export const toolUnknown: Check = {
   code: "tool-unknown",
   severity: "warning",
@@ -21,8 +27,7 @@ export const toolUnknown: Check = {
     const known = FILESYSTEM_TOOLS.join(", ");
     for (const { middleware } of allFilesystemMiddleware(model)) {
       const node = middleware.tools?.node;
-      if (node?.type !== "array") continue;
-      const items = node.children ?? [];
+      const items = node?.type === "array" ? (node.children ?? []) : [];
       const listed = new Set(items.map((i) => i.value));
       items.forEach((item, index) => {
         if (item.type !== "string" || (FILESYSTEM_TOOLS as readonly string[]).includes(item.value)) return;
@@ -32,13 +37,51 @@ export const toolUnknown: Check = {
         const userNote = userTools.has(name) ? ` ${JSON.stringify(name)} is a user tool: user tools are never filtered by this allowlist (§4.1).` : "";
         const fixes: Fix[] = [];
         if (suggestion && !listed.has(suggestion)) fixes.push({ title: `Change to "${suggestion}"`, edits: [{ span: spanOf(item), newText: JSON.stringify(suggestion) }], safe: false });
-        fixes.push({ title: `Remove ${JSON.stringify(name)}`, edits: [removeArrayElement(context.text, node, index)], safe: false });
+        fixes.push({ title: `Remove ${JSON.stringify(name)}`, edits: [removeArrayElement(context.text, node!, index)], safe: false });
         context.report({
           message: `${JSON.stringify(name)} is not a filesystem tool: ${model.runtime.label} silently ignores it in the \`tools\` of ${middlewareLabel(model, middleware)} (known: ${known}).${suggestion ? ` Did you mean "${suggestion}"?` : ""}${userNote}`,
           span: spanOf(item),
           fixes,
         });
       });
+      for (const key of keysOf(property(middleware.node, "toolDescriptions"))) {
+        const name = String(key.value);
+        if ((FILESYSTEM_TOOLS as readonly string[]).includes(name)) continue;
+        const suggestion = didYouMean(name, FILESYSTEM_TOOLS);
+        context.report({
+          message: `${JSON.stringify(name)} is not a filesystem tool: ${model.runtime.label} registers no tool of that name in ${middlewareLabel(model, middleware)}, so this description goes nowhere (known: ${known}).${suggestion ? ` Did you mean "${suggestion}"?` : ""}`,
+          span: spanOf(key),
+          fixes: suggestion ? [renameKey(key, suggestion)] : [],
+        });
+      }
+    }
+    // A custom middleware can bring tools this file does not name: then any name may be real.
+    if (model.middleware.some((m) => m.type === "custom") || model.subagents.some((s) => s.middleware.some((m) => m.type === "custom"))) return;
+    const names = agentToolNames(model);
+    const candidates = [...names];
+    const interrupts: { node: JsonNode | undefined; who: string }[] = [{ node: property(model.root, "interruptOn"), who: "the main agent" }];
+    for (const s of model.subagents) interrupts.push({ node: property(s.node, "interruptOn"), who: `subagent ${JSON.stringify(s.name ?? `#${s.index}`)}` });
+    for (const { node, who } of interrupts) {
+      for (const key of keysOf(node)) {
+        const name = String(key.value);
+        if (names.has(name) || (model.runtime.id === "deepagents-py" && name === "write_todos")) continue;
+        const suggestion = didYouMean(name, candidates);
+        context.report({
+          message: `No agent in this file has a tool named ${JSON.stringify(name)}: the \`interruptOn\` entry of ${who} never fires, and no call waits for approval because of it.${suggestion ? ` Did you mean "${suggestion}"?` : ""}`,
+          span: spanOf(key),
+          fixes: suggestion ? [renameKey(key, suggestion)] : [],
+        });
+      }
     }
   },
 };
+
+/** The key nodes of an object (none for anything else). */
+function keysOf(node: JsonNode | undefined): JsonNode[] {
+  if (node?.type !== "object") return [];
+  return (node.children ?? []).flatMap((p) => (p.children?.[0] ? [p.children[0]] : []));
+}
+
+function renameKey(key: JsonNode, to: string): Fix {
+  return { title: `Change to "${to}"`, edits: [{ span: spanOf(key), newText: JSON.stringify(to) }], safe: false };
+}
