@@ -3,6 +3,7 @@ import type { ConfigModel } from "./config/model";
 import { decideToolPath } from "./permissions/decideToolPath";
 import { CompiledRuleList } from "./permissions/ruleList";
 import type { Operation } from "./runtime/runtime";
+import { valueText } from "./text";
 
 /** `explain`'s answer (cli.md): which rule decides one operation on one path, for one agent. */
 export interface Explanation {
@@ -35,8 +36,8 @@ export function explainDecision(
   const outcome = decideToolPath(runtime, compiled, operation, path);
   const decided = outcome.decision && outcome.decision.ruleIndex >= 0 ? rules[outcome.decision.ruleIndex] : undefined;
   const patternIndex = outcome.decision?.patternIndex ?? -1;
-  const pattern = decided && Array.isArray(decided.input.paths) && patternIndex >= 0 ? String(decided.input.paths[patternIndex]) : "";
-  const mode = decided ? (typeof decided.input.mode === "string" ? decided.input.mode : decided.input.mode === undefined ? "allow" : String(decided.input.mode)) : "";
+  const pattern = decided && Array.isArray(decided.input.paths) && patternIndex >= 0 ? valueText(decided.input.paths[patternIndex]) : "";
+  const mode = decided ? (typeof decided.input.mode === "string" ? decided.input.mode : decided.input.mode === undefined ? "allow" : valueText(decided.input.mode)) : "";
   const explanation: Explanation = {
     agent: agent.name,
     operation,

@@ -70,3 +70,11 @@ export const BYTE_ORDER_MARK = "\uFEFF";
 export function withoutByteOrderMark(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
+
+/**
+ * A config value as text for a message: a string as it is, anything else as JSON. Not `String(value)`: the
+ * parser's objects have no prototype, and `String` throws on them.
+ */
+export function valueText(value: unknown): string {
+  return typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
+}

@@ -26,6 +26,7 @@ import {
 } from "./engineFacade";
 import { descriptionAt } from "./schemaNavigator";
 import { didYouMean } from "../engine/didYouMean";
+import { valueText } from "../engine/text";
 
 /** How many sample files a hover lists before "and N more". */
 const LIST_LIMIT = 5;
@@ -217,6 +218,6 @@ function modeWords(mode: unknown): string {
 
 function pathsWords(paths: unknown): string {
   if (!Array.isArray(paths)) return `paths ${JSON.stringify(paths)}`;
-  const shown = paths.slice(0, 4).map((p) => `\`${String(p)}\``).join(", ");
+  const shown = paths.slice(0, 4).map((p) => `\`${valueText(p)}\``).join(", ");
   return paths.length > 4 ? `${shown}, … (${paths.length} patterns)` : shown || "no paths";
 }

@@ -5,6 +5,7 @@ import { FILESYSTEM_TOOLS } from "../runtime/runtime";
 import { agentsOf, filesystemMiddlewareOf, GENERAL_PURPOSE, subagentDefaultRules, type AgentRef } from "./agents";
 import { STATE_FACTORY, topLevelBackend, type AgentBackend } from "./backends";
 import { Memo } from "../memo";
+import { valueText } from "../text";
 
 /**
  * Every filesystem middleware the runtime *constructs* for a config, whether or not it ends up used: the default
@@ -132,7 +133,8 @@ export function routeScoping(model: ConfigModel, rules: RuleListSpec, backend: A
       if (typeof path === "string" && model.runtime.routeScoped(path, prefixes)) return;
       scoped = false;
       const node = rule.pathNodes[i];
-      if (node) unscoped.push({ path: String(path), node });
+      // Not always a string: error recovery and mistakes leave objects here (`valueText`).
+      if (node) unscoped.push({ path: valueText(path), node });
     });
   }
   return { scoped: scoped && prefixes.length > 0, unscoped };
