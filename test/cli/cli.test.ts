@@ -369,6 +369,20 @@ describe("system prompt file", () => {
     writeFileSync(file, '{ "version": 1, "systemPromptFile": "./AGENTS.md" }');
     assert.equal(run(["check", file, "--no-analysis"]).code, 0);
   });
+
+  test("prompt does not read a systemPromptFile that is a device or a named pipe (it never ended: review finding, 5 Dec)", () => {
+    const dir = dirname(tempConfig("{}"));
+    const fifo = join(dir, "fifo");
+    assert.equal(spawnSync("mkfifo", [fifo]).status, 0);
+    for (const target of ["/dev/zero", fifo]) {
+      const file = join(dir, "agent-sandbox.jsonc");
+      writeFileSync(file, JSON.stringify({ version: 1, systemPromptFile: target }));
+      const r = spawnSync(process.execPath, [CLI, "prompt", file, "--format", "json"], { encoding: "utf8", timeout: 20_000 });
+      assert.equal(r.error, undefined, `${target}: ${r.error}`);
+      assert.equal(r.status, 0, target);
+      assert.match(r.stderr, /does not exist or is not a file/);
+    }
+  });
 });
 
 describe("skills folders", () => {

@@ -106,9 +106,13 @@ export function relativeAccess(configPath: string): RelativeAccess {
         return false;
       }
     },
+    // A regular file only: reading `/dev/zero` or a named pipe never ends (`check` said "not a file" while
+    // `prompt` read it forever: review finding, 5 Dec).
     readFile: (p) => {
       try {
-        return withoutByteOrderMark(readFileSync(resolve(base, p), "utf8"));
+        const file = resolve(base, p);
+        if (!statSync(file).isFile()) return undefined;
+        return withoutByteOrderMark(readFileSync(file, "utf8"));
       } catch {
         return undefined;
       }
