@@ -37,3 +37,11 @@ test("fix: add read_file (safe), to a list and to an empty list", () => {
   const empty = config(`"middleware": [{ "type": "filesystem", "tools": [] }]`);
   assert.ok(applyFix(empty, findings(empty, CODE)[0]!).includes(`"tools": ["read_file"]`));
 });
+
+test('the string "read_file" becomes ["read_file"], not the name twice (review finding, 5 Dec)', () => {
+  const text = config(`"middleware": [{ "type": "filesystem", "tools": "read_file" }]`);
+  const [f] = findings(text, CODE);
+  assert.equal(f!.fixes![0]!.title, 'Change to ["read_file"]');
+  const fixed = applyFix(text, f!);
+  assert.deepEqual(findings(fixed).map((x) => x.code), []);
+});

@@ -27,7 +27,8 @@ export const readFileRequired: Check = {
         const edit = (node.children ?? []).length === 0 ? { span: spanOf(node), newText: '["read_file"]' } : insertFirstElement(context.text, node, '"read_file"');
         fixes.push({ title: 'Add "read_file"', edits: [edit], safe: true });
       } else if (node.type === "string") {
-        const listed = isFilesystemToolName(node.value) ? `["read_file", ${JSON.stringify(node.value)}]` : '["read_file"]';
+        // `"read_file"` itself is read character by character too: the list it meant is just `["read_file"]`.
+        const listed = isFilesystemToolName(node.value) && node.value !== "read_file" ? `["read_file", ${JSON.stringify(node.value)}]` : '["read_file"]';
         fixes.push({ title: `Change to ${listed}`, edits: [{ span: spanOf(node), newText: listed }], safe: false });
       }
       const stringNote = node.type === "string" ? ` (a string other than "all" is read character by character)` : "";
