@@ -62,3 +62,18 @@ test("the fix the message names (scope every path to a route) makes it go away",
   assert.equal(findings(before, CODE).length, 1);
   expectNoFindings(before.replace("/secrets/**", "/memories/secrets/**"), CODE);
 });
+
+test("when the build fails earlier (its tools, a refused path), the message says this error comes once that is fixed (review finding, 5 Dec)", () => {
+  const tools = findings(config(`"middleware": [{ "type": "filesystem", "backend": { "type": "sandbox" }, "tools": ["execute", "ls"], "permissions": ${DENY} }]`), CODE);
+  assert.equal(tools.length, 1);
+  assert.match(tools[0]!.message, /Once the `tools` it refuses first \(read-file-required\) are fixed, it throws: Error: Filesystem permissions cannot be used/);
+  const path = findings(config(`"backend": { "type": "sandbox" },\n  "permissions": [{ "operations": ["read"], "paths": ["secrets/**"], "mode": "deny" }]`), CODE);
+  assert.match(path[0]!.message, /Once the permission paths it refuses first \(path-… findings\) are fixed, it throws:/);
+  // Nothing earlier: it is what the runtime throws.
+  assert.ok(findings(config(`"backend": { "type": "sandbox" },\n  "permissions": ${DENY}`), CODE)[0]!.message.includes(JS_MESSAGE));
+});
+
+test("a composite without routes: the message names that, not an unscoped path (review finding, 5 Dec)", () => {
+  const [f] = findings(config(`"backend": { "type": "composite", "default": { "type": "sandbox" }, "routes": {} },\n  "permissions": [{ "operations": ["read"], "paths": [], "mode": "deny" }]`), CODE);
+  assert.match(f!.message, /the composite has no routes, and the runtime scopes no path to a composite without routes/);
+});

@@ -4,6 +4,7 @@ import { middlewareLabel } from "../agents/agents";
 import { propertyKeyNode, spanOf, type JsonNode } from "../config/parse";
 import type { Related } from "../diagnostics";
 import type { Check } from "./check";
+import { patternTable } from "./patternTable";
 
 /**
  * §4.2, §5.2, §4.4: the runtime refuses to construct a filesystem middleware that has path rules and a backend that
@@ -29,9 +30,21 @@ export const permissionsWithSandbox: Check = {
       const who = build.custom ? `the filesystem ${middlewareLabel(model, build.custom)}` : `the default filesystem middleware of ${describeBuiltFor(build.builtFor)}`;
       const backendWords = describeAgentBackend(model, build.backend);
       const scoping =
-        build.backend.shape.type === "composite"
-          ? "not every permission path is scoped to one of its route prefixes"
-          : "shell commands can reach any path, so path rules cannot hold";
+        build.backend.shape.type !== "composite"
+          ? "shell commands can reach any path, so path rules cannot hold"
+          : build.backend.shape.routes.length === 0
+            ? "the composite has no routes, and the runtime scopes no path to a composite without routes (§5.1)"
+            : "not every permission path is scoped to one of its route prefixes";
+      // The runtime stops at the first error of the build: the `tools` it refuses, or (before the middleware is
+      // built) a permission path it refuses. Then this is the error that comes next, and the message says so
+      // rather than claiming it is what the runtime throws now.
+      const table = patternTable(context);
+      const refusedPath = list.rules.some((rule) => Array.isArray(rule.input.paths) && rule.input.paths.some((p) => table.pathProblem(runtime, p) !== undefined));
+      const earlier = build.allowlist.error
+        ? `the \`tools\` it refuses first (read-file-required) are fixed`
+        : refusedPath
+          ? "the permission paths it refuses first (path-… findings) are fixed"
+          : undefined;
       const notes: string[] = [];
       if (build.replacedBy) {
         notes.push(
@@ -48,7 +61,7 @@ export const permissionsWithSandbox: Check = {
       if (build.backend.spec) related.push({ message: "this backend can execute shell commands", span: spanOf(build.backend.spec.node) });
       if (build.replacedBy) related.push({ message: "this middleware replaces the default one, which is still built", span: spanOf(build.replacedBy.node) });
       context.report({
-        message: `${runtime.label} refuses this configuration when it constructs ${who}: its backend is ${backendWords}, which can execute shell commands, and ${scoping}. It throws: ${runtime.sandboxGuard.message}${notes.length ? ` ${notes.join(" ")}` : ""}`,
+        message: `${runtime.label} refuses this configuration when it constructs ${who}: its backend is ${backendWords}, which can execute shell commands, and ${scoping}. ${earlier ? `Once ${earlier}, it throws` : "It throws"}: ${runtime.sandboxGuard.message}${notes.length ? ` ${notes.join(" ")}` : ""}`,
         span: spanOf(propertyKeyNode(list.node) ?? list.node),
         related,
       });
