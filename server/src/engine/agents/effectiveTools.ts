@@ -52,7 +52,8 @@ export function effectiveToolsOf(model: ConfigModel, agent: AgentRef, role: stri
   const tools: EffectiveTool[] = [];
 
   for (const name of FILESYSTEM_TOOLS) {
-    if (!fs.allowlist.tools.includes(name)) {
+    // A middleware the runtime refuses registers nothing, whatever names its `tools` held (§4.1: `["ls"]` throws).
+    if (fs.allowlist.error || !fs.allowlist.tools.includes(name)) {
       tools.push({ name, visible: false, kind: "filesystem", hiddenBy: "allowlist", reason: allowlistReason(model, agent, fs, name) });
     } else if (name === "execute" && !canExecute) {
       tools.push({ name, visible: false, kind: "filesystem", hiddenBy: "backend", reason: capabilityReason(model, "execute", fs.backend) });
