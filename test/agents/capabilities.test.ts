@@ -52,7 +52,8 @@ const ROWS: Row[] = [
     config: { backend: { type: "composite", default: STORE_WITHOUT_DELETE, routes: { "/m/": { type: "store" } } } },
     visible: [...SEVEN, "task"],
   },
-  { id: "A10 sandbox given as a factory", config: { backend: { type: "sandbox", factory: true } }, visible: [...EIGHT, "task"] },
+  // A10 is observed in JS; deepagents-py 0.7 raises TypeError for a factory (§5.2), so its middleware registers nothing.
+  { id: "A10 sandbox given as a factory", config: { backend: { type: "sandbox", factory: true } }, visible: { "deepagents-js": [...EIGHT, "task"], "deepagents-py": ["task"] } },
   { id: "custom backend with execute (an execute method and a non-empty id)", config: { backend: { type: "custom", name: "box", capabilities: { execute: true, delete: true } } }, visible: [...EIGHT, "task"] },
   { id: "custom backend with execute, without delete", config: { backend: { type: "custom", name: "runner", capabilities: { execute: true, delete: false } } }, visible: ["ls", "read_file", "write_file", "edit_file", "glob", "grep", "execute", "task"] },
   { id: "composite with a custom executing default", config: { backend: { type: "composite", default: { type: "custom", name: "box", capabilities: { execute: true, delete: false } }, routes: {} } }, visible: [...EIGHT, "task"] },

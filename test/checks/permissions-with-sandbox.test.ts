@@ -66,9 +66,9 @@ test("the fix the message names (scope every path to a route) makes it go away",
 test("when the build fails earlier (its tools, a refused path), the message says this error comes once that is fixed (review finding, 5 Dec)", () => {
   const tools = findings(config(`"middleware": [{ "type": "filesystem", "backend": { "type": "sandbox" }, "tools": ["execute", "ls"], "permissions": ${DENY} }]`), CODE);
   assert.equal(tools.length, 1);
-  assert.match(tools[0]!.message, /Once the `tools` it refuses first \(read-file-required\) are fixed, it throws: Error: Filesystem permissions cannot be used/);
+  assert.match(tools[0]!.message, /Once the `tools` it refuses \(read-file-required\) are fixed, it throws: Error: Filesystem permissions cannot be used/);
   const path = findings(config(`"backend": { "type": "sandbox" },\n  "permissions": [{ "operations": ["read"], "paths": ["secrets/**"], "mode": "deny" }]`), CODE);
-  assert.match(path[0]!.message, /Once the permission paths it refuses first \(path-… findings\) are fixed, it throws:/);
+  assert.match(path[0]!.message, /Once the permission paths it refuses \(path-… findings\) are fixed, it throws:/);
   // Nothing earlier: it is what the runtime throws.
   assert.ok(findings(config(`"backend": { "type": "sandbox" },\n  "permissions": ${DENY}`), CODE)[0]!.message.includes(JS_MESSAGE));
 });

@@ -55,6 +55,9 @@ export function effectiveToolsOf(model: ConfigModel, agent: AgentRef, role: stri
     // A middleware the runtime refuses registers nothing, whatever names its `tools` held (§4.1: `["ls"]` throws).
     if (fs.allowlist.error || !fs.allowlist.tools.includes(name)) {
       tools.push({ name, visible: false, kind: "filesystem", hiddenBy: "allowlist", reason: allowlistReason(model, agent, fs, name) });
+    } else if (fs.backend.spec?.factory && runtime.backendFactoryRefusal) {
+      // deepagents-py refuses the middleware itself (backend-factory-unsupported): none of its tools exists.
+      tools.push({ name, visible: false, kind: "filesystem", hiddenBy: "backend", reason: `${name} is not registered: ${runtime.label} refuses a backend given as a factory when it builds the filesystem middleware (${runtime.backendFactoryRefusal.split(". ")[0]})` });
     } else if (name === "execute" && !canExecute) {
       tools.push({ name, visible: false, kind: "filesystem", hiddenBy: "backend", reason: capabilityReason(model, "execute", fs.backend) });
     } else if (name === "delete" && !canDelete) {

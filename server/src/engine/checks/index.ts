@@ -41,6 +41,7 @@ import { subagentDuplicateName } from "./subagentDuplicateName";
 import { subagentMissingDescription } from "./subagentMissingDescription";
 import { skillAllowedToolsString } from "./skillAllowedToolsString";
 import { skillToolUnknown } from "./skillToolUnknown";
+import { backendFactoryUnsupported } from "./backendFactoryUnsupported";
 
 /** Every check that runs on a parsed config, in the order the catalogue lists them (docs/checks/README.md). */
 export const CHECKS: readonly Check[] = [
@@ -70,6 +71,7 @@ export const CHECKS: readonly Check[] = [
   authzDenyAll,
   permissionsWithSandbox,
   permissionsWithSandboxFactory,
+  backendFactoryUnsupported,
   permissionOutsideRoutes,
   routePrefixWithoutSlash,
   readFileRequired,

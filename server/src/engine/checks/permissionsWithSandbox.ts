@@ -40,11 +40,12 @@ export const permissionsWithSandbox: Check = {
       // rather than claiming it is what the runtime throws now.
       const table = patternTable(context);
       const refusedPath = list.rules.some((rule) => Array.isArray(rule.input.paths) && rule.input.paths.some((p) => table.pathProblem(runtime, p) !== undefined));
-      const earlier = build.allowlist.error
-        ? `the \`tools\` it refuses first (read-file-required) are fixed`
-        : refusedPath
-          ? "the permission paths it refuses first (path-… findings) are fixed"
-          : undefined;
+      const earlierErrors = [
+        ...(refusedPath ? ["the permission paths it refuses (path-… findings)"] : []),
+        ...(build.allowlist.error ? ["the `tools` it refuses (read-file-required)"] : []),
+        ...(build.backend.spec?.factory && runtime.backendFactoryRefusal ? ["the backend given as a factory (backend-factory-unsupported)"] : []),
+      ];
+      const earlier = earlierErrors.length > 0 ? `${earlierErrors.join(" and ")} ${earlierErrors.length === 1 && earlierErrors[0]!.startsWith("the backend") ? "is" : "are"} fixed` : undefined;
       const notes: string[] = [];
       if (build.replacedBy) {
         notes.push(
@@ -56,7 +57,6 @@ export const permissionsWithSandbox: Check = {
       if (build.custom && !runtime.sandboxGuard.considersAllowlist && build.custom.tools !== undefined && !build.allowlist.tools.includes("execute")) {
         notes.push(`${runtime.label} ignores \`tools\` here: leaving \`execute\` out does not avoid it (§4.2).`);
       }
-      if (build.backend.shape.factory && !runtime.sandboxGuard.skipsFactories) notes.push(`${runtime.label} takes no backend factories either (§5.2).`);
       const related: Related[] = [];
       if (build.backend.spec) related.push({ message: "this backend can execute shell commands", span: spanOf(build.backend.spec.node) });
       if (build.replacedBy) related.push({ message: "this middleware replaces the default one, which is still built", span: spanOf(build.replacedBy.node) });

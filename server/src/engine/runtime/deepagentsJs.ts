@@ -117,6 +117,7 @@ export const deepagentsJs: Runtime = {
     });
   },
   routeScopingRule: "a path must equal a route without its trailing slash, or start with the route followed by a slash",
+  backendFactoryRefusal: undefined,
   sandboxGuard: {
     considersAllowlist: true,
     skipsFactories: true,

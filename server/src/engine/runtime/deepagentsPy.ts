@@ -172,6 +172,9 @@ export const deepagentsPy: Runtime = {
     return routePrefixes.some((prefix) => path.startsWith(prefix));
   },
   routeScopingRule: "a path must start with a route prefix exactly as written",
+  // FilesystemMiddleware.__init__, before the sandbox guard (`callable(self.backend) and not isinstance(…)`).
+  backendFactoryRefusal:
+    "TypeError: backend must be an initialized backend instance. Backend factories were removed in deepagents 0.7; pass StateBackend(), CompositeBackend(...), or another BackendProtocol instance instead.",
   sandboxGuard: {
     // The guard ignores `tools` (L1693–1700, §4.2); Python 0.7 rejects factories outright (§5.2), so a factory is
     // never a way around it.

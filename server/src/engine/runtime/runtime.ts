@@ -194,6 +194,11 @@ export interface Runtime {
   /** `routeScoped` in words, for messages. */
   readonly routeScopingRule: string;
   readonly sandboxGuard: SandboxGuardRule;
+  /**
+   * The exception a filesystem middleware raises when its backend is given as a factory function (deepagents-py
+   * 0.7 removed them, §5.2); `undefined` where factories are taken (deepagents-js).
+   */
+  readonly backendFactoryRefusal: string | undefined;
   /** §4.1: a filesystem middleware's `tools` value as the runtime reads it. */
   normalizeFilesystemTools(value: unknown): FilesystemAllowlist;
   /** §6.1: what a subagent's `permissions: null` means. */
