@@ -4,6 +4,7 @@ import { SymbolKind, type DocumentSymbol } from "vscode-languageserver/node";
 import type { MiddlewareSpec, RuleListSpec } from "../engine/config/model";
 import { parseJsonc } from "../engine/config/parse";
 import { roleNames, type Analysis } from "./engineFacade";
+import { valueText } from "../engine/text";
 
 export function documentSymbols(analysis: Analysis): DocumentSymbol[] {
   const range = (node: Node) => analysis.lines.rangeOf({ start: node.offset, end: node.offset + node.length });
@@ -34,8 +35,8 @@ export function documentSymbols(analysis: Analysis): DocumentSymbol[] {
   const rules = (list: RuleListSpec | undefined): DocumentSymbol[] =>
     (list?.rules ?? []).map((r) => {
       const mode = typeof r.input.mode === "string" ? r.input.mode : "allow";
-      const paths = Array.isArray(r.input.paths) ? r.input.paths.map(String).join(", ") : "";
-      return symbol(`rule ${r.index}: ${mode} ${paths}`, SymbolKind.Field, r.node, r.modeNode ?? r.pathsNode ?? r.node, Array.isArray(r.input.operations) ? r.input.operations.join(", ") : undefined);
+      const paths = Array.isArray(r.input.paths) ? r.input.paths.map(valueText).join(", ") : "";
+      return symbol(`rule ${r.index}: ${mode} ${paths}`, SymbolKind.Field, r.node, r.modeNode ?? r.pathsNode ?? r.node, Array.isArray(r.input.operations) ? r.input.operations.map(valueText).join(", ") : undefined);
     });
   const permissions = (list: RuleListSpec | undefined): DocumentSymbol[] =>
     list ? [symbol("permissions", SymbolKind.Array, withKey(list.node), keyOf(list.node), `${list.rules.length} rules`, rules(list))] : [];
