@@ -27,8 +27,17 @@ test("LineIndex finds every line start, with or without `\\r`, and maps offsets 
       const position = lines.positionAt(offset);
       const line = starts.filter((s) => s <= offset).length - 1;
       assert.deepEqual(position, { line, character: offset - starts[line]! }, `${JSON.stringify(text)} at ${offset}`);
-      assert.equal(lines.offsetAt(position), offset);
+      // Between `\r` and `\n` is no place on the line: it reads as the line's end, before the break.
+      const insideCrlf = text[offset - 1] === "\r" && text[offset] === "\n";
+      assert.equal(lines.offsetAt(position), insideCrlf ? offset - 1 : offset);
     }
   }
   assert.ok(withReturn > 500 && withReturn < 1900, `${withReturn} texts with a \\r: both readings need testing`);
+});
+
+test("a character past the end of a CRLF line stays before the line break (review finding, 5 Dec)", () => {
+  const lines = new LineIndex("{\r\n  \r\n}\r\n");
+  assert.equal(lines.offsetAt({ line: 1, character: 3 }), 5);
+  assert.deepEqual(lines.positionAt(lines.offsetAt({ line: 1, character: 9 })), { line: 1, character: 2 });
+  assert.equal(new LineIndex("ab\ncd").offsetAt({ line: 0, character: 5 }), 2);
 });

@@ -48,7 +48,12 @@ export class LineIndex {
     if (position.line < 0) return 0;
     const start = this.lineStarts[position.line]!;
     const next = position.line + 1 < this.lineStarts.length ? this.lineStarts[position.line + 1]! : this.text.length;
-    return Math.min(start + Math.max(0, position.character), next);
+    // Before the line break, as vscode-languageserver-textdocument keeps it: a character past the end of a CRLF
+    // line must not land between `\r` and `\n`.
+    let end = next;
+    if (end > start && this.text.charCodeAt(end - 1) === 10) end--;
+    if (end > start && this.text.charCodeAt(end - 1) === 13) end--;
+    return Math.min(start + Math.max(0, position.character), end);
   }
   rangeOf(span: Span): Range {
     return { start: this.positionAt(span.start), end: this.positionAt(span.end) };
