@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkConfigText } from "../../server/src/engine/checkConfig";
-import { parseJsonc, type JsonNode } from "../../server/src/engine/config/parse";
+import { parseJsonc } from "../../server/src/engine/config/parse";
+import { valueNodes } from "../helpers/valueNodes";
 import { explainDecision } from "../../server/src/engine/explain";
 import { effectiveTools } from "../../server/src/engine/agents/effectiveTools";
 import { promptPreview, renderPromptPreview } from "../../server/src/engine/agents/promptPreview";
@@ -37,15 +38,6 @@ const SEEDS: string[] = [
 ];
 const REPLACEMENTS = ["{}", "[]", "null", "0", "-1.5", '""', '"x"', "true", '{ "a": [1] }', '[{}]', '[null]', '["/a", 1, {}]'];
 
-function valueNodes(node: JsonNode, out: JsonNode[] = []): JsonNode[] {
-  out.push(node);
-  for (const child of node.children ?? []) {
-    if (child.type === "property") {
-      if (child.children?.[1]) valueNodes(child.children[1], out);
-    } else valueNodes(child, out);
-  }
-  return out;
-}
 
 test("no check, explanation, tool set or prompt preview throws on any value of another kind, anywhere in a config", () => {
   let runs = 0;

@@ -5,7 +5,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseJsonc, type JsonNode } from "../../server/src/engine/config/parse";
+import { parseJsonc } from "../../server/src/engine/config/parse";
+import { valueNodes } from "../helpers/valueNodes";
 import { analyze } from "../../server/src/lsp/engineFacade";
 import { documentSymbols } from "../../server/src/lsp/documentSymbols";
 import { codeLenses } from "../../server/src/lsp/codeLens";
@@ -30,15 +31,6 @@ const SEED = `{
 }`;
 const REPLACEMENTS = ["{}", "[]", "null", "-1.5", '""', "true", '[{}]', '["/a", 1, {}]'];
 
-function valueNodes(node: JsonNode, out: JsonNode[] = []): JsonNode[] {
-  out.push(node);
-  for (const child of node.children ?? []) {
-    if (child.type === "property") {
-      if (child.children?.[1]) valueNodes(child.children[1], out);
-    } else valueNodes(child, out);
-  }
-  return out;
-}
 
 test("the outline, code lenses, hover and completion never throw on a value of another kind, anywhere", async () => {
   const root = parseJsonc(SEED).root!;

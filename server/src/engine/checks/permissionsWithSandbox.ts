@@ -40,12 +40,15 @@ export const permissionsWithSandbox: Check = {
       // rather than claiming it is what the runtime throws now.
       const table = patternTable(context);
       const refusedPath = list.rules.some((rule) => Array.isArray(rule.input.paths) && rule.input.paths.some((p) => table.pathProblem(runtime, p) !== undefined));
+      const refusedFactory = !!(build.backend.spec?.factory && runtime.backendFactoryRefusal);
       const earlierErrors = [
         ...(refusedPath ? ["the permission paths it refuses (path-… findings)"] : []),
         ...(build.allowlist.error ? ["the `tools` it refuses (read-file-required)"] : []),
-        ...(build.backend.spec?.factory && runtime.backendFactoryRefusal ? ["the backend given as a factory (backend-factory-unsupported)"] : []),
+        ...(refusedFactory ? ["the backend given as a factory (backend-factory-unsupported)"] : []),
       ];
-      const earlier = earlierErrors.length > 0 ? `${earlierErrors.join(" and ")} ${earlierErrors.length === 1 && earlierErrors[0]!.startsWith("the backend") ? "is" : "are"} fixed` : undefined;
+      // "is" only for the backend alone; the paths and the tools are plural.
+      const verb = earlierErrors.length === 1 && refusedFactory ? "is" : "are";
+      const earlier = earlierErrors.length > 0 ? `${earlierErrors.join(" and ")} ${verb} fixed` : undefined;
       const notes: string[] = [];
       if (build.replacedBy) {
         notes.push(

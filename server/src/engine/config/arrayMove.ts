@@ -1,5 +1,5 @@
 import type { Edit } from "../diagnostics";
-import { indentationAt, lineStartOf, removeArrayElement } from "./edits";
+import { indentationAt, lineStartOf, nextNonSpace, removeArrayElement } from "./edits";
 import type { JsonNode } from "./parse";
 
 /**
@@ -93,10 +93,4 @@ function ownLines(text: string, array: JsonNode, index: number): OwnLines | unde
     start = above;
   }
   return { start, end: newline < 0 ? text.length : newline + 1, comments, before: lead[2]!, after: (comma ? tail[3]! : tail[1]! + tail[3]!).trimEnd(), comma };
-}
-
-function nextNonSpace(text: string, from: number): number {
-  let i = from;
-  while (i < text.length && /\s/.test(text[i]!)) i++;
-  return i;
 }

@@ -83,7 +83,8 @@ function lineEndAfter(text: string, from: number): number {
   return to === text.length ? text.length : -1;
 }
 
-function nextNonSpace(text: string, from: number): number {
+/** The first offset at or after `from` that is not white space (the text's length when there is none). */
+export function nextNonSpace(text: string, from: number): number {
   let i = from;
   while (i < text.length && /\s/.test(text[i]!)) i++;
   return i;
