@@ -28,8 +28,14 @@ export async function complete(input: CompletionInput): Promise<CompletionItem[]
   const text = analysis.text;
   // In a comment, nothing is proposed: an accepted key would be pasted into the comment's text.
   if (insideComment(text, offset)) return [];
+  // A text the engine would not parse (too large, binary, nested past its limit) has nothing to complete, and
+  // jsonc-parser's getLocation, which recurses once per level its parser enters, overflowed the stack on 20,000
+  // levels. A text the engine parsed stays within that limit: its parser enters exactly the levels getLocation's does.
+  // (Dry-run files have no config model: their tree comes from the engine's parser directly.)
+  const parsed = analysis.model ? undefined : parseJsonc(text);
+  if (parsed?.refused) return [];
   const location = getLocation(text, offset);
-  const root = rootOf(analysis);
+  const root = analysis.model?.root ?? parsed?.root;
   const previous = location.previousNode;
   const inString = previous && (previous.type === "string" || previous.type === "property") && offset > previous.offset && offset <= previous.offset + previous.length;
   const replace: Range = inString
@@ -72,11 +78,6 @@ export function insideComment(text: string, offset: number): boolean {
     if (offset > start + 1 && (offset < end || (offset === end && !closed))) return true;
   }
   return false;
-}
-
-function rootOf(analysis: Analysis): Node | undefined {
-  // Dry-run files have no config model: their tree comes from the engine's parser directly.
-  return analysis.model?.root ?? parseJsonc(analysis.text).root;
 }
 
 function existingKeys(root: Node | undefined, objectPath: JSONPath): Set<string> {

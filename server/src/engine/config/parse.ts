@@ -14,23 +14,30 @@ export interface ParsedJsonc {
   /** `undefined` when the text could not be analysed at all (too large, too deep, binary, empty). */
   root: JsonNode | undefined;
   findings: Finding[];
+  /**
+   * Why the text was not parsed at all, when it was too large, binary or nested too deep: its only finding says so,
+   * and a host that would parse it its own way (the editor's completion, with jsonc-parser's recursive visitor)
+   * leaves it alone too.
+   */
+  refused?: "too-large" | "binary" | "too-deep";
 }
 
 export function parseJsonc(text: string): ParsedJsonc {
   const findings: Finding[] = [];
-  const syntax = (message: string, start: number, end = start + 1): ParsedJsonc => {
+  const syntax = (message: string, start: number, end = start + 1, refused?: ParsedJsonc["refused"]): ParsedJsonc => {
     findings.push({ code: "json-syntax", severity: "error", message, span: { start, end: Math.min(Math.max(end, start), text.length) } });
-    return { text, root: undefined, findings };
+    return refused ? { text, root: undefined, findings, refused } : { text, root: undefined, findings };
   };
   if (text.length > MAX_FILE_BYTES) {
     return syntax(
       `The file is ${(text.length / 1024 / 1024).toFixed(1)} MB; files over ${MAX_FILE_BYTES / 1024 / 1024} MB are not analysed (no agent configuration is this large).`,
       0,
       1,
+      "too-large",
     );
   }
   const nul = text.indexOf("\u0000");
-  if (nul >= 0) return syntax("The file contains binary data (a NUL byte); it is not a JSONC configuration.", nul);
+  if (nul >= 0) return syntax("The file contains binary data (a NUL byte); it is not a JSONC configuration.", nul, nul + 1, "binary");
   const errors: ParseError[] = [];
   let root: JsonNode | undefined;
   try {
@@ -41,7 +48,7 @@ export function parseJsonc(text: string): ParsedJsonc {
     root = parseJsoncTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true }, MAX_NESTING);
   } catch (e) {
     if (e instanceof NestingTooDeep) {
-      return syntax(`Nesting deeper than ${MAX_NESTING} levels; the file was not analysed further (no configuration is this deep).`, e.offset);
+      return syntax(`Nesting deeper than ${MAX_NESTING} levels; the file was not analysed further (no configuration is this deep).`, e.offset, e.offset + 1, "too-deep");
     }
     throw e;
   }
