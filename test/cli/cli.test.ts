@@ -82,7 +82,8 @@ describe("agent-sandbox check", () => {
     const r = run(["check", file, "--fix"]);
     assert.equal(r.code, 0, r.stdout);
     // Which file was rewritten, and with how many fixes, on stderr (stdout stays the report).
-    assert.match(r.stderr, /agent-sandbox: .*agent-sandbox\.jsonc: 3 safe fixes applied\n/);
+    // Which fixes, by code, as well as how many (review finding, 5 Dec: the README promised both).
+    assert.match(r.stderr, /agent-sandbox: .*agent-sandbox\.jsonc: 3 safe fixes applied \(operations-not-list, path-not-absolute, rule-empty\)\n/);
     const fixed = readFileSync(file, "utf8");
     assert.match(fixed, /"operations": \["read", "write"\], "paths": \["\/secrets\/\*\*"\]/);
     assert.doesNotMatch(fixed, /"paths": \[\]/);
@@ -122,9 +123,11 @@ describe("agent-sandbox check", () => {
     assert.ok(!codes.includes("json-syntax"), codes.join(", "));
     const notList = before.files[0]!.diagnostics.find((d) => d.code === "operations-not-list");
     assert.deepEqual(notList?.range.start, { line: 3, character: 20 });
-    assert.equal(run(["explain", file, "--op", "read", "--path", "/secrets/a"]).code, 0);
-    assert.equal(run(["tools", file]).code, 0);
+    // Before the fix the relative pattern is an error (deepagents-js refuses it when the agent is built): exit 1.
+    assert.equal(run(["explain", file, "--op", "read", "--path", "/secrets/a"]).code, 1);
+    assert.equal(run(["tools", file]).code, 1);
     assert.equal(run(["check", file, "--fix"]).code, 0);
+    assert.equal(run(["tools", file]).code, 0);
     const fixed = readFileSync(file, "utf8");
     assert.ok(fixed.startsWith('\uFEFF{\r\n'), JSON.stringify(fixed.slice(0, 10)));
     assert.match(fixed, /"operations": \["read", "write"\], "paths": \["\/secrets\/\*\*"\]/);
@@ -202,8 +205,57 @@ describe("agent-sandbox check", () => {
     symlinkSync(join(dir, "real"), join(dir, "real", "loop"));
     symlinkSync(join(dir, "nowhere"), join(dir, "dangling.agent-sandbox.jsonc"));
     const json = JSON.parse(run(["check", dir, "--format", "json"]).stdout);
-    assert.deepEqual(json.files.map((f: { path: string }) => basename(f.path)).sort(), ["agent-sandbox.jsonc", "linked.agent-sandbox.jsonc"]);
+    // The link names the same file as real/agent-sandbox.jsonc: one entry, under the real name (review finding, 5 Dec).
+    assert.deepEqual(json.files.map((f: { path: string }) => f.path), [join(dir, "real", "agent-sandbox.jsonc")]);
     assert.match(run(["--help"]).stdout, /node_modules, \.git, dist, out and \.vscode-test are not searched/);
+  });
+
+  test("a file named several ways is checked, fixed and counted once (review finding, 5 Dec)", () => {
+    const file = tempConfig('{ "version": 1, "permissions": [{ "operations": "read", "paths": ["/a"], "mode": "deny" }] }');
+    const dir = dirname(file);
+    const json = JSON.parse(run(["check", dir, file, join(dir, ".", "agent-sandbox.jsonc"), "--format", "json"]).stdout);
+    assert.equal(json.files.length, 1);
+    assert.equal(json.summary.files, 1);
+    assert.equal(json.summary.warnings + json.summary.errors, json.files[0].diagnostics.filter((d: { severity: string }) => d.severity === "warning" || d.severity === "error").length);
+  });
+
+  test("repeated options, an option where a value belongs, no command: usage errors on stderr, exit 2 (review finding, 5 Dec)", () => {
+    const cases: [string[], RegExp][] = [
+      [["explain", EXAMPLE, "--op", "read", "--op", "write", "--path", "/x"], /--op is given twice \("read" and "write"\); give it once/],
+      [["check", EXAMPLE, "--format", "json", "--format", "text"], /--format is given twice/],
+      [["explain", EXAMPLE, "--op", "--path", "/x"], /--op needs a value, and --path is an option \(write --op=--path for a value that starts with --\)/],
+      [["check", EXAMPLE, "--analysis", "--no-analysis"], /--analysis and --no-analysis contradict each other/],
+      [[], /^agent-sandbox: no command given\n/],
+    ];
+    for (const [args, message] of cases) {
+      const r = run(args);
+      assert.equal(r.code, 2, args.join(" "));
+      assert.equal(r.stdout, "", args.join(" "));
+      assert.match(r.stderr, message, args.join(" "));
+    }
+    // --severity repeats; a value starting with -- is written with `=`.
+    assert.equal(run(["check", EXAMPLE, "--severity", "rule-empty=off", "--severity", "tool-unknown=off", "--no-analysis"]).code, 0);
+    const explained = JSON.parse(run(["explain", EXAMPLE, "--op", "read", "--path=--x", "--format", "json"]).stdout);
+    assert.equal(explained.path, "--x");
+    assert.equal(run(["--help"]).code, 0);
+  });
+
+  test("a file that cannot be read is in the JSON (an entry with its error, summary.failed) and in SARIF (a tool notification) (review finding, 5 Dec)", () => {
+    const good = tempConfig('{ "version": 1 }');
+    const missing = join(dirname(good), "missing.agent-sandbox.jsonc");
+    const json = run(["check", good, missing, "--format", "json"]);
+    assert.equal(json.code, 2);
+    const doc = JSON.parse(json.stdout);
+    assert.deepEqual(doc.files.map((f: { path: string; error?: string }) => [basename(f.path), f.error]), [["agent-sandbox.jsonc", undefined], ["missing.agent-sandbox.jsonc", "cannot read (ENOENT)"]]);
+    assert.equal(doc.summary.files, 1);
+    assert.equal(doc.summary.failed, 1);
+    assert.equal(JSON.parse(run(["check", good, "--format", "json"]).stdout).summary.failed, undefined);
+    const sarif = JSON.parse(run(["check", good, missing, "--format", "sarif"]).stdout);
+    const invocation = sarif.runs[0].invocations[0];
+    assert.equal(invocation.executionSuccessful, false);
+    assert.equal(invocation.toolExecutionNotifications.length, 1);
+    assert.match(invocation.toolExecutionNotifications[0].message.text, /missing\.agent-sandbox\.jsonc: cannot read \(ENOENT\)$/);
+    assert.equal(JSON.parse(run(["check", good, "--format", "sarif"]).stdout).runs[0].invocations, undefined);
   });
 
   test("bad invocations exit 2 with a message, never a stack trace", () => {
@@ -245,17 +297,21 @@ describe("agent-sandbox explain", () => {
     );
   });
 
-  test("explain, tools and prompt on a config with errors: the answer on stdout as always, and one line on stderr that says so", () => {
+  test("explain, tools and prompt on a config with errors: the answer on stdout as always, one line on stderr that says so, and exit 1 (cli.md: every command; review finding, 5 Dec)", () => {
     // A rule deepagents-js refuses when the agent is built, after a key written twice.
     const file = tempConfig('{ "version": 1, "version": 1,\n  "permissions": [{ "operations": ["read"], "paths": ["/a/../b"], "mode": "deny" }] }');
     for (const args of [["explain", file, "--op", "read", "--path", "/b"], ["tools", file], ["prompt", file]]) {
       const r = run([...args, "--format", "json"]);
-      assert.equal(r.code, 0, args.join(" "));
+      assert.equal(r.code, 1, args.join(" "));
       assert.doesNotThrow(() => JSON.parse(r.stdout));
       assert.match(r.stderr, /^agent-sandbox: note: \S+agent-sandbox\.jsonc has 2 error\(s\) \(`agent-sandbox check` lists them\); the first, at 1:17: Duplicate key "version"[^\n]*\n$/, args[0]);
     }
     // A config without errors: nothing on stderr.
-    for (const args of [["explain", EXAMPLE, "--op", "read", "--path", "/b"], ["tools", EXAMPLE], ["prompt", EXAMPLE]]) assert.equal(run(args).stderr, "", args[0]);
+    for (const args of [["explain", EXAMPLE, "--op", "read", "--path", "/b"], ["tools", EXAMPLE], ["prompt", EXAMPLE]]) {
+      const r = run(args);
+      assert.equal(r.stderr, "", args[0]);
+      assert.equal(r.code, 0, args[0]);
+    }
   });
 
   test("rule is null when the default decides; a rejected path is an error in the runtime's words", () => {
@@ -379,7 +435,9 @@ describe("system prompt file", () => {
       writeFileSync(file, JSON.stringify({ version: 1, systemPromptFile: target }));
       const r = spawnSync(process.execPath, [CLI, "prompt", file, "--format", "json"], { encoding: "utf8", timeout: 20_000 });
       assert.equal(r.error, undefined, `${target}: ${r.error}`);
-      assert.equal(r.status, 0, target);
+      // The unreadable prompt file is an error of the config: exit 1, with the preview still printed.
+      assert.equal(r.status, 1, target);
+      assert.doesNotThrow(() => JSON.parse(r.stdout), target);
       assert.match(r.stderr, /does not exist or is not a file/);
     }
   });

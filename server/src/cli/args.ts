@@ -7,7 +7,12 @@ export interface ParsedArgs {
 
 export class UsageError extends Error {}
 
-export function parseArgs(argv: readonly string[], spec: { values: readonly string[]; booleans: readonly string[] }): ParsedArgs {
+/**
+ * `values` take one value each, given once (`--op read --op write` is an error, not "the last wins"); `repeatable`
+ * ones may be given again and keep every value (`--severity`). A value is never read from the next argument when
+ * that argument is itself an option (`--op --path /x`): write `--name=--value` for a value that starts with `--`.
+ */
+export function parseArgs(argv: readonly string[], spec: { values: readonly string[]; booleans: readonly string[]; repeatable?: readonly string[] }): ParsedArgs {
   const flags = new Map<string, string[]>();
   const positionals: string[] = [];
   let command: string | undefined;
@@ -24,9 +29,15 @@ export function parseArgs(argv: readonly string[], spec: { values: readonly stri
         if (eq >= 0) throw new UsageError(`--${name} takes no value`);
         flags.set(name, ["true"]);
       } else if (spec.values.includes(name)) {
+        const next = argv[i + 1];
+        if (eq < 0 && next !== undefined && next.startsWith("--") && next.length > 2) {
+          throw new UsageError(`--${name} needs a value, and ${next} is an option (write --${name}=${next} for a value that starts with --)`);
+        }
         const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
         if (value === undefined) throw new UsageError(`--${name} needs a value`);
-        flags.set(name, [...(flags.get(name) ?? []), value]);
+        const given = flags.get(name);
+        if (given && !spec.repeatable?.includes(name)) throw new UsageError(`--${name} is given twice ("${given[0]}" and "${value}"); give it once`);
+        flags.set(name, [...(given ?? []), value]);
       } else {
         throw new UsageError(`unknown option --${name}`);
       }

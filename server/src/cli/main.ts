@@ -1,8 +1,8 @@
 // First: it must be in place before the imports below load the engine's bundle.
 import "./compileCache";
 import { noteInputCharacters, setAnalysisV8Flags } from "./v8Flags";
-import { writeFileSync } from "node:fs";
-import { basename } from "node:path";
+import { realpathSync, writeFileSync } from "node:fs";
+import { basename, resolve } from "node:path";
 import type { CheckOptions } from "../engine/checkConfig";
 import type { Finding, Severity } from "../engine/diagnostics";
 import type { LineIndex } from "../engine/text";
@@ -75,14 +75,20 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
 export function main(argv: readonly string[], io: Io): number {
   let args: ParsedArgs;
   try {
-    args = parseArgs(argv, { values: ["format", "severity", "op", "path", "agent", "role"], booleans: ["fix", "help", "version", "analysis", "no-analysis"] });
+    args = parseArgs(argv, { values: ["format", "severity", "op", "path", "agent", "role"], repeatable: ["severity"], booleans: ["fix", "help", "version", "analysis", "no-analysis"] });
+    if (flag(args, "analysis") && flag(args, "no-analysis")) throw new UsageError("--analysis and --no-analysis contradict each other; give one");
     if (flag(args, "version")) {
       io.out(`${VERSION}\n`);
       return 0;
     }
-    if (flag(args, "help") || args.command === undefined || args.command === "help") {
+    if (flag(args, "help") || args.command === "help") {
       io.out(USAGE);
-      return args.command === undefined && !flag(args, "help") ? 2 : 0;
+      return 0;
+    }
+    // No command is a usage error like any other: the usage goes where errors go, so a script's stdout stays empty.
+    if (args.command === undefined) {
+      io.err(`agent-sandbox: no command given\n${USAGE}`);
+      return 2;
     }
     const options = COMMAND_OPTIONS[args.command];
     if (options) onlyOptions(args, args.command, options);
@@ -137,6 +143,11 @@ interface FileReport {
    * stayed silent there rather than guess. Present only when something was skipped.
    */
   skipped?: { what: string; why: string; checks: string[]; range: DiagnosticJson["range"] }[];
+  /**
+   * Why the file was not checked (it could not be read: `diagnostics` is empty) or not fixed (`--fix` could not
+   * write it: `diagnostics` are the unfixed text's). Also said on stderr; present only then, and the exit code is 2.
+   */
+  error?: string;
 }
 
 function check(args: ParsedArgs, io: Io): number {
@@ -146,9 +157,21 @@ function check(args: ParsedArgs, io: Io): number {
   const targets = args.positionals.length ? args.positionals : ["."];
   const { asWritten, displayPath, findFiles, isConfigFileName, isDirectory, isDryRunFileName, relativeAccess } = later.files();
   const files: string[] = [];
+  // A file named twice (`d d/agent-sandbox.jsonc ./d`, or reached through a link) is checked, fixed and counted
+  // once, under the first name that is not a link's, if any.
+  const named = new Map<string, number>();
+  const add = (file: string) => {
+    const key = sameFileKey(file);
+    const at = named.get(key);
+    if (at === undefined) {
+      named.set(key, files.push(file) - 1);
+    } else if (resolve(file) === key && resolve(files[at]!) !== key) {
+      files[at] = file;
+    }
+  };
   for (const target of targets) {
-    if (isDirectory(target)) files.push(...findFiles(target, (n) => isConfigFileName(n) || isDryRunFileName(n)));
-    else files.push(target);
+    if (isDirectory(target)) findFiles(target, (n) => isConfigFileName(n) || isDryRunFileName(n)).forEach(add);
+    else add(target);
   }
   // The analysis bundle is loaded before any file changes V8's flags (the analysis, or a long input, v8Flags.ts):
   // every bundle is then loaded, and its compiled code cached, under the same flags, which V8 stamps on cached code
@@ -156,10 +179,12 @@ function check(args: ParsedArgs, io: Io): number {
   if (analysisWanted(args) && files.some((f) => !isDryRunFileName(basename(f)))) later.analysis();
   const reports: FileReport[] = [];
   let unreadable = 0;
+  let unwritable = 0;
   for (const file of files) {
     const read = readOrSay(file, io);
-    if (!read) {
+    if (typeof read === "string") {
       unreadable++;
+      reports.push({ path: displayPath(file), diagnostics: [], error: read });
       continue;
     }
     const { text, byteOrderMark } = read;
@@ -177,31 +202,34 @@ function check(args: ParsedArgs, io: Io): number {
     // anywhere: nothing is fixed until the syntax is (as linters do with a file they cannot parse).
     const syntaxErrors = fix && result.findings.some((f: Finding) => f.code === "json-syntax");
     if (syntaxErrors) io.err(`agent-sandbox: ${displayPath(file)}: has JSON syntax errors; --fix changes nothing in it until they are fixed\n`);
+    let writeError: string | undefined;
     if (fix && !dryRun && !syntaxErrors) {
       const unfixed = result;
-      let applied = 0;
+      const applied: string[] = [];
       let fixed = text;
       // Fixes can touch the same lines; apply what does not overlap, re-check, repeat.
       for (let round = 0; round < 10; round++) {
         const next = later.fixes().applySafeFixes(fixed, result.findings);
         if (next.applied === 0) break;
-        applied += next.applied;
+        applied.push(...next.codes);
         fixed = next.text;
         result = run(fixed);
       }
       if (fixed !== text) {
         try {
           writeFileSync(file, asWritten(fixed, byteOrderMark));
-          io.err(`agent-sandbox: ${displayPath(file)}: ${applied} safe fix${applied === 1 ? "" : "es"} applied\n`);
+          io.err(`agent-sandbox: ${displayPath(file)}: ${applied.length} safe fix${applied.length === 1 ? "" : "es"} applied (${countedCodes(applied)})\n`);
         } catch (error) {
           // The file is as it was: report what it says, and say why it was not fixed (exit 2, like an unreadable file).
-          io.err(`agent-sandbox: ${displayPath(file)}: cannot write the fixes (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the file is unchanged\n`);
+          writeError = `cannot write the fixes (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the file is unchanged`;
+          io.err(`agent-sandbox: ${displayPath(file)}: ${writeError}\n`);
           result = unfixed;
-          unreadable++;
+          unwritable++;
         }
       }
     }
     const report: FileReport = { path: displayPath(file), diagnostics: result.findings.map((f: Finding) => later.output().toDiagnosticJson(f, result.lines)) };
+    if (writeError) report.error = writeError;
     if (result.skipped.length > 0) {
       report.skipped = result.skipped.map((s) => ({
         what: s.what,
@@ -216,7 +244,11 @@ function check(args: ParsedArgs, io: Io): number {
     io.err(`agent-sandbox: no config or dry-run files found in ${targets.join(", ")}\n`);
     return 2;
   }
-  const summary = { files: reports.length, errors: 0, warnings: 0, information: 0, hints: 0 };
+  // `files` counts the files checked; `failed`, present only then, those that could not be read or written.
+  const summary: { files: number; errors: number; warnings: number; information: number; hints: number; failed?: number } = {
+    files: reports.length - unreadable, errors: 0, warnings: 0, information: 0, hints: 0,
+  };
+  if (unreadable + unwritable > 0) summary.failed = unreadable + unwritable;
   for (const r of reports) {
     for (const d of r.diagnostics) {
       if (d.severity === "error") summary.errors++;
@@ -227,8 +259,8 @@ function check(args: ParsedArgs, io: Io): number {
   }
   if (format === "json") io.out(`${JSON.stringify({ files: reports, summary }, null, 2)}\n`);
   else if (format === "sarif") io.out(`${JSON.stringify(later.sarif().toSarif(reports, VERSION, DOCS), null, 2)}\n`);
-  else io.out(textReport(reports, summary, io.color, unreadable));
-  if (unreadable > 0) return 2;
+  else io.out(textReport(reports, summary, io.color, unreadable, unwritable));
+  if (unreadable + unwritable > 0) return 2;
   return summary.errors > 0 ? 1 : 0;
 }
 
@@ -241,8 +273,9 @@ function explain(args: ParsedArgs, io: Io): number {
   const path = flag(args, "path");
   if (path === undefined) throw new UsageError("explain needs --path PATH");
   const { displayPath, relativeAccess } = later.files();
-  const text = readOrSay(configPath, io)?.text;
-  if (text === undefined) return 2;
+  const read = readOrSay(configPath, io);
+  if (typeof read === "string") return 2;
+  const text = read.text;
   noteInputCharacters(text.length);
   const result = later.checkConfig().checkConfigText(text, relativeAccess(configPath));
   if (!result.model) {
@@ -251,7 +284,7 @@ function explain(args: ParsedArgs, io: Io): number {
     io.err(`agent-sandbox: ${displayPath(configPath)}${where}: ${first?.message ?? "not a configuration"}\n`);
     return 2;
   }
-  noteErrors(io, displayPath(configPath), result);
+  const errors = noteErrors(io, displayPath(configPath), result);
   const agentName = flag(args, "agent") ?? "main";
   // The engine's own answer lists every agent: with 10,000 subagents, a screenful of names before the point.
   const { agentsOf, findAgent } = later.agents();
@@ -271,26 +304,44 @@ function explain(args: ParsedArgs, io: Io): number {
     const colour = e.decision === "deny" || e.decision === "error" ? "red" : e.decision === "allow" ? "green" : "yellow";
     io.out(`${paint(e.decision.toUpperCase(), colour, io.color)}  ${e.summary}${roleNote}\n`);
   }
-  return 0;
+  return errors > 0 ? 1 : 0;
 }
 
-/** A file's text as the editor shows it (`readTextFile`), or `undefined` once stderr says why it cannot be read. */
-function readOrSay(file: string, io: Io): { text: string; byteOrderMark: boolean } | undefined {
+/** A file's text as the editor shows it (`readTextFile`), or why it cannot be read, once stderr has said so. */
+function readOrSay(file: string, io: Io): { text: string; byteOrderMark: boolean } | string {
   const { displayPath, readTextFile } = later.files();
   try {
     return readTextFile(file);
   } catch (error) {
+    const why = `cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
     io.err(`agent-sandbox: cannot read ${displayPath(file)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
-    return undefined;
+    return why;
   }
+}
+
+/** The file a path names, for telling two spellings of one file apart: its real path when it exists. */
+function sameFileKey(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return resolve(file);
+  }
+}
+
+/** `rule-empty, path-not-absolute ×2`: the codes of the fixes applied, each once, in the order first applied. */
+function countedCodes(codes: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const c of codes) counts.set(c, (counts.get(c) ?? 0) + 1);
+  return [...counts].map(([code, n]) => (n === 1 ? code : `${code} ×${n}`)).join(", ");
 }
 
 /**
  * `explain`, `tools` and `prompt` answer from the config as written. When `check` finds errors in it (a rule the
  * runtime refuses when the agent is built, a key it does not know), that answer alone reads as if all were well:
- * one line on stderr says so, with the first error; stdout keeps its contract.
+ * one line on stderr says so, with the first error; stdout keeps its contract, and the exit code is 1, as cli.md
+ * gives every command with findings at error level. Returns how many errors there are.
  */
-function noteErrors(io: Io, shownPath: string, result: { findings: readonly Finding[]; lines: LineIndex }): void {
+function noteErrors(io: Io, shownPath: string, result: { findings: readonly Finding[]; lines: LineIndex }): number {
   let errors = 0;
   let first: Finding | undefined;
   for (const f of result.findings) {
@@ -298,9 +349,10 @@ function noteErrors(io: Io, shownPath: string, result: { findings: readonly Find
     errors++;
     if (!first || f.span.start < first.span.start) first = f;
   }
-  if (!first) return;
+  if (!first) return 0;
   const at = result.lines.positionAt(first.span.start);
   io.err(`agent-sandbox: note: ${shownPath} has ${errors} error(s) (\`agent-sandbox check\` lists them); the first, at ${at.line + 1}:${at.character + 1}: ${first.message}\n`);
+  return errors;
 }
 
 /** Reads and models one CONFIG argument; a config that cannot be modelled is exit 2 with its first problem. */
@@ -308,17 +360,19 @@ function loadModel(args: ParsedArgs, io: Io, command: string) {
   const configPath = args.positionals[0];
   if (!configPath || args.positionals.length > 1) throw new UsageError(`${command} takes exactly one CONFIG file`);
   const { displayPath, relativeAccess } = later.files();
-  const text = readOrSay(configPath, io)?.text;
-  if (text === undefined) return undefined;
+  const read = readOrSay(configPath, io);
+  if (typeof read === "string") return undefined;
+  const text = read.text;
   const access = relativeAccess(configPath);
   noteInputCharacters(text.length);
   const result = later.checkConfig().checkConfigText(text, access);
   if (!result.model) {
     const first = result.findings[0];
-    io.err(`agent-sandbox: ${displayPath(configPath)}: ${first?.message ?? "not a configuration"}\n`);
+    const where = first ? `:${result.lines.positionAt(first.span.start).line + 1}` : "";
+    io.err(`agent-sandbox: ${displayPath(configPath)}${where}: ${first?.message ?? "not a configuration"}\n`);
     return undefined;
   }
-  noteErrors(io, displayPath(configPath), result);
+  const errors = noteErrors(io, displayPath(configPath), result);
   const model = result.model;
   const agent = flag(args, "agent");
   const { agentsOf, findAgent } = later.agents();
@@ -326,7 +380,7 @@ function loadModel(args: ParsedArgs, io: Io, command: string) {
     throw new UsageError(unknownNameMessage("agent", "Agents", agent, agentsOf(model).map((a) => a.name)));
   }
   const { role, policy } = roleOf(args, model);
-  return { model, agent, role, roles: policy?.roles ?? [], readFile: access.readFile, listDirectory: access.listDirectory };
+  return { model, agent, role, roles: policy?.roles ?? [], readFile: access.readFile, listDirectory: access.listDirectory, exitCode: errors > 0 ? 1 : 0 };
 }
 
 /** `--role`, which must be a role of the config's enabled `authorization` block (explain, tools, prompt). */
@@ -363,7 +417,7 @@ function tools(args: ParsedArgs, io: Io): number {
     writeJsonList(out, "agents", (function* () {
       for (const name of agentNames) for (const r of rolesToShow) yield entryOf(name, r);
     })());
-    return 0;
+    return loaded.exitCode;
   }
   for (const name of agentNames) {
     if (role !== null) {
@@ -374,7 +428,7 @@ function tools(args: ParsedArgs, io: Io): number {
     for (const group of groupRoles(roles, (r) => entryOf(name, r))) out.add(group.roles.length === 1 ? toolsText(group.entry, io.color) : groupText(group, io.color));
   }
   out.flush();
-  return 0;
+  return loaded.exitCode;
 }
 
 interface ToolsEntry {
@@ -480,7 +534,7 @@ function prompt(args: ParsedArgs, io: Io): number {
   const preview = promptPreview(loaded.model, loaded.agent ?? "main", loaded.role, loaded.readFile, { listDirectory: loaded.listDirectory });
   if (!preview) throw new UsageError(`No agent named ${JSON.stringify(loaded.agent)}`);
   io.out(format === "json" ? `${JSON.stringify(preview, null, 2)}\n` : renderPromptPreview(preview));
-  return 0;
+  return loaded.exitCode;
 }
 
 if (require.main === module) {

@@ -5,8 +5,11 @@ import type { DiagnosticJson } from "../engine/output";
 const LEVEL = { error: "error", warning: "warning", information: "note", hint: "note" } as const;
 
 /** SARIF 2.1.0 for code-scanning services. Regions are 1-based; columns count UTF-16 units like LSP. */
-export function toSarif(files: { path: string; diagnostics: DiagnosticJson[] }[], version: string, docsBase: string): object {
+export function toSarif(files: { path: string; diagnostics: DiagnosticJson[]; error?: string }[], version: string, docsBase: string): object {
   const ruleIds = [...new Set(files.flatMap((f) => f.diagnostics.map((d) => d.code)))].sort();
+  // A file that could not be read or written is the run's failure, not a result: SARIF's place for it is the
+  // invocation's notifications (§3.20.21), with `executionSuccessful` false.
+  const failures = files.filter((f) => f.error !== undefined);
   return {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
     version: "2.1.0",
@@ -21,6 +24,20 @@ export function toSarif(files: { path: string; diagnostics: DiagnosticJson[] }[]
           },
         },
         columnKind: "utf16CodeUnits",
+        ...(failures.length > 0
+          ? {
+              invocations: [
+                {
+                  executionSuccessful: false,
+                  toolExecutionNotifications: failures.map((f) => ({
+                    level: "error",
+                    message: { text: `${f.path}: ${f.error}` },
+                    locations: [{ physicalLocation: { artifactLocation: { uri: artifactUri(f.path) } } }],
+                  })),
+                },
+              ],
+            }
+          : {}),
         results: files.flatMap((file) => {
           const uri = artifactUri(file.path);
           return file.diagnostics.map((d) => ({

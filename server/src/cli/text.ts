@@ -10,11 +10,13 @@ const SEVERITY_COLOUR = { error: "red", warning: "yellow", information: "blue", 
 
 /** Human-friendly output, one block per file, in the style linters use (`line:col  severity  message  code`). */
 export function textReport(
-  files: { path: string; diagnostics: DiagnosticJson[]; skipped?: { what: string; why: string; checks: string[] }[] }[],
+  files: { path: string; diagnostics: DiagnosticJson[]; skipped?: { what: string; why: string; checks: string[] }[]; error?: string }[],
   summary: { files: number; errors: number; warnings: number; information: number; hints: number },
   color: boolean,
   /** Files named that could not be read (each already said on stderr): the last line must not say all is well. */
   unreadable = 0,
+  /** Files whose fixes `--fix` could not write (also said on stderr). */
+  unwritable = 0,
 ): string {
   let out = "";
   for (const file of files) {
@@ -34,9 +36,10 @@ export function textReport(
   }
   const total = summary.errors + summary.warnings + summary.information + summary.hints;
   const counts = `${summary.errors} error(s), ${summary.warnings} warning(s), ${summary.information} information, ${summary.hints} hint(s)`;
-  const unread = unreadable > 0 ? `; ${unreadable} file(s) could not be read` : "";
+  const failed = unreadable + unwritable;
+  const unread = (unreadable > 0 ? `; ${unreadable} file(s) could not be read` : "") + (unwritable > 0 ? `; ${unwritable} file(s) could not be written` : "");
   out += total === 0
-    ? `${paint(unreadable > 0 ? "✖" : "✔", unreadable > 0 ? "red" : "green", color)} ${summary.files} file(s) checked, no problems${unread}\n`
-    : `${paint("✖", summary.errors || unreadable ? "red" : "yellow", color)} ${total} problem(s) in ${summary.files} file(s): ${counts}${unread}\n`;
+    ? `${paint(failed > 0 ? "✖" : "✔", failed > 0 ? "red" : "green", color)} ${summary.files} file(s) checked, no problems${unread}\n`
+    : `${paint("✖", summary.errors || failed ? "red" : "yellow", color)} ${total} problem(s) in ${summary.files} file(s): ${counts}${unread}\n`;
   return out;
 }

@@ -4,16 +4,17 @@ import type { Edit, Finding } from "./diagnostics";
  * Applies the safe fixes of `findings` whose edits do not overlap one another (the first fix wins a conflict;
  * the caller re-checks and applies the rest in the next round). Returns the new text and how many fixes applied.
  */
-export function applySafeFixes(text: string, findings: readonly Finding[]): { text: string; applied: number } {
+/** Applies the first safe fix of each finding whose edits touch no edit already chosen; `codes` names each one applied. */
+export function applySafeFixes(text: string, findings: readonly Finding[]): { text: string; applied: number; codes: string[] } {
   const chosen: Edit[] = [];
-  let applied = 0;
+  const codes: string[] = [];
   for (const finding of findings) {
     const fix = finding.fixes?.find((f) => f.safe);
     if (!fix || fix.edits.some((e) => chosen.some((c) => overlaps(c, e)))) continue;
     chosen.push(...fix.edits);
-    applied++;
+    codes.push(finding.code);
   }
-  return { text: applyEdits(text, chosen), applied };
+  return { text: applyEdits(text, chosen), applied: codes.length, codes };
 }
 
 export function applyEdits(text: string, edits: readonly Edit[]): string {
