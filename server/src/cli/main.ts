@@ -205,16 +205,11 @@ function check(args: ParsedArgs, io: Io): number {
     let writeError: string | undefined;
     if (fix && !dryRun && !syntaxErrors) {
       const unfixed = result;
-      const applied: string[] = [];
-      let fixed = text;
-      // Fixes can touch the same lines; apply what does not overlap, re-check, repeat.
-      for (let round = 0; round < 10; round++) {
-        const next = later.fixes().applySafeFixes(fixed, result.findings);
-        if (next.applied === 0) break;
-        applied.push(...next.codes);
-        fixed = next.text;
-        result = run(fixed);
-      }
+      // Fixes can touch the same lines; apply what does not overlap, re-check, repeat (the editor's fix-all too).
+      const all = later.fixes().applyAllSafeFixes(text, result, run);
+      const applied = all.codes;
+      const fixed = all.text;
+      result = all.result;
       if (fixed !== text) {
         try {
           writeFileSync(file, asWritten(fixed, byteOrderMark));

@@ -14,6 +14,13 @@ export interface Fix {
   edits: Edit[];
   /** Safe fixes are applied by `check --fix` and `source.fixAll`: they only ever do what the message promises. */
   safe: boolean;
+  /**
+   * The rule list (its span) whose decisions, as they stand, prove this fix safe (removing a rule that "changes no
+   * decision"). Any other edit of that list can void the proof (two copies of one deny are each redundant; both
+   * removed, the path is open), so fix-all applies one such fix per list per round, and none in a round where
+   * another fix changes that list; the re-check then proves the next one on the list as it has become.
+   */
+  provenOn?: Span;
 }
 
 export interface Related {

@@ -5,7 +5,7 @@
  */
 import { CodeActionKind, type CodeAction, type CodeActionParams, type Diagnostic, type TextEdit } from "vscode-languageserver/node";
 import type { Finding } from "../engine/diagnostics";
-import { applySafeFixes } from "../engine/fixes";
+import { applyAllSafeFixes } from "../engine/fixes";
 import { IGNORE_MARKER } from "../engine/suppressions";
 import { findingOf, toDiagnostic } from "./diagnostics";
 import { analyze, type Analysis, type AnalysisSettings } from "./engineFacade";
@@ -15,8 +15,6 @@ export const CODE_ACTION_KINDS = [CodeActionKind.QuickFix, FIX_ALL_KIND];
 
 /** Codes a comment cannot meaningfully silence: the file does not parse, or the engine itself failed. */
 const NOT_IGNORABLE = new Set(["json-syntax", "internal-error"]);
-/** `check --fix` stops after this many rounds of re-checking too. */
-const FIX_ROUNDS = 10;
 
 export function codeActions(
   params: CodeActionParams,
@@ -94,14 +92,8 @@ export function ignoreEdit(analysis: Analysis, finding: Finding): TextEdit {
 
 /** Every safe fix, applied and re-checked until none is left, as one edit over the part of the file that changed. */
 export function fixAllEdit(analysis: Analysis, recheck: (text: string) => Analysis): TextEdit | undefined {
-  let text = analysis.text;
-  let findings = analysis.findings;
-  for (let round = 0; round < FIX_ROUNDS; round++) {
-    const next = applySafeFixes(text, findings);
-    if (next.applied === 0) break;
-    text = next.text;
-    findings = recheck(text).findings;
-  }
+  // The same rounds as `check --fix` (engine/fixes.ts).
+  const { text } = applyAllSafeFixes(analysis.text, analysis, recheck);
   if (text === analysis.text) return undefined;
   return minimalEdit(analysis, text);
 }

@@ -202,7 +202,7 @@ function shiftBack(result: CheckResult, at: number, length: number): CheckResult
     ...f,
     span: span(f.span),
     ...(f.related ? { related: f.related.map((r) => ({ ...r, span: span(r.span) })) } : {}),
-    ...(f.fixes ? { fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: span(e.span) })) })) } : {}),
+    ...(f.fixes ? { fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: span(e.span) })), ...(x.provenOn ? { provenOn: span(x.provenOn) } : {}) })) } : {}),
   }));
   return { ...result, findings, skipped: result.skipped.map((k) => ({ ...k, span: span(k.span) })) };
 }

@@ -23,7 +23,8 @@ export const ruleEmpty: Check = {
           message: `This rule has ${what}, so it never matches any tool call in ${context.model.runtime.label}; it decides nothing.${validating ? ` It is the list's only rule, though: ${validating.label} checks tool paths (relative, \`..\`, \`~\`) only while the agent has a rule, so without it such paths are let through.` : ""}`,
           span: spanOf((emptyPaths ? rule.pathsNode : rule.operationsNode)!),
           tags: ["unnecessary"],
-          fixes: [{ title: "Remove the rule", edits: [removeArrayElement(context.text, list.node, rule.index)], safe: !validating }],
+          // Proved on the list as it stands: with two such rules, each alone is not the last (`provenOn`).
+          fixes: [{ title: "Remove the rule", edits: [removeArrayElement(context.text, list.node, rule.index)], safe: !validating, provenOn: spanOf(list.node) }],
         });
       }
     }

@@ -54,7 +54,8 @@ export const ruleRedundant: Check = {
         related: takenFirst || without.ruleIndex >= 0
           ? [{ message: takenFirst ? `${ruleLabel(list, withRule.ruleIndex)} decides first` : `${ruleLabel(list, without.ruleIndex)} decides these paths without it`, span: spanOf(list.rules[takenFirst ? withRule.ruleIndex : without.ruleIndex]!.node) }]
           : [],
-        fixes: [{ title: "Remove rule", edits: [removeArrayElement(context.text, list.node, rule.index)], safe: others.length === 0 }],
+        // Proved on the list as it stands: two copies of one rule are each redundant, not both (`provenOn`).
+        fixes: [{ title: "Remove rule", edits: [removeArrayElement(context.text, list.node, rule.index)], safe: others.length === 0, provenOn: spanOf(list.node) }],
       };
     });
   },

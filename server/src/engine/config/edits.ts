@@ -38,10 +38,13 @@ export function removeArrayElement(text: string, array: JsonNode, index: number)
       end = Math.min(text.length, lineEnd + 1);
     }
   }
-  // The last element on a line it shares: the comments between the comma it takes and its text stay.
+  // The last element on a line it shares: the comments between the comma it takes and its text stay. When a line
+  // break came between them, it stays too: a line comment (`"a", // note⏎ "a"]`) would otherwise run on over the
+  // closing bracket after it (review finding, 5 Dec: `--fix` wrote `["a" // note]`).
   if (start < item.offset) {
-    const between = text.slice(start + 1, item.offset).trim();
-    if (between !== "") return { span: { start, end }, newText: ` ${between}` };
+    const raw = text.slice(start + 1, item.offset);
+    const between = raw.trim();
+    if (between !== "") return { span: { start, end }, newText: /[\r\n]/.test(raw) ? ` ${raw.trimStart()}` : ` ${between}` };
   }
   return { span: { start, end }, newText: "" };
 }
