@@ -45,3 +45,12 @@ test("silenced by an ignore comment", () => {
     "workspace/**"
   ] }]`), CODE);
 });
+
+test("the fix is not applied by --fix when the prefixed pattern is still refused: `..` or `~` inside (review finding, 5 Dec)", () => {
+  for (const [pattern, code] of [["a/../b", "path-parent-segment"], ["c/~/d", "path-tilde-segment"]] as const) {
+    const text = rules(JSON.stringify(pattern));
+    const [finding] = findings(text, CODE);
+    assert.deepEqual(finding!.fixes!.map((f) => [f.title, f.safe]), [[`Make it absolute: "/${pattern}"`, false]], pattern);
+    assert.ok(findings(applyFix(text, finding!)).some((f) => f.code === code), pattern);
+  }
+});

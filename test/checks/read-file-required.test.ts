@@ -45,3 +45,11 @@ test('the string "read_file" becomes ["read_file"], not the name twice (review f
   const fixed = applyFix(text, f!);
   assert.deepEqual(findings(fixed).map((x) => x.code), []);
 });
+
+test("a comment inside an empty list stays when read_file is added (review finding, 5 Dec)", () => {
+  const text = config(`"middleware": [{ "type": "filesystem", "tools": [ // none for now
+  ] }]`);
+  const fixed = applyFix(text, findings(text, CODE)[0]!);
+  assert.ok(fixed.includes(`"tools": ["read_file" // none for now`), fixed);
+  assert.deepEqual(findings(fixed).filter((f) => f.severity === "error").map((f) => f.code), []);
+});

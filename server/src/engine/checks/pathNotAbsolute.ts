@@ -12,10 +12,13 @@ export const pathNotAbsolute: Check = {
       const text = String(value);
       // Prefix `/` only where the rest reads as a path; `!x` and `~/x` mean something else entirely.
       const looksLikePath = /^[A-Za-z0-9_.*{[?@-]/.test(text) && !text.startsWith("~") && !text.startsWith("./") && !text.startsWith("../");
+      // Applied by --fix only when every runtime of the config then accepts the pattern: `a/../b` made absolute is
+      // refused for its `..` instead, a choice (which folder was meant?) the fix cannot make (review finding, 5 Dec).
+      const accepted = looksLikePath && context.runtimes.every((r) => r.permissionPathProblem(`/${text}`) === undefined);
       context.report({
         message: refusal(runtime, primary, message),
         span: spanOf(node),
-        fixes: looksLikePath ? [{ title: `Make it absolute: "/${text}"`, edits: [{ span: spanOf(node), newText: JSON.stringify(`/${text}`) }], safe: true }] : [],
+        fixes: looksLikePath ? [{ title: `Make it absolute: "/${text}"`, edits: [{ span: spanOf(node), newText: JSON.stringify(`/${text}`) }], safe: accepted }] : [],
       });
     });
   },

@@ -24,7 +24,8 @@ export const readFileRequired: Check = {
       const node = tools.node;
       const fixes: Fix[] = [];
       if (node.type === "array") {
-        const edit = (node.children ?? []).length === 0 ? { span: spanOf(node), newText: '["read_file"]' } : insertFirstElement(context.text, node, '"read_file"');
+        // Into an empty list right after its `[`: a comment inside it (`[ // none⏎ ]`) stays.
+        const edit = (node.children ?? []).length === 0 ? { span: { start: node.offset + 1, end: node.offset + 1 }, newText: '"read_file"' } : insertFirstElement(context.text, node, '"read_file"');
         fixes.push({ title: 'Add "read_file"', edits: [edit], safe: true });
       } else if (node.type === "string") {
         // `"read_file"` itself is read character by character too: the list it meant is just `["read_file"]`.
