@@ -6,7 +6,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { checkConfigText } from "../../server/src/engine/checkConfig";
-import { applyAllSafeFixes, applyEdits } from "../../server/src/engine/fixes";
+import { applyAllSafeFixes, applyEdits, applySafeFixes } from "../../server/src/engine/fixes";
+import { rng } from "../helpers/random";
 import { explainDecision } from "../../server/src/engine/explain";
 import type { Operation } from "../../server/src/engine/runtime";
 
@@ -99,4 +100,35 @@ test("applyEdits: edits in one pass, insertions at one offset in the order they 
   assert.equal(applyEdits("abc", [{ span: { start: 1, end: 2 }, newText: "R" }, { span: { start: 1, end: 1 }, newText: "I" }]), "aIRc");
   const many = Array.from({ length: 100_000 }, (_, i) => ({ span: { start: i, end: i + 1 }, newText: "x" }));
   assert.equal(applyEdits("a".repeat(100_000), many), "x".repeat(100_000));
+});
+
+test("one round chooses exactly what asking every chosen edit would (random fixes, up to three edits each), and fast on 100,000", () => {
+  const random = rng(20261205);
+  const touching = (a: { start: number; end: number }, b: { start: number; end: number }) => a.start <= b.end && b.start <= a.end;
+  for (let round = 0; round < 300; round++) {
+    const length = 200;
+    const text = "x".repeat(length);
+    const findings = Array.from({ length: 1 + Math.floor(random() * 30) }, (_, i) => {
+      const edits = Array.from({ length: 1 + Math.floor(random() * 3) }, () => {
+        const start = Math.floor(random() * length);
+        const end = Math.min(length, start + Math.floor(random() * 12));
+        return { span: { start, end }, newText: String(i % 10) };
+      });
+      // A fix's own edits do not overlap one another (as every check builds them).
+      const own = edits.filter((e, k) => edits.slice(0, k).every((o) => !touching(o.span, e.span)));
+      return { code: `c${i}`, severity: "error" as const, message: "", span: { start: 0, end: 0 }, fixes: [{ title: "", edits: own, safe: random() < 0.8 }] };
+    });
+    // The reference: every chosen edit asked in turn.
+    const chosen: { start: number; end: number }[] = [];
+    const expected: string[] = [];
+    for (const f of findings) {
+      const fix = f.fixes[0]!;
+      if (!fix.safe || fix.edits.some((e) => chosen.some((c) => touching(c, e.span)))) continue;
+      chosen.push(...fix.edits.map((e) => e.span));
+      expected.push(f.code);
+    }
+    assert.deepEqual(applySafeFixes(text, findings).codes, expected, `round ${round}`);
+  }
+  const many = Array.from({ length: 100_000 }, (_, i) => ({ code: "tool-duplicate", severity: "warning" as const, message: "", span: { start: 0, end: 0 }, fixes: [{ title: "", edits: [{ span: { start: 3 * i, end: 3 * i + 2 }, newText: "" }], safe: true }] }));
+  assert.equal(applySafeFixes("ab,".repeat(100_000), many).text, ",".repeat(100_000));
 });

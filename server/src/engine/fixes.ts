@@ -3,12 +3,13 @@ import type { Span } from "./text";
 
 /**
  * One round of fix-all: the first safe fix of each finding whose edits touch no edit already chosen (the first fix
- * wins a conflict; the caller re-checks and applies the rest in the next round); `codes` names each one applied. A fix proved on a rule list as it stands (`provenOn`) goes alone: one per list, and only when
- * no other fix of this round edits that list. What is left is proved again on the re-checked text, next round.
+ * wins a conflict; the caller re-checks and applies the rest in the next round); `codes` names each one applied.
+ * A fix proved on a rule list as it stands (`provenOn`) goes alone: one per list, and only when no other fix of
+ * this round edits that list. What is left is proved again on the re-checked text, next round.
  */
 export function applySafeFixes(text: string, findings: readonly Finding[]): { text: string; applied: number; codes: string[] } {
   const safe = findings.map((f) => ({ code: f.code, fix: f.fixes?.find((x) => x.safe) })).filter((f): f is { code: string; fix: Fix } => f.fix !== undefined);
-  const proofLists = safe.flatMap((f) => (f.fix.provenOn ? [f.fix.provenOn] : []));
+  const proofLists = [...new Map(safe.flatMap((f) => (f.fix.provenOn ? [[spanKey(f.fix.provenOn), f.fix.provenOn] as const] : []))).values()];
   const within = (list: Span, edit: Edit) => edit.span.start >= list.start && edit.span.end <= list.end;
   // Lists another fix of this round changes: their proofs wait for the re-check.
   const busy = new Set<string>();
@@ -16,17 +17,53 @@ export function applySafeFixes(text: string, findings: readonly Finding[]): { te
     if (fix.provenOn) continue;
     for (const list of proofLists) if (fix.edits.some((e) => within(list, e))) busy.add(spanKey(list));
   }
-  const chosen: Edit[] = [];
+  const chosen = new ChosenEdits();
   const codes: string[] = [];
   for (const { code, fix } of safe) {
     const list = fix.provenOn && spanKey(fix.provenOn);
     if (list && busy.has(list)) continue;
-    if (fix.edits.some((e) => chosen.some((c) => overlaps(c, e)))) continue;
+    if (fix.edits.some((e) => chosen.touches(e))) continue;
     if (list) busy.add(list);
-    chosen.push(...fix.edits);
+    for (const e of fix.edits) chosen.add(e);
     codes.push(code);
   }
-  return { text: applyEdits(text, chosen), applied: codes.length, codes };
+  return { text: applyEdits(text, chosen.edits), applied: codes.length, codes };
+}
+
+/**
+ * The edits chosen so far, by start offset, for the question "does this one touch any?" in a binary search: asked
+ * of every chosen edit in turn, 100,000 duplicate tools took a minute and a half to fix.
+ */
+class ChosenEdits {
+  readonly edits: Edit[] = [];
+
+  /** Overlaps or touches one: two insertions at one offset would interleave unpredictably, so touching counts. */
+  touches(edit: Edit): boolean {
+    // Chosen edits do not touch one another, so their ends grow with their starts: looking back from the last one
+    // that starts at or before this one's end, the first that ends before this one starts settles it.
+    for (let k = this.lastStartingBy(edit.span.end); k >= 0; k--) {
+      const c = this.edits[k]!;
+      if (c.span.end < edit.span.start) return false;
+      if (overlaps(c, edit)) return true;
+    }
+    return false;
+  }
+
+  add(edit: Edit): void {
+    this.edits.splice(this.lastStartingBy(edit.span.start) + 1, 0, edit);
+  }
+
+  /** Index of the last edit whose start is at or before `offset` (-1 when none). */
+  private lastStartingBy(offset: number): number {
+    let low = 0;
+    let high = this.edits.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.edits[mid]!.span.start <= offset) low = mid + 1;
+      else high = mid;
+    }
+    return low - 1;
+  }
 }
 
 const spanKey = (span: Span) => `${span.start}:${span.end}`;
