@@ -81,6 +81,36 @@ describe("code actions", () => {
     });
   }
 
+  it("Given an edit while the exact analysis runs, When fix-all is asked at once (on save), Then it waits for the analysis and applies its safe fix too (review finding, 5 Dec)", async () => {
+    const text = `{
+  "version": 1,
+  "permissions": [
+    { "operations": ["read", "write"], "paths": ["/workspace/**"] },
+    { "operations": ["write"], "paths": ["/workspace/.git/**"], "mode": "deny" },
+    { "operations": ["read"], "paths": ["/workspace/**/*.md"], "mode": "allow" },
+    { "operations": ["write"], "paths": ["/**/secret"], "mode": "deny" }
+  ]
+}
+`;
+    const given = await session.open({ text });
+    const client = session.client;
+    for (let round = 0; round < 3; round++) {
+      // Typing, then saving at once: no pull in between, the analysis of the new text not yet done.
+      const typed = round % 2 === 0 ? text.replace('"version": 1,', '"version": 1, ') : text;
+      await client.replaceAll(given.uri, typed);
+      const actions = (await fixAllOf(session, given, "source.fixAll.agent-sandbox")) ?? [];
+      assert.equal(actions.length, 1, `round ${round}`);
+      const fixed = apply(typed, actions[0]!.edit!.changes![given.uri]!);
+      assert.ok(!fixed.includes("*.md"), fixed);
+    }
+    // A lightbulb on the analysis's diagnostic, asked right after an edit, offers its fix.
+    const diagnostic = (await client.pullCompleteDiagnostics(given.uri)).find((d) => d.code === "rule-redundant")!;
+    assert.ok(diagnostic);
+    await client.replaceAll(given.uri, text.replace('"version": 1,', '"version": 1,  '));
+    const titles = (await codeActionsFor(session, given, diagnostic)).map((a) => a.title);
+    assert.ok(titles.includes("Remove rule"), titles.join(", "));
+  });
+
   it("Given a file with only unsafe fixes, When source.fixAll runs, Then nothing is offered", async () => {
     const given = await session.open(FIXTURES.authz);
     assert.deepEqual(await fixAllOf(session, given, "source.fixAll"), []);

@@ -15,6 +15,7 @@ import {
   TextDocuments,
   TextDocumentSyncKind,
   type CancellationToken,
+  type CodeActionParams,
   type ClientCapabilities,
   type Disposable,
   type FileSystemWatcher,
@@ -419,12 +420,27 @@ async function openAnalysis(uri: string): Promise<{ analysis: Analysis; fsPath: 
 
 connection.onCodeAction(
   safe("textDocument/codeAction", [], async (params) => {
-    const open = await openAnalysis(params.textDocument.uri);
+    const uri = params.textDocument.uri;
+    const open = await openAnalysis(uri);
     if (!open) return [];
-    const settings = await store.settingsFor(params.textDocument.uri);
-    return codeActions(params, open.analysis, recheckerFor(open.fsPath, settings));
+    const settings = await store.settingsFor(uri);
+    // While the exact rule analysis is still running, the first phase has none of its findings: fix-all (on save,
+    // right after typing) would leave out their safe fixes and differ from `check --fix`, and a lightbulb asked
+    // about one of them would find nothing to fix. Those wait for the analysis; other lightbulbs answer at once
+    // (review finding, 5 Dec).
+    let analysis = open.analysis;
+    if (analysis.exact === "pending" && wantsCompleteAnalysis(params, analysis)) analysis = (await store.completeAnalysisOf(uri)) ?? analysis;
+    return codeActions(params, analysis, recheckerFor(open.fsPath, settings));
   }),
 );
+
+/** A fix-all request, or a lightbulb about a diagnostic the first phase does not have (the analysis's). */
+function wantsCompleteAnalysis(params: CodeActionParams, firstPhase: Analysis): boolean {
+  const only = params.context.only;
+  if (only?.some((kind) => kind === "source" || kind.startsWith("source.fixAll"))) return true;
+  const codes = new Set(firstPhase.findings.map((f) => f.code));
+  return params.context.diagnostics.some((d) => typeof d.code === "string" && !codes.has(d.code));
+}
 
 connection.onHover(
   safe("textDocument/hover", null, async (params) => {
