@@ -64,3 +64,11 @@ test("silenced by an ignore comment", () => {
     "/data/[!a].txt" // agent-sandbox-ignore pattern-class-negation
   ] }]`), CODE);
 });
+
+test("not on a class holding a `/`: wcmatch reads such brackets as literal text, so neither the message nor `[^/]` holds (review finding, 5 Dec)", () => {
+  expectNoFindings(rules(`"/data/[!/]"`, `"compatibleWith": ["deepagents-py"],\n  `), CODE);
+  assert.equal(deepagentsPy.compilePattern("/data/[!/]").matches("/data/a"), false);
+  assert.equal(deepagentsPy.compilePattern("/data/[^/]").matches("/data/a"), false);
+  // The other classes of the same pattern are still reported.
+  assert.equal(findings(rules(`"/data/[!/]/[!x]y"`), CODE).length, 1);
+});

@@ -193,3 +193,12 @@ test("silenced by an ignore comment on the line above", () => {
     "/workspace/"
   ] }]`), CODE);
 });
+
+test("no fix when the repaired pattern is as dead: `/a/\\/` would become `/a/\\/**`, whose escaped slash picomatch reads as a second `/` (review finding, 5 Dec)", () => {
+  const [finding] = findings(rules(`"/a/\\\\/"`), CODE);
+  assert.ok(finding);
+  assert.deepEqual(finding.fixes, []);
+  assert.equal(deepagentsJs.compilePattern("/a/\\/**").matches("/a/x"), false);
+  // A repair that does match keeps its fix.
+  assert.equal(findings(rules(`"/d/"`), CODE)[0]!.fixes![0]!.title, 'Change to "/d/**"');
+});

@@ -35,7 +35,9 @@ export const patternNeverMatches: Check = {
           if (dead.length > 0) {
             const alive = context.runtimes.filter((r) => !dead.some((d) => d.runtime === r));
             const repaired = repairedPattern(pattern);
-            const usable = repaired !== pattern && context.runtimes.every((r) => !r.permissionPathProblem(repaired) && !neverMatchReason(r, repaired));
+            // Offered only when every runtime matches an example path of the repaired pattern: `/a/\/` repaired is
+            // `/a/\/**`, whose escaped slash picomatch reads as a second `/`, as dead as before (review finding, 5 Dec).
+            const usable = repaired !== pattern && context.runtimes.every((r) => !r.permissionPathProblem(repaired) && !neverMatchReason(r, repaired) && matchesAnExample(r, repaired));
             context.report({
               message: deadMessage(pattern, dead, alive, repaired),
               span: spanOf(node),
@@ -133,6 +135,12 @@ function quirks(runtime: Runtime): MatcherQuirks {
     quirkCache.set(runtime, q);
   }
   return q;
+}
+
+/** `runtime` matches one of the pattern's own canonical example paths: it decides something there. */
+function matchesAnExample(runtime: Runtime, pattern: string): boolean {
+  const compiled = runtime.compilePattern(pattern);
+  return !compiled.unusable && examplePaths(pattern, PLAIN_FILL).some((p) => isCanonical(runtime, p) && compiled.matches(p));
 }
 
 /** The pattern the author most likely meant: repeated slashes collapsed, a trailing `/` read as "everything under". */
