@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { compilePyGlob, countBraceExpansions, pyGlobMatch } from "../../server/src/engine/runtime/pyGlob";
+import { deepagentsPy } from "../../server/src/engine/runtime";
 
 /**
  * Expected values come from wcmatch 11.0.1 + bracex 3.0.1 (`globmatch(path, pattern, flags=BRACE | GLOBSTAR)` on
@@ -355,5 +356,22 @@ test("patterns that share a brace expansion share its compiled program and each 
     assert.deepEqual(paths.map((p) => [a.matches(p), b.matches(p)]), [
       [true, true], [true, false], [false, true], [true, true], [false, false], [false, false], [false, false], [true, false],
     ], `round ${round}`);
+  }
+});
+
+test("the runtime's matcher, pre-check included, agrees with the full one on a brace after `$` (literal in bracex; review finding, 5 Dec)", () => {
+  const cases: [string, string, boolean][] = [
+    ["/${a,b}", "/${a,b}", true],
+    ["/${a,b}", "/$a", false],
+    ["/x${a,b}/**", "/x${a,b}/y", true],
+    ["/${a,b}*", "/${a,b}c", true],
+    ["/${a,b}/{c,d}", "/${a,b}/c", true],
+    ["/${a,b}/{c,d}", "/$a/c", false],
+  ];
+  for (const [pattern, path, expected] of cases) {
+    // Asked several times: the runtime's matcher changes strategy after repeated questions.
+    const compiled = deepagentsPy.compilePattern(pattern);
+    for (let k = 0; k < 300; k++) assert.equal(compiled.matches(path), expected, `${pattern} on ${path} (ask ${k})`);
+    assert.equal(compilePyGlob(pattern).matches(path), expected, `${pattern} on ${path}, full matcher`);
   }
 });

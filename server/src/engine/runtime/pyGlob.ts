@@ -2015,7 +2015,10 @@ const TEXT_LITERAL_EXPANSIONS = 64;
  * an expansion without literal text (every path passes), or too many expansions.
  */
 export function pyGlobTextLiteralAlternatives(pattern: string): string[][] | undefined {
-  if (/[[\\]/.test(pattern)) return undefined;
+  // bracex keeps a brace right after `$` as literal text (`/${a,b}` matches only itself), which the one-level
+  // expansion below does not know: such a pattern gets no pre-check (review finding, 5 Dec: `/${a,b}/**` missed
+  // `/${a,b}/x`).
+  if (/[[\\]/.test(pattern) || pattern.includes("${")) return undefined;
   if (!pattern.includes("{")) {
     const literals = pyGlobTextLiterals(pattern)!;
     return literals.length === 0 ? undefined : [literals];
