@@ -308,9 +308,9 @@ function readOrSay(file: string, io: Io): { text: string; byteOrderMark: boolean
   try {
     return readTextFile(file);
   } catch (error) {
-    const why = `cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
-    io.err(`agent-sandbox: cannot read ${displayPath(file)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
-    return why;
+    const cause = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    io.err(`agent-sandbox: cannot read ${displayPath(file)}: ${cause}\n`);
+    return `cannot read (${cause})`;
   }
 }
 

@@ -10,7 +10,7 @@ const SEVERITY_COLOUR = { error: "red", warning: "yellow", information: "blue", 
 
 /** Human-friendly output, one block per file, in the style linters use (`line:col  severity  message  code`). */
 export function textReport(
-  files: { path: string; diagnostics: DiagnosticJson[]; skipped?: { what: string; why: string; checks: string[] }[]; error?: string }[],
+  files: { path: string; diagnostics: DiagnosticJson[]; skipped?: { what: string; why: string; checks: string[] }[] }[],
   summary: { files: number; errors: number; warnings: number; information: number; hints: number },
   color: boolean,
   /** Files named that could not be read (each already said on stderr): the last line must not say all is well. */

@@ -7,7 +7,7 @@ import type { Span } from "./text";
  * A fix proved on a rule list as it stands (`provenOn`) goes alone: one per list, and only when no other fix of
  * this round edits that list. What is left is proved again on the re-checked text, next round.
  */
-export function applySafeFixes(text: string, findings: readonly Finding[]): { text: string; applied: number; codes: string[] } {
+export function applySafeFixes(text: string, findings: readonly Finding[]): { text: string; codes: string[] } {
   const safe = findings.map((f) => ({ code: f.code, fix: f.fixes?.find((x) => x.safe) })).filter((f): f is { code: string; fix: Fix } => f.fix !== undefined);
   const proofLists = [...new Map(safe.flatMap((f) => (f.fix.provenOn ? [[spanKey(f.fix.provenOn), f.fix.provenOn] as const] : []))).values()];
   const within = (list: Span, edit: Edit) => edit.span.start >= list.start && edit.span.end <= list.end;
@@ -27,7 +27,7 @@ export function applySafeFixes(text: string, findings: readonly Finding[]): { te
     for (const e of fix.edits) chosen.add(e);
     codes.push(code);
   }
-  return { text: applyEdits(text, chosen.edits), applied: codes.length, codes };
+  return { text: applyEdits(text, chosen.edits), codes };
 }
 
 /**
@@ -85,7 +85,7 @@ export function applyAllSafeFixes<R extends { findings: readonly Finding[] }>(te
   const broken = (r: R) => r.findings.some((f) => f.code === "json-syntax");
   for (let round = 0; round < FIX_ROUNDS; round++) {
     const next = applySafeFixes(text, result.findings);
-    if (next.applied === 0) break;
+    if (next.codes.length === 0) break;
     const after = recheck(next.text);
     if (broken(after) && !broken(result)) break;
     text = next.text;

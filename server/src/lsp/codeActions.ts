@@ -16,14 +16,24 @@ export const CODE_ACTION_KINDS = [CodeActionKind.QuickFix, FIX_ALL_KIND];
 /** Codes a comment cannot meaningfully silence: the file does not parse, or the engine itself failed. */
 const NOT_IGNORABLE = new Set(["json-syntax", "internal-error"]);
 
+/** The request takes actions of `kind`: no `only`, or an `only` entry that is `kind` or a kind above it (`source`). */
+export function asksFor(params: CodeActionParams, kind: string): boolean {
+  const only = params.context.only;
+  return !only || only.some((o) => kind === o || kind.startsWith(`${o}.`));
+}
+
+/** Fix-all is asked for by name (`only`), never offered unasked (a lightbulb would run every fix). */
+export function asksForFixAll(params: CodeActionParams): boolean {
+  return params.context.only !== undefined && asksFor(params, FIX_ALL_KIND);
+}
+
 export function codeActions(
   params: CodeActionParams,
   analysis: Analysis,
   recheck: (text: string) => Analysis,
 ): CodeAction[] {
   const uri = params.textDocument.uri;
-  const only = params.context.only;
-  const wants = (kind: string) => !only || only.some((o) => kind === o || kind.startsWith(`${o}.`));
+  const wants = (kind: string) => asksFor(params, kind);
   const actions: CodeAction[] = [];
 
   if (wants(CodeActionKind.QuickFix)) {
@@ -54,7 +64,7 @@ export function codeActions(
     }
   }
 
-  if (only && wants(FIX_ALL_KIND) && analysis.kind === "config") {
+  if (asksForFixAll(params) && analysis.kind === "config") {
     const edit = fixAllEdit(analysis, recheck);
     if (edit) actions.push({ title: "Fix all safe Agent Sandbox problems", kind: FIX_ALL_KIND, edit: { changes: { [uri]: [edit] } } });
   }

@@ -25,7 +25,7 @@ import {
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { LineIndex } from "../engine/text";
 import { AgentsRequest, DidCheckNotification, EffectiveToolsRequest, ExplainRequest, PromptPreviewRequest } from "../protocol";
-import { CODE_ACTION_KINDS, codeActions, recheckerFor } from "./codeActions";
+import { asksForFixAll, CODE_ACTION_KINDS, codeActions, recheckerFor } from "./codeActions";
 import { codeLenses } from "./codeLens";
 import { complete } from "./completion";
 import { ConfigStore, type ServerSettings } from "./configStore";
@@ -436,8 +436,7 @@ connection.onCodeAction(
 
 /** A fix-all request, or a lightbulb about a diagnostic the first phase does not have (the analysis's). */
 function wantsCompleteAnalysis(params: CodeActionParams, firstPhase: Analysis): boolean {
-  const only = params.context.only;
-  if (only?.some((kind) => kind === "source" || kind.startsWith("source.fixAll"))) return true;
+  if (asksForFixAll(params)) return true;
   const codes = new Set(firstPhase.findings.map((f) => f.code));
   return params.context.diagnostics.some((d) => typeof d.code === "string" && !codes.has(d.code));
 }

@@ -139,8 +139,14 @@ function quirks(runtime: Runtime): MatcherQuirks {
 
 /** `runtime` matches one of the pattern's own canonical example paths: it decides something there. */
 function matchesAnExample(runtime: Runtime, pattern: string): boolean {
+  return matchingExample(runtime, pattern, pattern) !== undefined;
+}
+
+/** The first example path of `examplesOf` that is canonical in `runtime` and that its matcher of `pattern` matches. */
+function matchingExample(runtime: Runtime, examplesOf: string, pattern: string): string | undefined {
   const compiled = runtime.compilePattern(pattern);
-  return !compiled.unusable && examplePaths(pattern, PLAIN_FILL).some((p) => isCanonical(runtime, p) && compiled.matches(p));
+  if (compiled.unusable) return undefined;
+  return examplePaths(examplesOf, PLAIN_FILL).find((p) => isCanonical(runtime, p) && compiled.matches(p));
 }
 
 /** The pattern the author most likely meant: repeated slashes collapsed, a trailing `/` read as "everything under". */
@@ -169,8 +175,7 @@ function deadMessage(
   const sameReason = dead.every((d) => d.reason === dead[0]!.reason);
   const because = sameReason ? dead[0]!.reason : dead.map((d) => `in ${d.runtime.label}, ${d.reason}`).join("; ");
   const otherwise = alive.map((r) => {
-    const compiled = r.compilePattern(pattern);
-    const example = examplePaths(repaired, PLAIN_FILL).find((p) => isCanonical(r, p) && compiled.matches(p));
+    const example = matchingExample(r, repaired, pattern);
     return example ? ` ${r.label} does match it (e.g. \`${example}\`).` : "";
   }).join("");
   const never = dead.every((d) => !d.reason.includes("only for an argument ending in a backslash")) ? "never matches" : "matches no ordinary tool path";
