@@ -7,7 +7,7 @@
  *  compile-once  the obvious improvement: one `picomatch(pattern, {dot: true})` matcher per pattern, compiled up
  *                front, tried in the same order.
  *  ours          `CompiledRuleList.decide` (server/src/engine/permissions/ruleList.ts): per operation, two lazily
- *                built automata over the patterns (one per reading direction), the trie for the rest. `verify`
+ *                built automata over the patterns (one per reading direction), the folder index for the rest. `verify`
  *                runs 1,000 decisions first, so the automata exist before the warm-up, as in a long-lived server.
  */
 import micromatch from "micromatch";

@@ -6,7 +6,7 @@ import { expandBraces } from "../../server/src/engine/runtime/simpleGlob";
 import { MAX_NESTING, parseJsonc } from "../../server/src/engine/config/parse";
 import { firstTooDeepOffset } from "../helpers/nesting";
 import { deepagentsJs, deepagentsPy } from "../../server/src/engine/runtime";
-import { globNodes, leadingFolders, simpleGlobNodes } from "../../server/src/engine/runtime/globText";
+import { globNodes, leadingFolderAlternatives, leadingFolders, simpleGlobNodes } from "../../server/src/engine/runtime/globText";
 import { commonPrefix, literalPrefixOfRegex } from "../../server/src/engine/runtime/literalPrefix";
 import { compilePyGlob, hasLiteralAlternative, pyGlobError, pyGlobTextLiteralAlternatives, pyGlobTextLiterals } from "../../server/src/engine/runtime/pyGlob";
 import { makeRng } from "../helpers/random";
@@ -247,23 +247,34 @@ describe("check speed-ups agree with the full computation", () => {
     for (const pattern of ["/a/[b]", "/a/?", "/a\\*", "/+(a)", "/a|/b", "/{a,b", "/{a}"]) assert.equal(simpleGlobNodes(pattern), undefined, pattern);
   });
 
-  test("leadingFolders is never longer than what a matched path starts with (both runtimes)", () => {
+  test("leadingFolders and leadingFolderAlternatives: every matched path starts with one, and then ends or goes on with / (both runtimes)", () => {
     let checked = 0;
-    for (const pattern of [...pats, "/a/b/**", "/a/**", "/ab/x", "/a-b/_x/*.ts"]) {
+    let expanded = 0;
+    const extra = ["/a/b/**", "/a/**", "/ab/x", "/a-b/_x/*.ts", "/.env/**", "/a/.env", "/a.b/x", "/{a,.env}/**", "/a/{b,.env}/*", "/{a,b}", "/a/{b,c}x/**", "/a/b{.a,x}/**", "/{a,b}/{x,.a}/**", "/./a/**", "/a/../b/**"];
+    const extraPaths = ["/a/b", "/a", "/ab/x", "/a-b/_x/y.ts", "/.env/x", "/.env", "/a/.env", "/a.b/x", "/a/bx/y", "/a/cx", "/a/b.a/x", "/b/.a/x", "/b/x", "/a/b/x"];
+    for (const pattern of [...pats, ...extra]) {
       const folders = leadingFolders(pattern);
+      const alternatives = leadingFolderAlternatives(pattern);
+      if (alternatives.length > 1) expanded++;
       for (const runtime of [deepagentsJs, deepagentsPy]) {
         const compiled = runtime.compilePattern(pattern);
         if (compiled.unusable) continue;
-        for (const path of [...ps, "/a/b", "/a", "/ab/x", "/a-b/_x/y.ts"]) {
+        for (const path of [...ps, ...extraPaths, ...extraPaths.map((p) => `${p}/a`)]) {
           if (!compiled.matches(path)) continue;
           checked++;
-          assert.ok(path.startsWith(folders), `${runtime.id}: ${pattern} matches ${path}, which does not start with ${folders}`);
+          const folderOf = (prefix: string) => path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === "/" || prefix === "");
+          assert.ok(folderOf(folders), `${runtime.id}: ${pattern} matches ${path}, which does not start with the folder ${folders}`);
+          assert.ok(alternatives.some(folderOf), `${runtime.id}: ${pattern} matches ${path}, which starts with none of ${alternatives.join(" ")}`);
         }
       }
     }
-    assert.ok(checked > 200, `only ${checked} matches checked`);
+    assert.ok(checked > 300 && expanded > 10, `only ${checked} matches checked, ${expanded} patterns expanded`);
     assert.equal(leadingFolders("/a/b/**"), "/a/b");
     assert.equal(leadingFolders("/**/x"), "");
+    assert.equal(leadingFolders("/w/.git/**"), "/w/.git");
+    assert.equal(leadingFolders("/w/./a/**"), "/w");
+    assert.deepEqual(leadingFolderAlternatives("/w/{dist,.cache}/**"), ["/w/dist", "/w/.cache", "/w/{dist,.cache}/**"]);
+    assert.deepEqual(leadingFolderAlternatives("/w/**/*.{a,b}"), ["/w"]);
   });
 
   test("parseJsonc stops at the bracket that opens level 129 exactly where jsonc-parser's scanner counts it", () => {

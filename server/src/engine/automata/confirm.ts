@@ -111,7 +111,7 @@ function compiledList(runtime: Runtime, inputs: CompiledRuleList["rules"]): Comp
   const key = `${runtime.id}\u0000${JSON.stringify(inputs)}`;
   let compiled = compiledLists.get(key);
   if (!compiled) {
-    // A few hundred confirmations per list: the literal-prefix trie and the (shared, warm) matchers answer them
+    // A few hundred confirmations per list: the folder index and the (shared, warm) matchers answer them
     // sooner than the list's own automata are built. The same decisions either way (permissions/ruleList.ts).
     compiled = new CompiledRuleList(sharingPatterns(runtime), inputs, { noAutomaton: true });
     if (compiledLists.size >= 16) compiledLists.delete(compiledLists.keys().next().value!);

@@ -5,7 +5,7 @@ import { isPlainPath, OPERATIONS, RUNTIME_IDS, runtimeById, type CompiledPattern
 import { WITNESS_WORK_BUDGET, workBudget, type Check, type CheckContext, type WorkBudget } from "./check";
 import { describeList } from "../config/describe";
 import { patternTable, probeMatcher } from "./patternTable";
-import { analysable, type ExampleFill, examplePaths, isCanonical, isLiteralText, leadingFolders, scanGlob } from "../runtime/globText";
+import { analysable, type ExampleFill, examplePaths, isCanonical, isLiteralText, leadingFolderAlternatives, leadingFolders, scanGlob } from "../runtime/globText";
 import { BoundedCache } from "../boundedCache";
 
 /**
@@ -128,11 +128,12 @@ function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runti
         const compiledHere = table.compile(runtime, pattern);
         // Plain text matches exactly itself among such paths, so all of it is the prefix.
         const folders = isPlainText(pattern) ? pattern : leadingFolders(pattern);
+        const alternatives = isPlainText(pattern) ? [pattern] : leadingFolderAlternatives(pattern);
         // An unusable pattern fails every call that reaches it: it must stay a candidate for every path. (The
-        // lists built from these are decided by their trie only, `sharedRuleList`: no plain-path restatement.)
-        c = compiledHere.unusable || folders === ""
+        // lists built from these are decided by their folder index only, `sharedRuleList`: no plain-path restatement.)
+        c = compiledHere.unusable || alternatives.includes("")
           ? compiledHere
-          : { pattern, matches: compiledHere.matches.bind(compiledHere), literalPrefix: folders };
+          : { pattern, matches: compiledHere.matches.bind(compiledHere), literalPrefix: folders, literalPrefixes: alternatives };
         prefixed.set(pattern, c);
       }
       return c;
@@ -164,7 +165,7 @@ function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runti
         // first question.
         let matches: ((path: string) => boolean) | undefined;
         c = isPlainGlobText(pattern)
-          ? { pattern, matches: (path) => (matches ??= referenceMatcher(pattern))(path), literalPrefix: leadingFolders(pattern) }
+          ? { pattern, matches: (path) => (matches ??= referenceMatcher(pattern))(path), literalPrefix: leadingFolders(pattern), literalPrefixes: leadingFolderAlternatives(pattern) }
           : table.compile(reference, pattern);
         referencePrefixed.set(pattern, c);
       }
@@ -372,7 +373,7 @@ const sharedLists = new BoundedCache<string, SharedList>({ entries: SHARED_LISTS
  * The rule list of `rules` (already reduced by `dotPathRule`) with its decisions, kept across runs: a decision is
  * a pure function of the reduced list, the operation and the path. The language server checks the file again on
  * every keystroke, and an edit that does not touch a pattern able to match a dot name leaves the reduced list as
- * it was, so its decisions are answered from memory. A list seen for the first time is decided by its prefix trie
+ * it was, so its decisions are answered from memory. A list seen for the first time is decided by its folder index
  * only: building its automaton costs more than the few thousand decisions of one run (each witness path visits
  * states no other path needs), and a list seen again needs no decision it has not already made.
  */

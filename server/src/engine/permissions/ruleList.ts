@@ -38,33 +38,33 @@ interface IndexedEntry extends Entry {
   id: number;
 }
 
-/** A trie over literal prefixes: each node lists the entries whose prefix ends exactly there. */
-interface TrieNode {
-  children: Map<number, TrieNode>;
-  entries: number[];
-}
-
-const newNode = (): TrieNode => ({ children: new Map(), entries: [] });
+/**
+ * The entries by the folder every path they can match starts with: a key is a path's text up to one of its `/`
+ * (not included), or the whole path; `""` holds the entries any path may reach. A decision looks up the keys of its
+ * path, a handful of lookups (`/w/a/b`: `""`, `/w`, `/w/a`, `/w/a/b`). (A trie over the prefixes' characters was
+ * the first way: a CLI run builds two such indexes over 1,000 rules for a few hundred decisions, and V8's
+ * interpreter took 23 ms to build the tries, a node per character.)
+ */
+type FolderIndex = Map<string, number[]>;
 
 /** Everything one operation needs; all but `entries` is built on first use. */
 interface OperationTable {
   entries: Entry[];
   /** Decisions made so far (the automaton is built only for lists that are asked often: see `AUTOMATON_AFTER`). */
   decisions: number;
-  trie?: TrieNode;
+  index?: FolderIndex;
   /**
-   * Per entry, the characters a plain path it matches can end with (globText.ts `lastCharacterMask`), built with the
-   * trie: `**\/*.pem` is a candidate for every path, and is now asked only about paths that end with `m` (or a
+   * Per entry, the characters a plain path it matches can end with (globText.ts `lastCharacterMask`; 0 until asked),
+   * built with the index: `**\/*.pem` is a candidate for every path, and is now asked only about paths that end with `m` (or a
    * character sharing its bit). Half the matcher calls of `dotfiles-unprotected` at 1,000 rules.
    */
   lastCharacters?: Int32Array;
-  words: number;
   /**
-   * The candidate bit set of `decideByTrie`, cleared and reused by every decision (a decision never runs inside
-   * another of the same table): at 1,000 rules it is 32 words, which a fresh typed array per decision allocated
-   * outside the heap and left to the collector to free.
+   * `decideByIndex`'s scratch, reused by every decision (a decision never runs inside another of the same table):
+   * the index's lists for the path's keys, and how far each has been read.
    */
-  candidates?: Uint32Array;
+  lists: (readonly number[])[];
+  read: number[];
   /**
    * The entries the automata cover, read left to right and right to left (`readsBackwards`); `null` when they
    * cover none or were given up.
@@ -77,7 +77,7 @@ interface OperationTable {
 }
 
 /**
- * Decisions answered by the prefix trie before the automaton is built: a list made for a handful of questions (a
+ * Decisions answered by the folder index before the automaton is built: a list made for a handful of questions (a
  * check's witnesses, an explanation) never pays for the automaton's states; a list used for many pays once.
  */
 const AUTOMATON_AFTER = 32;
@@ -85,7 +85,7 @@ const AUTOMATON_AFTER = 32;
 const MAX_REBUILDS = 4;
 
 export interface CompiledRuleListOptions {
-  /** Decisions per operation answered by the trie before the automaton is built (tests set 0 to exercise it). */
+  /** Decisions per operation answered by the folder index before the automaton is built (tests set 0 to exercise it). */
   automatonAfter?: number;
   /** Never build the automaton (tests compare both ways). */
   noAutomaton?: boolean;
@@ -102,8 +102,9 @@ export interface CompiledRuleListOptions {
  *   names the first of its patterns (in rule order) that matches, usually after a few characters; the smaller of
  *   the two is the answer, unless a pattern they do not cover, earlier in the list, matches. A path that is not
  *   plain (`/a/./b`, `//a`, `/a/`, `/`) and that some automaton pattern may match goes to the second tier.
- * - The trie: every pattern sits in a trie under the literal text its matches must start with. A walk over the
- *   path yields the few candidates in a bit set; they are tried in rule order with the runtime's own matcher.
+ * - The folder index: every pattern is filed under the folders its matches must start with (`FolderIndex`). The
+ *   path's folders yield the few candidates in a bit set; they are tried in rule order with the runtime's own
+ *   matcher.
  *   It answers the first `AUTOMATON_AFTER` decisions of each operation.
  * Construction only sorts the entries; both tiers are built on first use.
  */
@@ -148,7 +149,7 @@ export class CompiledRuleList {
           entries.push({ ruleIndex, patternIndex, pattern, result: Object.freeze(result) });
         });
       });
-      return { entries, decisions: 0, words: Math.ceil(entries.length / 32) || 1, candidates: undefined, others: [], rebuilds: 0 };
+      return { entries, decisions: 0, lists: [], read: [], others: [], rebuilds: 0 };
     });
     this.read = tables[0]!;
     this.write = tables[1]!;
@@ -176,19 +177,19 @@ export class CompiledRuleList {
         }
         if (behind === GIVE_UP) this.giveUp(table);
       } else if (ahead === GIVE_UP) this.giveUp(table);
-      // Not a plain path (`/a/./b`, `//a`, `/a/`), or out of states: the trie and the runtime's own matchers.
-      return this.decideByTrie(table, canonicalPath);
+      // Not a plain path (`/a/./b`, `//a`, `/a/`), or out of states: the folder index and the runtime's own matchers.
+      return this.decideByIndex(table, canonicalPath);
     }
     if (automaton === undefined && ++table.decisions > this.automatonAfter) buildAutomaton(table);
-    return this.decideByTrie(table, canonicalPath);
+    return this.decideByIndex(table, canonicalPath);
   }
 
-  /** Out of states (a hostile list): start afresh a few times, then stay on the trie. */
+  /** Out of states (a hostile list): start afresh a few times, then stay on the folder index. */
   private giveUp(table: OperationTable): void {
     table.automaton = ++table.rebuilds < MAX_REBUILDS ? undefined : null;
   }
 
-  private decideByTrie(table: OperationTable, canonicalPath: string): RuleDecision {
+  private decideByIndex(table: OperationTable, canonicalPath: string): RuleDecision {
     const { entries } = table;
     // A Python tool path may keep two leading slashes (§1.3 C3) that no literal prefix accounts for.
     if (canonicalPath.startsWith("//")) {
@@ -198,46 +199,69 @@ export class CompiledRuleList {
       }
       return DEFAULT_ALLOW;
     }
-    if (!table.trie) {
-      table.trie = buildTrie(entries);
-      table.lastCharacters = Int32Array.from(entries, (e) => (e.pattern.unusable ? -1 : lastCharacterMask(e.pattern.pattern)));
+    if (!table.index) {
+      table.index = buildFolderIndex(entries);
+      // Worked out for an entry when it first comes up (0: not yet; a mask has at least one bit): most never do.
+      table.lastCharacters = new Int32Array(entries.length);
     }
-    const root = table.trie;
+    const index = table.index;
     const lastCharacters = table.lastCharacters!;
     // Only on a plain path is the last character one a pattern's text can promise (-1: every entry stays a candidate).
     const last = isPlainPath(canonicalPath) ? 1 << (canonicalPath.charCodeAt(canonicalPath.length - 1) & 31) : -1;
-    let candidates = table.candidates;
-    if (candidates) candidates.fill(0);
-    else candidates = table.candidates = new Uint32Array(table.words);
-    let node: TrieNode | undefined = root;
-    for (let i = 0; node; i++) {
-      // Indexed: a cold process runs this unoptimised, where `for … of` allocates an iterator result per step.
-      const ids = node.entries;
-      for (let k = 0; k < ids.length; k++) candidates[ids[k]! >>> 5]! |= 1 << (ids[k]! & 31);
-      if (i >= canonicalPath.length) break;
-      node = node.children.get(canonicalPath.charCodeAt(i));
+    // The lists of the path's keys: "" (every path's), its text up to each `/` after the first character, and all of it.
+    const { lists, read } = table;
+    let count = gather(table, 0, index.get(""));
+    for (let slash = canonicalPath.indexOf("/", 1); slash >= 0; slash = canonicalPath.indexOf("/", slash + 1)) {
+      count = gather(table, count, index.get(canonicalPath.slice(0, slash)));
     }
-    for (let w = 0; w < candidates.length; w++) {
-      let bits = candidates[w]!;
-      while (bits !== 0) {
-        const low = bits & -bits;
-        const id = (w << 5) + 31 - Math.clz32(low);
-        bits ^= low;
-        if ((lastCharacters[id]! & last) === 0) continue;
-        const hit = tryEntry(entries[id]!, canonicalPath);
-        if (hit) return hit;
+    count = gather(table, count, index.get(canonicalPath));
+    // Each list is in rule order: the candidates are tried in rule order by always taking the smallest next id, and
+    // only until one matches (most decisions end after a few, where marking every candidate first cost more).
+    let tried = -1;
+    for (;;) {
+      let id = -1;
+      let from = -1;
+      for (let l = 0; l < count; l++) {
+        const at = read[l]!;
+        const ids = lists[l]!;
+        if (at < ids.length && (id < 0 || ids[at]! < id)) {
+          id = ids[at]!;
+          from = l;
+        }
       }
+      if (id < 0) return DEFAULT_ALLOW;
+      read[from]!++;
+      // An entry filed under two of the path's keys comes up twice in a row.
+      if (id === tried) continue;
+      tried = id;
+      if (last !== -1) {
+        let mask = lastCharacters[id]!;
+        if (mask === 0) {
+          const { pattern } = entries[id]!;
+          mask = lastCharacters[id] = pattern.unusable ? -1 : lastCharacterMask(pattern.pattern);
+        }
+        if ((mask & last) === 0) continue;
+      }
+      const hit = tryEntry(entries[id]!, canonicalPath);
+      if (hit) return hit;
     }
-    return DEFAULT_ALLOW;
   }
+}
+
+/** Adds `ids` (if any) to the table's lists for this decision, of which there are `count`; the new count. */
+function gather(table: OperationTable, count: number, ids: readonly number[] | undefined): number {
+  if (!ids) return count;
+  table.lists[count] = ids;
+  table.read[count] = 0;
+  return count + 1;
 }
 
 function tryEntry(entry: Entry, path: string): RuleDecision | undefined {
   return entry.pattern.unusable || entry.pattern.matches(path) ? entry.result : undefined;
 }
 
-function buildTrie(entries: readonly Entry[]): TrieNode {
-  const root = newNode();
+function buildFolderIndex(entries: readonly Entry[]): FolderIndex {
+  const index: FolderIndex = new Map();
   // A pattern written again later in the list (configs repeat a few patterns across hundreds of rules) can never
   // be the first to match: the earlier copy has the same prefix, so it is a candidate for the same paths and is
   // tried first, and it answers the same (an unusable one always decides). Only the first copy is asked.
@@ -247,16 +271,18 @@ function buildTrie(entries: readonly Entry[]): TrieNode {
       if (seen.has(entry.pattern.pattern)) return;
       seen.add(entry.pattern.pattern);
     }
-    let node = root;
-    for (let i = 0; i < entry.pattern.literalPrefix.length; i++) {
-      const code = entry.pattern.literalPrefix.charCodeAt(i);
-      let next = node.children.get(code);
-      if (!next) node.children.set(code, (next = newNode()));
-      node = next;
+    // Folder prefixes are keys as they are. Any other literal prefix holds a `/` that every match has at the same
+    // place, so the text before its last `/` is a key of every path it matches (`/w/a*`: `/w`; none: `""`).
+    const { literalPrefix, literalPrefixes } = entry.pattern;
+    const keys = literalPrefixes ?? [literalPrefix.slice(0, Math.max(0, literalPrefix.lastIndexOf("/")))];
+    for (let k = 0; k < keys.length; k++) {
+      const ids = index.get(keys[k]!);
+      if (!ids) index.set(keys[k]!, [id]);
+      // Two keys may be one (`/a/{b,c}*`: `/a` twice): the entry is listed there once.
+      else if (ids[ids.length - 1] !== id) ids.push(id);
     }
-    node.entries.push(id);
   });
-  return root;
+  return index;
 }
 
 /** The automata's first match (-1: none), unless a pattern they do not cover, earlier in the list, matches. */

@@ -1,6 +1,6 @@
 import type { Runtime } from "./runtime";
 import { BoundedCache } from "../boundedCache";
-import { simpleBraceNames } from "./simpleGlob";
+import { expandBraces, simpleBraceNames } from "./simpleGlob";
 
 /**
  * Reading glob text as picomatch and wcmatch tokenise it, shared by the pattern checks (pattern-never-matches,
@@ -372,12 +372,26 @@ export function isCanonical(runtime: Runtime, path: string): boolean {
 /**
  * The text every path with single slashes that the pattern matches starts with, read off plain leading folder
  * names: up to the last `/` before anything else (`/a/b/**` matches `/a/b` itself, so not `/a/b/`). Letters,
- * digits, `_` and `-` are text in both matchers (picomatch; wcmatch, whose `/` is `[/]+`, hence "single slashes");
- * anything else ends the reading, so this is never longer than the truth. `""` when nothing can be read.
+ * digits, `_`, `-` and `.` are text in both matchers (picomatch with `dot: true`; wcmatch, whose `/` is `[/]+`,
+ * hence "single slashes"), in a name other than `.` and `..`; anything else ends the reading, so this is never
+ * longer than the truth. `""` when nothing can be read.
  */
 export function leadingFolders(pattern: string): string {
-  const head = /^(?:\/[A-Za-z0-9_-]+)*\//.exec(pattern)?.[0] ?? "";
+  const head = /^(?:\/(?!\.\.?\/)[A-Za-z0-9_.-]+)*\//.exec(pattern)?.[0] ?? "";
   return head.slice(0, -1);
+}
+
+/**
+ * `leadingFolders` of each brace alternative, for a pattern whose braces are one level of names (`simpleGlob.ts`
+ * `expandBraces`, which both runtimes expand alike): every matching path with single slashes starts with one of
+ * them (`/w/{dist,.cache}/**`: `/w/dist` or `/w/.cache`), or is the pattern's own text, which picomatch matches
+ * whatever the glob says (G48). Any other pattern: its `leadingFolders` alone.
+ */
+export function leadingFolderAlternatives(pattern: string): readonly string[] {
+  // Braces after anything but folder names (`/w/**/*.{a,b}`) cannot change the leading folders: not expanded.
+  const alternatives = /^[A-Za-z0-9_.\/-]*\{/.test(pattern) ? expandBraces(pattern) : undefined;
+  if (!alternatives || alternatives.length < 2) return [leadingFolders(pattern)];
+  return [...new Set([...alternatives.map(leadingFolders), pattern])];
 }
 
 /**
