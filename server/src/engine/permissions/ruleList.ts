@@ -45,7 +45,20 @@ interface IndexedEntry extends Entry {
  * the first way: a CLI run builds two such indexes over 1,000 rules for a few hundred decisions, and V8's
  * interpreter took 23 ms to build the tries, a node per character.)
  */
-type FolderIndex = Map<string, number[]>;
+type FolderIndex = Map<string, Folder>;
+
+/** The entries filed under one key, in rule order. */
+interface Folder {
+  readonly ids: number[];
+  /**
+   * For plain paths, by the path's last character (`code & 31`): the entries whose matches can end with it
+   * (globText.ts `lastCharacterMask`), each list made when a path ending so first comes by. `**\/*.pem` is filed
+   * under `""`, a key of every path, and is asked only about paths that end with `m` (or a character sharing its
+   * bit): of the 14,383 candidates dotfiles-unprotected's lists drew at 1,000 rules, 10,849 were dropped by this
+   * test, one at a time, before the lists came so.
+   */
+  byLast?: (readonly number[] | undefined)[];
+}
 
 /** Everything one operation needs; all but `entries` is built on first use. */
 interface OperationTable {
@@ -53,11 +66,7 @@ interface OperationTable {
   /** Decisions made so far (the automaton is built only for lists that are asked often: see `AUTOMATON_AFTER`). */
   decisions: number;
   index?: FolderIndex;
-  /**
-   * Per entry, the characters a plain path it matches can end with (globText.ts `lastCharacterMask`; 0 until asked),
-   * built with the index: `**\/*.pem` is a candidate for every path, and is now asked only about paths that end with `m` (or a
-   * character sharing its bit). Half the matcher calls of `dotfiles-unprotected` at 1,000 rules.
-   */
+  /** Per entry, `lastCharacterMask` of its pattern (-1 for an unusable one; 0 until asked, as a mask has a bit). */
   lastCharacters?: Int32Array;
   /**
    * `decideByIndex`'s scratch, reused by every decision (a decision never runs inside another of the same table):
@@ -205,16 +214,15 @@ export class CompiledRuleList {
       table.lastCharacters = new Int32Array(entries.length);
     }
     const index = table.index;
-    const lastCharacters = table.lastCharacters!;
     // Only on a plain path is the last character one a pattern's text can promise (-1: every entry stays a candidate).
-    const last = isPlainPath(canonicalPath) ? 1 << (canonicalPath.charCodeAt(canonicalPath.length - 1) & 31) : -1;
+    const last = isPlainPath(canonicalPath) ? canonicalPath.charCodeAt(canonicalPath.length - 1) & 31 : -1;
     // The lists of the path's keys: "" (every path's), its text up to each `/` after the first character, and all of it.
     const { lists, read } = table;
-    let count = gather(table, 0, index.get(""));
+    let count = gather(table, 0, index.get(""), last);
     for (let slash = canonicalPath.indexOf("/", 1); slash >= 0; slash = canonicalPath.indexOf("/", slash + 1)) {
-      count = gather(table, count, index.get(canonicalPath.slice(0, slash)));
+      count = gather(table, count, index.get(canonicalPath.slice(0, slash)), last);
     }
-    count = gather(table, count, index.get(canonicalPath));
+    count = gather(table, count, index.get(canonicalPath), last);
     // Each list is in rule order: the candidates are tried in rule order by always taking the smallest next id, and
     // only until one matches (most decisions end after a few, where marking every candidate first cost more).
     let tried = -1;
@@ -234,26 +242,43 @@ export class CompiledRuleList {
       // An entry filed under two of the path's keys comes up twice in a row.
       if (id === tried) continue;
       tried = id;
-      if (last !== -1) {
-        let mask = lastCharacters[id]!;
-        if (mask === 0) {
-          const { pattern } = entries[id]!;
-          mask = lastCharacters[id] = pattern.unusable ? -1 : lastCharacterMask(pattern.pattern);
-        }
-        if ((mask & last) === 0) continue;
-      }
       const hit = tryEntry(entries[id]!, canonicalPath);
       if (hit) return hit;
     }
   }
 }
 
-/** Adds `ids` (if any) to the table's lists for this decision, of which there are `count`; the new count. */
-function gather(table: OperationTable, count: number, ids: readonly number[] | undefined): number {
-  if (!ids) return count;
+/**
+ * Adds the folder's entries (if any) for a path whose last character is `last` (`code & 31`; -1: not a plain path,
+ * all of them) to the table's lists for this decision, of which there are `count`; the new count.
+ */
+function gather(table: OperationTable, count: number, folder: Folder | undefined, last: number): number {
+  if (!folder) return count;
+  let ids: readonly number[] = folder.ids;
+  if (last >= 0) {
+    const byLast = (folder.byLast ??= []);
+    ids = byLast[last] ??= endingWith(table, folder.ids, 1 << last);
+  }
+  if (ids.length === 0) return count;
   table.lists[count] = ids;
   table.read[count] = 0;
   return count + 1;
+}
+
+/** The entries among `ids` whose matches on a plain path can end with a character of bit `bit`. */
+function endingWith(table: OperationTable, ids: readonly number[], bit: number): number[] {
+  const masks = table.lastCharacters!;
+  const out: number[] = [];
+  for (let k = 0; k < ids.length; k++) {
+    const id = ids[k]!;
+    let mask = masks[id]!;
+    if (mask === 0) {
+      const { pattern } = table.entries[id]!;
+      mask = masks[id] = pattern.unusable ? -1 : lastCharacterMask(pattern.pattern);
+    }
+    if ((mask & bit) !== 0) out.push(id);
+  }
+  return out;
 }
 
 function tryEntry(entry: Entry, path: string): RuleDecision | undefined {
@@ -276,10 +301,10 @@ function buildFolderIndex(entries: readonly Entry[]): FolderIndex {
     const { literalPrefix, literalPrefixes } = entry.pattern;
     const keys = literalPrefixes ?? [literalPrefix.slice(0, Math.max(0, literalPrefix.lastIndexOf("/")))];
     for (let k = 0; k < keys.length; k++) {
-      const ids = index.get(keys[k]!);
-      if (!ids) index.set(keys[k]!, [id]);
+      const folder = index.get(keys[k]!);
+      if (!folder) index.set(keys[k]!, { ids: [id] });
       // Two keys may be one (`/a/{b,c}*`: `/a` twice): the entry is listed there once.
-      else if (ids[ids.length - 1] !== id) ids.push(id);
+      else if (folder.ids[folder.ids.length - 1] !== id) folder.ids.push(id);
     }
   });
   return index;
