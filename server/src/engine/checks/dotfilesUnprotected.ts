@@ -1,7 +1,7 @@
 import { allRuleLists, type RuleSpec } from "../config/model";
 import { spanOf } from "../config/parse";
 import { CompiledRuleList, type PermissionRuleInput, type RuleDecision } from "../permissions/ruleList";
-import { isPlainPath, OPERATIONS, RUNTIME_IDS, runtimeById, type CompiledPattern, type Operation, type Runtime } from "../runtime";
+import { OPERATIONS, RUNTIME_IDS, runtimeById, type CompiledPattern, type Operation, type Runtime } from "../runtime";
 import { WITNESS_WORK_BUDGET, workBudget, type Check, type CheckContext, type WorkBudget } from "./check";
 import { describeList } from "../config/describe";
 import { patternTable, probeMatcher } from "./patternTable";
@@ -140,16 +140,9 @@ function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runti
     },
   };
   // The witness must be a path the reference runtime matches with the same pattern. Most patterns of a deny are
-  // simple enough for the runtime to read without compiling (`simplePatternMatcher`), and every candidate here is
-  // a plain path: so most witnesses need no regular expression, whose building and first run were most of what
-  // confirming one cost.
-  /** How the reference runtime's matcher is asked about one pattern's candidates (worked out once per pattern). */
-  const referenceMatchers = new Map<string, (path: string) => boolean>();
-  const referenceMatcher = (pattern: string): ((path: string) => boolean) => {
-    let matcher = referenceMatchers.get(pattern);
-    if (!matcher) referenceMatchers.set(pattern, (matcher = plainPathMatcher(reference, pattern, () => table.compile(reference, pattern))));
-    return matcher;
-  };
+  // simple enough for the runtime to read without compiling, and every candidate here is a plain path: so most
+  // witnesses need no regular expression, whose building and first run were most of what confirming one cost.
+  const referenceMatcher = (pattern: string): ((path: string) => boolean) => table.plainMatcher(reference, pattern);
   // The reference runtime's rule lists (see `deniedInReference` below) are asked about the same plain example paths:
   // a pattern simple enough to be read off its text is matched that way and indexed by its leading folders, so a
   // decision compiles no regular expression for it (compiling picomatch's, and V8 building each on its first run,
@@ -399,17 +392,6 @@ function sharedRuleList(indexed: Runtime, rules: readonly PermissionRuleInput[])
   };
   if (key.length <= SHARED_LIST_MAX_CHARS) sharedLists.set(key, shared);
   return shared;
-}
-
-/**
- * `runtime`'s matcher of `pattern`: read off the pattern text for plain paths when the pattern is simple enough
- * (`simplePatternMatcher`), compiled (`compiled`, called at most once) for anything else.
- */
-function plainPathMatcher(runtime: Runtime, pattern: string, compiled: () => CompiledPattern): (path: string) => boolean {
-  let full: CompiledPattern | undefined;
-  const slow = (path: string) => (full ??= compiled()).matches(path);
-  const simple = runtime.simplePatternMatcher(pattern);
-  return simple ? (path) => (isPlainPath(path) ? simple(path) : slow(path)) : slow;
 }
 
 /**

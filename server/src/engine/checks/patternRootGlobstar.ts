@@ -37,9 +37,9 @@ export const patternRootGlobstar: Check = {
         if (hasLeadingGlobstar(pattern) && !table.pathProblem(runtime, pattern)) {
           const rest = pattern.slice("/**/".length);
           const fixed = `/{,**/}${rest}`;
-          const original = table.compile(runtime, pattern);
-          const repaired = table.compile(runtime, fixed);
-          const gaps = examplePaths(`/${rest}`, ROOT_FILL).filter((p) => isCanonical(runtime, p) && !original.matches(p) && repaired.matches(p));
+          // The original is asked first and is mostly simple enough to answer without compiling (`plainMatcher`).
+          const original = table.plainMatcher(runtime, pattern);
+          const gaps = examplePaths(`/${rest}`, ROOT_FILL).filter((p) => isCanonical(runtime, p) && !original(p) && table.compile(runtime, fixed).matches(p));
           found = { gaps, fixed, othersMatching: new Map() };
         }
         known.set(pattern, found);
@@ -47,7 +47,7 @@ export const patternRootGlobstar: Check = {
       return found;
     };
     // A sibling whose leading folders are not the witness's cannot match it: only the others are compiled.
-    const siblingMatches = (rule: RuleSpec, p: string) => rule.pathNodes.some((n) => analysable(n.value) && p.startsWith(leadingFolders(n.value)) && table.compile(runtime, n.value).matches(p));
+    const siblingMatches = (rule: RuleSpec, p: string) => rule.pathNodes.some((n) => analysable(n.value) && p.startsWith(leadingFolders(n.value)) && table.plainMatcher(runtime, n.value)(p));
     for (const list of allRuleLists(context.model)) {
       for (const rule of list.rules) {
         for (const node of rule.pathNodes) {
@@ -60,7 +60,7 @@ export const patternRootGlobstar: Check = {
           if (!witness) continue;
           let otherMatches = analysed.othersMatching.get(witness);
           if (!otherMatches) {
-            otherMatches = others.filter((r) => isCanonical(r, witness) && table.compile(r, pattern).matches(witness)).map((r) => r.label);
+            otherMatches = others.filter((r) => isCanonical(r, witness) && table.plainMatcher(r, pattern)(witness)).map((r) => r.label);
             analysed.othersMatching.set(witness, otherMatches);
           }
           const also = otherMatches.length > 0 ? ` (${otherMatches.join(", ")} does match it)` : "";

@@ -1,5 +1,5 @@
 import type { ConfigModel } from "../config/model";
-import type { CompiledPattern, PathProblem, Runtime } from "../runtime/runtime";
+import { isPlainPath, type CompiledPattern, type PathProblem, type Runtime } from "../runtime/runtime";
 import type { CheckContext } from "./check";
 import { Memo } from "../memo";
 import { BoundedCache } from "../boundedCache";
@@ -11,6 +11,7 @@ import { BoundedCache } from "../boundedCache";
  */
 export class PatternTable {
   private readonly compiled = new Map<Runtime, Map<string, CompiledPattern>>();
+  private readonly matchers = new Map<Runtime, Map<string, (path: string) => boolean>>();
   private readonly runtimes = new Map<Runtime, Runtime>();
 
   compile(runtime: Runtime, pattern: string): CompiledPattern {
@@ -19,6 +20,24 @@ export class PatternTable {
     let c = table.get(pattern);
     if (!c) table.set(pattern, (c = compileShared(runtime, pattern)));
     return c;
+  }
+
+  /**
+   * `compile(runtime, pattern).matches`, read off the pattern text for plain paths when the pattern is simple
+   * enough (`runtime.simplePatternMatcher`), so that the pattern is compiled only if a path of another kind is asked:
+   * building picomatch's regular expression, or wcmatch's translation, and V8 compiling it on its first run is most
+   * of what a pattern's first question costs, and the checks ask most of theirs about plain example paths.
+   */
+  plainMatcher(runtime: Runtime, pattern: string): (path: string) => boolean {
+    let table = this.matchers.get(runtime);
+    if (!table) this.matchers.set(runtime, (table = new Map()));
+    let matcher = table.get(pattern);
+    if (!matcher) {
+      const simple = runtime.simplePatternMatcher(pattern);
+      const slow = (path: string) => this.compile(runtime, pattern).matches(path);
+      table.set(pattern, (matcher = simple ? (path) => (isPlainPath(path) ? simple(path) : slow(path)) : slow));
+    }
+    return matcher;
   }
 
   /**
