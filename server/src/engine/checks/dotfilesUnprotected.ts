@@ -119,6 +119,13 @@ function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runti
   // trailing `/` either), so a pattern's leading folder names are text such a path must start with, even in
   // Python, whose matcher reads a `/` as `[/]+` and so offers no literal prefix of its own: without one, every
   // decision tries every pattern.
+  // Both runtimes' lists file a pattern under the same folders: read once per pattern.
+  const folderAlternatives = new Map<string, readonly string[]>();
+  const foldersOf = (pattern: string): readonly string[] => {
+    let found = folderAlternatives.get(pattern);
+    if (!found) folderAlternatives.set(pattern, (found = leadingFolderAlternatives(pattern)));
+    return found;
+  };
   const prefixed = new Map<string, CompiledPattern>();
   const indexed = {
     ...runtime,
@@ -127,8 +134,9 @@ function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runti
       if (!c) {
         const compiledHere = table.compile(runtime, pattern);
         // Plain text matches exactly itself among such paths, so all of it is the prefix.
-        const folders = isPlainText(pattern) ? pattern : leadingFolders(pattern);
-        const alternatives = isPlainText(pattern) ? [pattern] : leadingFolderAlternatives(pattern);
+        const plain = isPlainText(pattern);
+        const folders = plain ? pattern : leadingFolders(pattern);
+        const alternatives = plain ? [pattern] : foldersOf(pattern);
         // An unusable pattern fails every call that reaches it: it must stay a candidate for every path. (The
         // lists built from these are decided by their folder index only, `sharedRuleList`: no plain-path restatement.)
         c = compiledHere.unusable || alternatives.includes("")
@@ -158,7 +166,7 @@ function witnessSearch(context: CheckContext, runtime: Runtime, reference: Runti
         // first question.
         let matches: ((path: string) => boolean) | undefined;
         c = isPlainGlobText(pattern)
-          ? { pattern, matches: (path) => (matches ??= referenceMatcher(pattern))(path), literalPrefix: leadingFolders(pattern), literalPrefixes: leadingFolderAlternatives(pattern) }
+          ? { pattern, matches: (path) => (matches ??= referenceMatcher(pattern))(path), literalPrefix: leadingFolders(pattern), literalPrefixes: foldersOf(pattern) }
           : table.compile(reference, pattern);
         referencePrefixed.set(pattern, c);
       }

@@ -1,6 +1,6 @@
 import { allRuleLists, type RuleSpec } from "../config/model";
 import { spanOf } from "../config/parse";
-import { RUNTIME_IDS, runtimeById, type Runtime } from "../runtime";
+import { RUNTIME_IDS, runtimeById, type CompiledPattern, type Runtime } from "../runtime";
 import type { Check } from "./check";
 import { patternTable, probeMatcher } from "./patternTable";
 import { analysable, type ExampleFill, examplePaths, isCanonical, isStructural, leadingFolders, scanGlob } from "../runtime/globText";
@@ -39,7 +39,8 @@ export const patternRootGlobstar: Check = {
           const fixed = `/{,**/}${rest}`;
           // The original is asked first and is mostly simple enough to answer without compiling (`plainMatcher`).
           const original = table.plainMatcher(runtime, pattern);
-          const gaps = examplePaths(`/${rest}`, ROOT_FILL).filter((p) => isCanonical(runtime, p) && !original(p) && table.compile(runtime, fixed).matches(p));
+          let repaired: CompiledPattern | undefined;
+          const gaps = examplePaths(`/${rest}`, ROOT_FILL).filter((p) => isCanonical(runtime, p) && !original(p) && (repaired ??= table.compile(runtime, fixed)).matches(p));
           found = { gaps, fixed, othersMatching: new Map() };
         }
         known.set(pattern, found);

@@ -169,7 +169,7 @@ class TreeParser {
           break;
         case 34 /* " */: {
           // Up to the first quote, backslash or control character (or the end), as machine code: a config is mostly
-          // strings, and a short CLI run would interpret a loop over their characters (parsing 1,000 rules: 28 → 26 ms).
+          // strings, and a short CLI run would interpret a loop over their characters.
           STRING_BODY.lastIndex = pos + 1;
           STRING_BODY.test(text);
           const end = STRING_BODY.lastIndex;
