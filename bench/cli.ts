@@ -38,7 +38,29 @@ export interface CliResult {
   diagnostics: number;
   /** The first, untimed run's wall time: the one that may compile the bundles from scratch and fill the cache. */
   firstRunMs?: number;
+  /** The same command with each check of `WHERE_THE_TIME_GOES` turned off, timed in the same rounds. */
+  without?: readonly CheckOffResult[];
 }
+
+/** One row of `CliResult.without`. */
+export interface CheckOffResult {
+  readonly code: string;
+  /** Median wall time of `… --severity <code>=off`, minus `node -e 0`'s. */
+  readonly aboveNodeMs: number;
+  /** The whole command's median minus this one's: what the check costs the process. */
+  readonly checkMs: number;
+  /** In how many rounds the command without the check was the faster of the two. */
+  readonly fasterRounds: number;
+  readonly diagnostics: number;
+}
+
+/**
+ * The checks whose share of the process the section also shows: the command again with one turned off
+ * (`--severity CODE=off`, which skips running it: checkConfig.ts), in the same interleaved rounds. dotfiles-unprotected's
+ * witness search (a Python-compatible config: `compatibleWith: ["deepagents-py"]`, as the generated one is) is
+ * about half the process at 1,000 rules, and where the time goes is what a reader of a missed target needs first.
+ */
+export const WHERE_THE_TIME_GOES = ["dotfiles-unprotected"] as const;
 
 /**
  * What this process's waited-for children have used so far, from /proc/self/stat (Linux; `undefined` elsewhere):
@@ -92,7 +114,8 @@ export function benchCli(ruleCount: number, runs: number, cliPath = CLI_PATH): C
   try {
     // The checks of the engine's part 1 (parse, schema, path rules, …), the measure issue #2 sets; the exact
     // rule-order analysis, on by default, has its own section (6, bench/analysis.ts).
-    const result = benchCliCommand([cliPath, "check", file, "--format", "json", "--no-analysis"], dir, runs);
+    const command = [cliPath, "check", file, "--format", "json", "--no-analysis"];
+    const result = benchCliCommand(command, dir, runs, WHERE_THE_TIME_GOES.map((code) => ({ code, args: [...command, "--severity", `${code}=off`] })));
     return "cliMs" in result ? { ruleCount, ...result } : result;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -113,8 +136,11 @@ export function benchCliExample(runs: number, cliPath = CLI_PATH): Omit<CliResul
   return benchCliCommand([cliPath, "check", EXAMPLE_CONFIG, "--format", "json"], dirname(EXAMPLE_CONFIG), runs);
 }
 
-/** `args` (a CLI run) and `node -e 0`, each `runs` times, interleaved, after an untimed first run of each. */
-function benchCliCommand(cliArgs: string[], dir: string, runs: number): Omit<CliResult, "ruleCount"> | { skipped: string } | { timedOut: number } {
+/**
+ * `args` (a CLI run) and `node -e 0`, each `runs` times, interleaved, after an untimed first run of each; and each of
+ * `variants` (the same run with a check turned off) in the same rounds.
+ */
+function benchCliCommand(cliArgs: string[], dir: string, runs: number, variants: readonly { code: string; args: string[] }[] = []): Omit<CliResult, "ruleCount"> | { skipped: string } | { timedOut: number } {
   const nodeArgs = ["-e", "0"];
   // A first run of each checks the answer and warms the file cache.
   const first = timed(cliArgs, dir);
@@ -122,20 +148,20 @@ function benchCliCommand(cliArgs: string[], dir: string, runs: number): Omit<Cli
   if (first.status !== 0 && first.status !== 1) {
     return { skipped: `the CLI exited with ${first.status}: ${first.stderr.trim().split("\n").slice(0, 5).join(" | ")}` };
   }
-  let diagnostics = 0;
-  try {
-    const out = JSON.parse(first.stdout) as { files?: { diagnostics?: unknown[] }[] };
-    diagnostics = (out.files ?? []).reduce((s, f) => s + (f.diagnostics?.length ?? 0), 0);
-  } catch {
+  const diagnostics = diagnosticsIn(first.stdout);
+  if (diagnostics === undefined) {
     const why = first.stderr.trim().split("\n").filter((l) => /error/i.test(l)).slice(0, 2).join(" | ") || first.stdout.slice(0, 200);
     return { skipped: `the CLI did not print JSON (exit ${first.status}): ${why}` };
   }
   const firstNode = timed(nodeArgs, dir);
+  // Each variant's first run: its answer (how many diagnostics the check's absence removes), untimed.
+  const variantDiagnostics = variants.map((v) => diagnosticsIn(timed(v.args, dir).stdout) ?? -1);
   // Keep the section under about 20 s even when the CLI is slow (a regression, or a busy machine).
-  runs = Math.max(3, Math.min(runs, Math.floor(20_000 / (first.ms + firstNode.ms))));
+  runs = Math.max(3, Math.min(runs, Math.floor(20_000 / ((1 + variants.length) * first.ms + firstNode.ms))));
 
   const cli: ReturnType<typeof timed>[] = [];
   const node: ReturnType<typeof timed>[] = [];
+  const variantMs = variants.map(() => [] as number[]);
   for (let i = 0; i < runs; i++) {
     // Alternate which goes first so neither always follows the other.
     if (i % 2 === 0) {
@@ -145,6 +171,7 @@ function benchCliCommand(cliArgs: string[], dir: string, runs: number): Omit<Cli
       node.push(timed(nodeArgs, dir));
       cli.push(timed(cliArgs, dir));
     }
+    variants.forEach((v, k) => variantMs[k]!.push(timed(v.args, dir).ms));
   }
   const cliMs = median(cli.map((r) => r.ms));
   const nodeMs = median(node.map((r) => r.ms));
@@ -164,7 +191,28 @@ function benchCliCommand(cliArgs: string[], dir: string, runs: number): Omit<Cli
     exitCode: first.status ?? -1,
     diagnostics,
     firstRunMs: first.ms,
+    ...(variants.length > 0
+      ? {
+          without: variants.map((v, k) => ({
+            code: v.code,
+            aboveNodeMs: median(variantMs[k]!) - nodeMs,
+            checkMs: cliMs - median(variantMs[k]!),
+            fasterRounds: variantMs[k]!.filter((t, round) => t < cli[round]!.ms).length,
+            diagnostics: variantDiagnostics[k]!,
+          })),
+        }
+      : {}),
   };
+}
+
+/** How many diagnostics a `--format json` run printed; `undefined` when it printed no JSON. */
+function diagnosticsIn(stdout: string): number | undefined {
+  try {
+    const out = JSON.parse(stdout) as { files?: { diagnostics?: unknown[] }[] };
+    return (out.files ?? []).reduce((s, f) => s + (f.diagnostics?.length ?? 0), 0);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -231,6 +279,7 @@ if (process.argv[1]?.endsWith("cli.ts")) {
       const cpu = r.cliCpuMs !== undefined && r.nodeCpuMs !== undefined ? `, CPU ${r.cliCpuMs.toFixed(0)} ms vs ${r.nodeCpuMs.toFixed(0)} ms (${(r.cliCpuMs - r.nodeCpuMs).toFixed(0)} ms above)` : "";
       const faults = r.cliFaults !== undefined && r.nodeFaults !== undefined ? `, page faults ${r.cliFaults} vs ${r.nodeFaults}` : "";
       console.log(`${cli}: ${rules} rules, median of ${r.runs}: ${r.cliMs.toFixed(1)} ms vs node -e 0 ${r.nodeMs.toFixed(1)} ms: ${r.aboveNodeMs.toFixed(1)} ms above Node's start-up${cpu}${faults} (exit ${r.exitCode}, ${r.diagnostics} diagnostics; the untimed first run: ${r.firstRunMs?.toFixed(0)} ms)`);
+      for (const w of r.without ?? []) console.log(`  with --severity ${w.code}=off: ${w.aboveNodeMs.toFixed(1)} ms above Node's start-up (the check: ${w.checkMs.toFixed(1)} ms of the process, faster without it in ${w.fasterRounds} of ${r.runs} rounds; ${w.diagnostics} diagnostics)`);
     }
   }
 }

@@ -210,7 +210,13 @@ async function main(): Promise<void> {
     );
     console.log("  (the target is on wall time; CPU time, user + system of the child, is shown to read a busy machine;");
     console.log("   minor page faults, each a first touch of fresh memory, to read a host where those are dear)");
-    console.log(`  (exit code ${cli.exitCode}, ${cli.diagnostics} diagnostics)\n`);
+    console.log(`  (exit code ${cli.exitCode}, ${cli.diagnostics} diagnostics)`);
+    // Where the time goes: the same command with the costliest check turned off, in the same rounds (no target).
+    for (const w of cli.without ?? []) {
+      console.log(`  the same with \`--severity ${w.code}=off\`: ${fmtMs(w.aboveNodeMs)} ms above Node's start-up, so that check is ${fmtMs(w.checkMs)} ms of the process`);
+      console.log(`  (faster without it in ${w.fasterRounds} of ${cli.runs} rounds; ${w.diagnostics} diagnostics; no target)`);
+    }
+    console.log();
   }
   // No target: the command most people run, mostly start-up (bench/cli.ts `benchCliExample`).
   if ("cliMs" in cliExample) {
