@@ -82,7 +82,7 @@ function childrenUsage(): { cpuMs: number; faults: number } | undefined {
 /** One CLI run longer than this is stopped, and the section reports that instead of a time. */
 export const CLI_TIMEOUT_MS = 20_000;
 
-function timed(args: string[], cwd: string): { ms: number; cpuMs: number | undefined; faults: number | undefined; status: number | null; stdout: string; stderr: string; timedOut: boolean } {
+export function timed(args: string[], cwd: string): { ms: number; cpuMs: number | undefined; faults: number | undefined; status: number | null; stdout: string; stderr: string; timedOut: boolean } {
   const usage0 = childrenUsage();
   const t0 = performance.now();
   // The same environment for both, without NODE_OPTIONS that npm or the parent might carry (e.g. a loader).

@@ -13,6 +13,7 @@ import { arch, cpus, loadavg, platform, release, totalmem } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { ANALYSIS_SIZES, ANALYSIS_TARGET, analysisTargetMet, formatAnalysisBench, runAnalysisBench, type AnalysisBenchRow } from "./analysis";
+import { BAD_INPUT_TARGET_MS, badInputTargetMet, benchBadInput } from "./badInput";
 import { benchCheck, type CheckResultRow } from "./check";
 import { benchCli, benchCliExample } from "./cli";
 import { benchDecisions, type DecisionResult } from "./decisions";
@@ -62,6 +63,8 @@ const CLI_RUNS = QUICK ? 4 : 11;
 const ANALYSIS_RUNS = QUICK ? 3 : 7;
 /** Section 6's warm-up before the "after an edit" figure: edits for this long, and at least this many. */
 const ANALYSIS_WARMUP = QUICK ? { warmupMs: 200, minWarmupEdits: 2 } : { warmupMs: 2000, minWarmupEdits: 5 };
+/** Section 7: runs of each bad input's CLI process (each up to about half a second on a slow host). */
+const BAD_INPUT_RUNS = QUICK ? 3 : 5;
 
 const TARGETS = { oursOverRuntime: 100, oursOverCompileOnce: 5, checkOverVscode: 1.5, cliAboveNodeMs: 100, scaleOverVscode: 3 };
 
@@ -280,6 +283,24 @@ async function main(): Promise<void> {
   console.log(`   the same edits timed on the other clock too (${WALL ? "CPU time: every thread, V8's compiler on the other core included" : "wall time: what the editor waits, without the compiler's work on the other core, with the machine's own waits"}).\n`);
   console.log(`${formatAnalysisBench(analysis)}\n`);
 
+  // 7. Bad input (bench/badInput.ts).
+  progress("measuring the CLI on bad input…");
+  const badInput = benchBadInput(BAD_INPUT_RUNS);
+  endProgress();
+  console.log(`7. Bad input (issue #2): the whole CLI process, \`check <file> --format json\` with the exact analysis (the default),`);
+  console.log(`   wall ms, median of ${BAD_INPUT_RUNS} runs interleaved with \`node -e 0\` (part of the wait, so not subtracted); the answer, as the test expects it.\n`);
+  if ("skipped" in badInput) console.log(`  SKIPPED: ${badInput.skipped}\n`);
+  else {
+    console.log(
+      table(
+        ["input", "wall ms", "node -e 0 ms", "the answer"],
+        badInput.map((r) => [r.name, r.timedOut ? `> ${fmtMs(r.ms)}` : fmtMs(r.ms), r.timedOut ? "" : fmtMs(r.nodeMs), `${r.clear ? "" : "NOT CLEAR: "}${r.answer}`]),
+        new Set([0, 3]),
+      ),
+    );
+    console.log();
+  }
+
   // Targets.
   const targets: Target[] = [];
   for (const d of decisions) {
@@ -309,6 +330,8 @@ async function main(): Promise<void> {
     const met = analysisTargetMet(a);
     if (met !== undefined) targets.push({ what: `exact analysis at ${a.rules} rules: < ${ANALYSIS_TARGET.ms} ms after an edit, none skipped`, measured: `${fmtMs(a.afterEditMs)} ms (${fmtRatio(a.afterEditMs / a.checkMs)} check), ${a.skipped} skipped`, pass: met });
   }
+  if ("skipped" in badInput) targets.push({ what: `bad input: a clear answer in < ${BAD_INPUT_TARGET_MS} ms`, measured: "not measured", pass: undefined });
+  else for (const r of badInput) targets.push({ what: `bad input, ${r.name}: a clear answer in < ${BAD_INPUT_TARGET_MS} ms`, measured: `${r.timedOut ? "> " : ""}${fmtMs(r.ms)} ms${r.clear ? "" : ", not the clear answer"}`, pass: badInputTargetMet(r) });
   if ("failed" in lsp) targets.push({ what: "the editor's figures (bench/lsp.ts)", measured: "not measured", pass: false });
   else for (const t of lsp.targets) targets.push({ what: t.what, measured: t.measured, pass: t.pass });
   console.log("Targets");
@@ -327,7 +350,7 @@ async function main(): Promise<void> {
     clock: clock(),
     loadAverage: { before: loadBefore, after: loadAfter },
     seconds,
-    options: { decisions: decisionOptions, runtime: runtimeOptions, check: checkOptions, scale: scaleOptions, cliRuns: CLI_RUNS, analysisRuns: ANALYSIS_RUNS, analysisWarmup: ANALYSIS_WARMUP, analysisSizes: ANALYSIS_SIZES },
+    options: { decisions: decisionOptions, runtime: runtimeOptions, check: checkOptions, scale: scaleOptions, cliRuns: CLI_RUNS, badInputRuns: BAD_INPUT_RUNS, analysisRuns: ANALYSIS_RUNS, analysisWarmup: ANALYSIS_WARMUP, analysisSizes: ANALYSIS_SIZES },
     decisions: decisions.map((d) => ({
       rules: d.ruleCount,
       patterns: d.patternCount,
@@ -362,6 +385,7 @@ async function main(): Promise<void> {
       roundsPerSecond: { ours: r.ours.rates, vscodeJson: r.vscode.rates },
       ratio: r.ours.msPerUnit / r.vscode.msPerUnit,
     })),
+    badInput,
     analysis: analysis.map((a) => ({ ...a, ratio: { afterEditOverCheck: a.afterEditMs / a.checkMs, coldOverCheck: a.coldMs / a.checkMs, unchangedOverCheck: a.unchangedMs / a.checkMs } })),
     targets: targets.map((t) => ({ target: t.what, measured: t.measured, result: t.pass === undefined ? "skip" : t.pass ? "pass" : "fail" })),
   };
