@@ -1,9 +1,9 @@
 /**
- * Timing helpers. Every contender is timed in the same process, on the same inputs, in interleaved rounds (A B C,
- * B C A, C A B, …) so that drift in the machine (frequency, other processes) falls on all of them alike. Before each
- * round the young heap is collected (the script runs with --expose-gc) so one contender's garbage is not billed to
- * the next (see `fullGc` below for why not a full collection). Each round is long enough for the clock (at least
- * `minRoundMs`); the figure reported is the median round.
+ * Timing helpers. Every contender is warmed up and then timed in the same process, on the same inputs, both
+ * interleaved (rounds A B C, B C A, C A B, …) so that drift in the machine (frequency, other processes) falls on
+ * all of them alike. Before each round the young heap is collected (the script runs with --expose-gc) so one
+ * contender's garbage is not billed to the next (see `fullGc` below for why not a full collection). Each round is
+ * long enough for the clock (at least `minRoundMs`); the figure reported is the median round.
  */
 import { performance } from "node:perf_hooks";
 
@@ -98,24 +98,52 @@ interface Plan {
   rates: number[];
 }
 
-/** Warm up one contender and decide its rounds: how many passes make a round, and how many rounds fit the budget. */
-async function plan(name: string, run: () => number | Promise<number>, unitsPerPass: number, o: RoundOptions): Promise<Plan> {
+interface Warming {
+  readonly name: string;
+  readonly run: () => number | Promise<number>;
+  readonly unitsPerPass: number;
+  readonly options: RoundOptions;
+  passes: number;
+  elapsed: number;
+  done: boolean;
+}
+
+/**
+ * Warm up the contenders together and decide each one's rounds: how many passes make a round, and how many rounds
+ * fit its budget. The warm-up is interleaved, in slices of a round's length, for the same reason the rounds are:
+ * warmed one after another, the first contender then sat idle through the others' warm-ups, and the full
+ * collections there let V8 drop its compiled code, so it paid for compiling again in its first recorded rounds. In
+ * section 2 that was ours (far more functions than VS Code's validator, each run once per check): its first rounds
+ * at 10 rules read several times its later ones, enough to move the median.
+ */
+async function planTogether(contenders: readonly { name: string; run: () => number | Promise<number>; unitsPerPass: number; options: RoundOptions }[]): Promise<Plan[]> {
   fullGc();
-  let passes = 0;
-  const start = now();
-  let elapsed = 0;
-  const slow = o.slowPassMs ?? 2000;
-  while (elapsed < o.warmupMs || passes < (o.minWarmupPasses ?? 3)) {
-    consume(await run());
-    passes++;
-    elapsed = now() - start;
-    if (elapsed / passes > slow) break;
+  const warming: Warming[] = contenders.map((c) => ({ ...c, passes: 0, elapsed: 0, done: false }));
+  while (warming.some((w) => !w.done)) {
+    for (const w of warming) {
+      if (w.done) continue;
+      const o = w.options;
+      const slice = Math.max(o.minRoundMs, 10);
+      const start = now();
+      let spent = 0;
+      do {
+        consume(await w.run());
+        w.passes++;
+        spent = now() - start;
+      } while (spent < slice && w.elapsed + spent < o.warmupMs);
+      w.elapsed += spent;
+      const warmedUp = w.elapsed >= o.warmupMs && w.passes >= (o.minWarmupPasses ?? 3);
+      // A pass slower than `slowPassMs` ends the warm-up: a regression gets a slow figure, not an hour of bench.
+      if (warmedUp || w.elapsed / w.passes > (o.slowPassMs ?? 2000)) w.done = true;
+    }
   }
-  const perPass = Math.max(elapsed / passes, 1e-6);
-  const passesPerRound = Math.max(1, Math.ceil(o.minRoundMs / perPass));
-  let rounds = Math.min(o.rounds, Math.max(1, Math.floor((o.budgetMs ?? 12_000) / (perPass * passesPerRound))));
-  if (rounds % 2 === 0) rounds--; // an odd count has a true median
-  return { name, run, unitsPerPass, rounds, passesPerRound, cutShort: rounds < o.rounds, rates: [] };
+  return warming.map(({ name, run, unitsPerPass, options: o, passes, elapsed }) => {
+    const perPass = Math.max(elapsed / passes, 1e-6);
+    const passesPerRound = Math.max(1, Math.ceil(o.minRoundMs / perPass));
+    let rounds = Math.min(o.rounds, Math.max(1, Math.floor((o.budgetMs ?? 12_000) / (perPass * passesPerRound))));
+    if (rounds % 2 === 0) rounds--; // an odd count has a true median
+    return { name, run, unitsPerPass, rounds, passesPerRound, cutShort: rounds < o.rounds, rates: [] };
+  });
 }
 
 async function runRounds(plans: Plan[]): Promise<Measured[]> {
@@ -145,14 +173,10 @@ async function runRounds(plans: Plan[]): Promise<Measured[]> {
  * a pass over a thousand inputs.)
  */
 export async function measureInterleaved(contenders: readonly Contender[], options: RoundOptions, overrides: Record<string, Partial<RoundOptions>> = {}): Promise<Measured[]> {
-  const plans: Plan[] = [];
-  for (const c of contenders) plans.push(await plan(c.name, c.pass, c.unitsPerPass, { ...options, ...overrides[c.name] }));
-  return runRounds(plans);
+  return runRounds(await planTogether(contenders.map((c) => ({ name: c.name, run: c.pass, unitsPerPass: c.unitsPerPass, options: { ...options, ...overrides[c.name] } }))));
 }
 
 /** The same for operations that may be asynchronous (one operation per call), e.g. a language service. */
 export async function measureAsyncInterleaved(contenders: readonly { name: string; run: () => Promise<number> | number }[], options: RoundOptions): Promise<Measured[]> {
-  const plans: Plan[] = [];
-  for (const c of contenders) plans.push(await plan(c.name, c.run, 1, options));
-  return runRounds(plans);
+  return runRounds(await planTogether(contenders.map((c) => ({ ...c, unitsPerPass: 1, options }))));
 }
