@@ -13,12 +13,7 @@ import { join } from "node:path";
 import { getLanguageService, TextDocument, type LanguageService } from "vscode-json-languageservice";
 import { checkConfigText } from "../server/src/engine/checkConfig";
 import { generateConfigText } from "./generate";
-import { measureAsyncInterleaved, type Measured, type RoundOptions } from "./measure";
-
-function cpuMs(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
+import { cpuNowMs, measureAsyncInterleaved, type Measured, type RoundOptions } from "./measure";
 
 const ROOT = join(__dirname, "..");
 export const SCHEMA_PATH = join(ROOT, "schemas", "agent-sandbox.schema.json");
@@ -93,9 +88,9 @@ export async function benchCheck(ruleCount: number, options: RoundOptions, estim
     const reason = `not run: ${estimate.from}, so one call here would take at least ~${Math.round(estimate.ms / 1000)} s`;
     return { ...row, ourFindings: undefined, theirDiagnostics, ours: undefined, oursSkipped: { kind: "estimate", reason, ms: estimate.ms }, vscode: vscode! };
   }
-  const t0 = cpuMs();
+  const t0 = cpuNowMs();
   const ourFindings = ours(base);
-  const firstMs = cpuMs() - t0;
+  const firstMs = cpuNowMs() - t0;
   if (firstMs > ONE_CALL_ONLY_MS) {
     const [vscode] = await measureAsyncInterleaved([vscodeContender], options);
     const reason = `one cold call took ${(firstMs / 1000).toFixed(1)} s (CPU): measured once, not in rounds`;

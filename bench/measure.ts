@@ -21,10 +21,14 @@ export function useClock(name: ClockName): void {
 export function clock(): ClockName {
   return clockName;
 }
-function now(): number {
-  if (clockName === "wall") return performance.now();
+/** This process's CPU time so far, in ms (user + system, every thread): the `cpu` clock. */
+export function cpuNowMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
+}
+/** Now, on the bench's clock (`useClock`), in ms. */
+export function now(): number {
+  return clockName === "wall" ? performance.now() : cpuNowMs();
 }
 
 /**
@@ -98,11 +102,14 @@ interface Plan {
   rates: number[];
 }
 
-interface Warming {
+/** A contender to warm up and plan, with the round options that apply to it. */
+interface ToPlan {
   readonly name: string;
   readonly run: () => number | Promise<number>;
   readonly unitsPerPass: number;
   readonly options: RoundOptions;
+}
+interface Warming extends ToPlan {
   passes: number;
   elapsed: number;
   done: boolean;
@@ -116,7 +123,7 @@ interface Warming {
  * section 2 that was ours (far more functions than VS Code's validator, each run once per check): its first rounds
  * at 10 rules read several times its later ones, enough to move the median.
  */
-async function planTogether(contenders: readonly { name: string; run: () => number | Promise<number>; unitsPerPass: number; options: RoundOptions }[]): Promise<Plan[]> {
+async function planTogether(contenders: readonly ToPlan[]): Promise<Plan[]> {
   fullGc();
   const warming: Warming[] = contenders.map((c) => ({ ...c, passes: 0, elapsed: 0, done: false }));
   while (warming.some((w) => !w.done)) {

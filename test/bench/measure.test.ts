@@ -2,17 +2,13 @@
 // since the figures of `npm run bench` depend on it.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { measureInterleaved, type Contender, type RoundOptions } from "../../bench/measure";
+import { cpuNowMs, measureInterleaved, type Contender, type RoundOptions } from "../../bench/measure";
 
 /** Burns `ms` of this process's CPU time: the harness's default clock. */
 function burn(ms: number): number {
-  const cpu = () => {
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1000;
-  };
-  const end = cpu() + ms;
+  const end = cpuNowMs() + ms;
   let spins = 0;
-  while (cpu() < end) spins++;
+  while (cpuNowMs() < end) spins++;
   return spins & 1;
 }
 
