@@ -32,7 +32,13 @@ export interface Related {
 export interface Finding {
   code: string;
   severity: Severity;
+  /**
+   * What is wrong, in one short plain-text sentence (under 20 words, no markdown: editors show it as plain text in
+   * the Problems panel). The runtime's quote, the witness's story and the reasoning go into `detail`.
+   */
   message: string;
+  /** The longer explanation (plain text, may span sentences): shown in hovers, the CLI's text output and JSON. */
+  detail?: string;
   span: Span;
   related?: Related[];
   witness?: string;
