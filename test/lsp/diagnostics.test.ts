@@ -1,15 +1,16 @@
 /** textDocument/diagnostic and publishDiagnostics against the real bundled server. */
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { before, describe, it } from "node:test";
 import { FileChangeType } from "vscode-languageserver-protocol/node";
 import { FIXTURES } from "./fixtures";
 import { rangeText, type LspTestClient } from "./lspClient";
 import { serverSession } from "./session";
 
-const DOCS = "https://github.com/agent-sandbox/agent-sandbox/blob/main/docs/checks";
+// The pages ship with the extension: a code's link is the installed page's file URI (offline), here the checkout's.
+const DOCS = pathToFileURL(join(__dirname, "..", "..", "docs", "checks")).href;
 
 describe("diagnostics (pull)", () => {
   let settings: Record<string, unknown> = {};
@@ -43,6 +44,7 @@ describe("diagnostics (pull)", () => {
     for (const d of diagnostics) {
       assert.equal(d.source, "agent-sandbox");
       assert.equal(d.codeDescription?.href, `${DOCS}/${d.code}.md`);
+      assert.ok(existsSync(fileURLToPath(d.codeDescription!.href)), `${d.codeDescription!.href} is a page that exists`);
     }
     assert.deepEqual(diagnostics.map((d) => d.severity), [2, 1, 1, 2]);
     assert.deepEqual(diagnostics.find((d) => d.code === "rule-empty")?.tags, [1], "rule-empty is Unnecessary");

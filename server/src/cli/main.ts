@@ -13,6 +13,7 @@ import { flag, oneOf, onlyOptions, parseArgs, UsageError, type ParsedArgs } from
 import { BatchedOutput, listedName, unknownNameMessage, writeJsonList } from "./output";
 import { isTerminal, writeAll } from "./stdio";
 import { paint, textReport } from "./text";
+import { docsUri } from "../docsLocation";
 
 /**
  * What only some commands or options need, loaded when one does: start-up is most of a CLI run on a small file
@@ -40,7 +41,9 @@ const later = {
 
 declare const AGENT_SANDBOX_VERSION: string;
 const VERSION = typeof AGENT_SANDBOX_VERSION === "string" ? AGENT_SANDBOX_VERSION : "dev";
-const DOCS = "https://github.com/agent-sandbox/agent-sandbox/blob/main/docs";
+// The installed package's own docs folder, as a `file:` URI: the pages of this version, readable offline (no web
+// page of the product is assumed). SARIF's `helpUri` must be an absolute URI, which this is.
+const DOCS = docsUri();
 
 const USAGE = `agent-sandbox ${VERSION}: see and check your agents' sandbox configuration
 

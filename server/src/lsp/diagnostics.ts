@@ -6,9 +6,14 @@
 import { DiagnosticSeverity, DiagnosticTag, DocumentDiagnosticReportKind, type Diagnostic, type DocumentDiagnosticReport } from "vscode-languageserver/node";
 import type { Finding, Severity } from "../engine/diagnostics";
 import type { Analysis } from "./engineFacade";
+import { docsUri } from "../docsLocation";
 
-/** Every code has a page (docs/checks/<code>.md); the CLI's SARIF output links the same pages. */
-export const DOCS_BASE = "https://github.com/agent-sandbox/agent-sandbox/blob/main/docs/checks";
+/**
+ * Every code has a page (docs/checks/<code>.md), shipped with the extension: the link is that file's `file:` URI,
+ * so the Problems panel opens the page of the installed version in an editor, offline. The CLI's SARIF output
+ * links the same pages.
+ */
+export const DOCS_BASE = `${docsUri()}/checks`;
 export const SOURCE = "agent-sandbox";
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
