@@ -391,7 +391,7 @@ function roleOf(args: ParsedArgs, model: ConfigModel) {
   return { role, policy };
 }
 
-/** The operation's filesystem tools (§3.2) that `role` can call as `agentName`, and why the others are hidden. */
+/** The operation's filesystem tools (docs/reference/decisions.md) that `role` can call as `agentName`, and why the others are hidden. */
 function roleToolsFor(model: ConfigModel, agentName: string, role: string, op: Operation): { all: readonly string[]; callable: string[]; hiddenBy: string[] } {
   const all = later.runtime().TOOLS_BY_OPERATION[op];
   const tools = later.effectiveTools().effectiveTools(model, agentName, role) ?? [];

@@ -8,7 +8,7 @@ const LEVEL = { error: "error", warning: "warning", information: "note", hint: "
 export function toSarif(files: { path: string; diagnostics: DiagnosticJson[]; error?: string }[], version: string, docsBase: string): object {
   const ruleIds = [...new Set(files.flatMap((f) => f.diagnostics.map((d) => d.code)))].sort();
   // A file that could not be read or written is the run's failure, not a result: SARIF's place for it is the
-  // invocation's notifications (§3.20.21), with `executionSuccessful` false.
+  // invocation's notifications (SARIF 2.1.0, section 3.20.21), with `executionSuccessful` false.
   const failures = files.filter((f) => f.error !== undefined);
   return {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
@@ -61,7 +61,7 @@ function region(range: DiagnosticJson["range"]) {
 }
 
 /**
- * SARIF's `artifactLocation.uri` is a URI reference (SARIF 2.1.0 §3.4.3): a file as the text output names it,
+ * SARIF's `artifactLocation.uri` is a URI reference (SARIF 2.1.0, section 3.4.3): a file as the text output names it,
  * relative to the working directory, with every segment percent-encoded (`sp ace/my cfg.jsonc` →
  * `sp%20ace/my%20cfg.jsonc`); a file outside it as a `file://` URI.
  */

@@ -322,7 +322,7 @@ export function toVirtualPath(mountAt: string, relative: string): string {
   return `${mount}/${relative}`;
 }
 
-/** The operations a rule's `operations` covers, as the runtime reads it (a string is a substring test, §1.2 V19). */
+/** The operations a rule's `operations` covers, as the runtime reads it (a string is a substring test, docs/reference/paths.md V19). */
 export function operationsOf(model: ConfigModel, rule: RuleSpec): Operation[] {
   return OPERATIONS.filter((op) => model.runtime.operationsCover(rule.input.operations, op));
 }

@@ -11,7 +11,7 @@ export const GENERAL_PURPOSE = "general-purpose";
 
 export function agentsOf(model: ConfigModel): AgentRef[] {
   const agents: AgentRef[] = [{ kind: "main", name: "main" }];
-  // A declared subagent named "general-purpose" replaces the built-in one (§6.2).
+  // A declared subagent named "general-purpose" replaces the built-in one (docs/reference/subagents.md).
   if (!model.subagents.some((s) => s.name === GENERAL_PURPOSE)) agents.push({ kind: "general-purpose", name: GENERAL_PURPOSE });
   for (const spec of model.subagents) if (spec.name !== undefined) agents.push({ kind: "subagent", name: spec.name, spec });
   return agents;
@@ -47,12 +47,12 @@ export interface AgentRules {
   why: string;
 }
 
-/** The custom filesystem middleware that replaces the default one in a middleware list (the last one wins, §4.4). */
+/** The custom filesystem middleware that replaces the default one in a middleware list (the last one wins, docs/reference/tools-and-backends.md). */
 export function customFilesystemMiddleware(list: readonly MiddlewareSpec[]): MiddlewareSpec | undefined {
   return list.filter((m) => m.type === "filesystem").at(-1);
 }
 
-/** Which filesystem middleware builds an agent's filesystem tools (§4.4, §6.2–§6.4, §11.4–§11.5). */
+/** Which filesystem middleware builds an agent's filesystem tools (docs/reference/tools-and-backends.md, docs/reference/subagents.md). */
 export interface FilesystemMiddlewareUse {
   /** The custom middleware that replaced the default one by name, or `undefined` for the default one. */
   custom: MiddlewareSpec | undefined;
@@ -64,9 +64,9 @@ export interface FilesystemMiddlewareUse {
  * Which filesystem middleware an agent ends up with after the runtime merges middleware by name:
  * - main: the last custom filesystem middleware of the top-level list, else the default;
  * - general-purpose: the parent's custom one replaces its default slot (`mergeMiddlewareStack(gp, custom, [],
- *   {appendNew:false})`, §6.2);
+ *   {appendNew:false})`, docs/reference/subagents.md);
  * - a forked subagent (JS): `mergeMiddleware(parentCustom, own)` then by name into its defaults, so its own custom
- *   filesystem middleware wins, else the parent's (dist `buildSubagentMiddleware`, §11.4);
+ *   filesystem middleware wins, else the parent's (dist `buildSubagentMiddleware`, docs/reference/subagents.md);
  * - a declarative subagent: only its own.
  */
 export function filesystemMiddlewareOf(model: ConfigModel, agent: AgentRef): FilesystemMiddlewareUse {
@@ -91,7 +91,7 @@ export function middlewareLabel(_model: ConfigModel, m: MiddlewareSpec): string 
 
 /**
  * The rule list a subagent's *default* filesystem middleware is built with: `input.permissions ?? permissions` in
- * JS, `spec.get("permissions", permissions)` in Python (§6.1). Also what its own custom middleware drops.
+ * JS, `spec.get("permissions", permissions)` in Python (docs/reference/subagents.md). Also what its own custom middleware drops.
  */
 export function subagentDefaultRules(model: ConfigModel, spec: SubagentSpec): AgentRules {
   const topLevel = model.permissions;
@@ -110,7 +110,7 @@ export function subagentDefaultRules(model: ConfigModel, spec: SubagentSpec): Ag
 }
 
 /**
- * Which rule list governs an agent's filesystem tools (§4.4, §6.1, §6.2, §11.4–11.5). A custom filesystem
+ * Which rule list governs an agent's filesystem tools (docs/reference/tools-and-backends.md, docs/reference/subagents.md). A custom filesystem
  * middleware replaces the default one as a whole object, so its own `permissions` (or none) apply, never the
  * top-level ones.
  */

@@ -14,7 +14,7 @@ export interface AgentBackend {
   /**
    * `agent`: the top-level `backend`; `default`: `backend` omitted, so createDeepAgent's state factory;
    * `middleware`: a custom filesystem middleware's own `backend`; `middleware-default`: a custom filesystem
-   * middleware without `backend`, which falls back to its own state backend (§4.4, §11.8).
+   * middleware without `backend`, which falls back to its own state backend (docs/reference/tools-and-backends.md).
    */
   origin: "agent" | "default" | "middleware" | "middleware-default";
   middleware?: MiddlewareSpec;
@@ -39,7 +39,7 @@ export function agentFilesystem(model: ConfigModel, agent: AgentRef): AgentFiles
       : { spec: undefined, shape: STATE_FACTORY, origin: "middleware-default", middleware: m };
     return { custom: m, inherited: use.inherited, backend, allowlist: model.runtime.normalizeFilesystemTools(m.tools?.value) };
   }
-  // The default filesystem middleware: every subagent's default is built with the agent's `backend` too (§6.3).
+  // The default filesystem middleware: every subagent's default is built with the agent's `backend` too (docs/reference/subagents.md).
   return { custom: undefined, inherited: false, backend: topLevelBackend(model), allowlist: ALL_TOOLS };
 }
 

@@ -10,9 +10,9 @@ import { valueText } from "../text";
 /**
  * Every filesystem middleware the runtime *constructs* for a config, whether or not it ends up used: the default
  * one of the main agent, of the general-purpose subagent and of every declarative or forked subagent (each built
- * eagerly, even when a custom one replaces it by name, §4.4), and every custom filesystem middleware the user
+ * eagerly, even when a custom one replaces it by name, docs/reference/tools-and-backends.md), and every custom filesystem middleware the user
  * constructs in code (`middleware:` entries, top level and per subagent). Construction is where the runtime
- * validates and refuses (§5.2).
+ * validates and refuses (docs/reference/tools-and-backends.md).
  */
 export interface FilesystemMiddlewareBuild {
   /** The agents whose stacks build it: "main", "general-purpose", subagent names. */
@@ -70,12 +70,12 @@ export interface UnscopedPath {
   node: JsonNode;
 }
 
-/** What the construction guard does with one filesystem middleware (§5.2). */
+/** What the construction guard does with one filesystem middleware (docs/reference/tools-and-backends.md). */
 export interface SandboxGuardOutcome {
   build: FilesystemMiddlewareBuild;
   /** `throws`: the runtime refuses the config; `factory` (JS): no throw, but every `execute` call fails. */
   outcome: "throws" | "factory";
-  /** For a composite backend: the permission paths its route-scoping predicate does not accept (§5.3). */
+  /** For a composite backend: the permission paths its route-scoping predicate does not accept (docs/reference/routes.md). */
   unscoped: UnscopedPath[];
 }
 
@@ -114,8 +114,8 @@ export function sandboxGuardOutcome(model: ConfigModel, build: FilesystemMiddlew
 }
 
 /**
- * The runtime's route-scoping predicate over a rule list (§5.1): a composite with at least one route, and every
- * path of every rule scoped to some route prefix. A rule with `paths: []` passes vacuously (§11.6).
+ * The runtime's route-scoping predicate over a rule list (docs/reference/routes.md): a composite with at least one route, and every
+ * path of every rule scoped to some route prefix. A rule with `paths: []` passes vacuously (docs/reference/routes.md).
  */
 export function routeScoping(model: ConfigModel, rules: RuleListSpec, backend: AgentBackend): { scoped: boolean; unscoped: UnscopedPath[] } {
   const shape = backend.shape;

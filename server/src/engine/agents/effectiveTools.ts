@@ -32,9 +32,9 @@ export interface EffectiveToolsOptions {
  *
  *   candidates: the 8 filesystem tools (canonical order), the agent's user tools (a user tool named like a built-in
  *               one is listed as a tool of its own: it collides), `task` (the main agent always:
- *               the general-purpose subagent always exists, §11.1; a forked subagent carries it too, §4.4 S5)
- *   ∩ allowlist of the filesystem middleware that applies to this agent (§4.1, §4.4, §6)
- *   ∩ backend capability (§4.3: `execute` needs a sandbox, `delete` a backend that deletes)
+ *               the general-purpose subagent always exists, docs/reference/subagents.md; a forked subagent carries it too, docs/reference/subagents.md S5)
+ *   ∩ allowlist of the filesystem middleware that applies to this agent (docs/reference/tools-and-backends.md, docs/reference/subagents.md)
+ *   ∩ backend capability (docs/reference/tools-and-backends.md: `execute` needs a sandbox, `delete` a backend that deletes)
  *   ∩ role permission (DeerFlow RBAC, deny wins; `null` role: no authorization step)
  *   ∩ active skill `allowed-tools` (+ DeerFlow's framework tools)
  */
@@ -52,7 +52,7 @@ export function effectiveToolsOf(model: ConfigModel, agent: AgentRef, role: stri
   const tools: EffectiveTool[] = [];
 
   for (const name of FILESYSTEM_TOOLS) {
-    // A middleware the runtime refuses registers nothing, whatever names its `tools` held (§4.1: `["ls"]` throws).
+    // A middleware the runtime refuses registers nothing, whatever names its `tools` held (docs/reference/tools-and-backends.md: `["ls"]` throws).
     if (fs.allowlist.error || !fs.allowlist.tools.includes(name)) {
       tools.push({ name, visible: false, kind: "filesystem", hiddenBy: "allowlist", reason: allowlistReason(model, agent, fs, name) });
     } else if (fs.backend.spec?.factory && runtime.backendFactoryRefusal) {
@@ -71,7 +71,7 @@ export function effectiveToolsOf(model: ConfigModel, agent: AgentRef, role: stri
     if (name === "" || seen.has(name)) continue;
     seen.add(name);
     // A user tool named like a built-in one is a collision (tool-name-collision reports it); it is still a tool
-    // of its own, and the capability filter goes by name (§4.3, A6): `execute` always, `delete` in Python only.
+    // of its own, and the capability filter goes by name (docs/reference/tools-and-backends.md, A6): `execute` always, `delete` in Python only.
     if (name === "execute" && filterByName.execute && !canExecute) {
       tools.push({ name, visible: false, kind: "user", hiddenBy: "backend", reason: `${capabilityReason(model, "execute", fs.backend)}; the runtime removes every tool named execute, this user tool too` });
     } else if (name === "delete" && filterByName.delete && !canDelete) {
@@ -133,7 +133,7 @@ export function userToolsOf(model: ConfigModel, agent: AgentRef): readonly Locat
   return model.tools;
 }
 
-/** `task`: the main agent always (§11.1); a forked subagent carries a mirrored one (§4.4 S5); nobody else. */
+/** `task`: the main agent always (docs/reference/subagents.md); a forked subagent carries a mirrored one (docs/reference/subagents.md S5); nobody else. */
 export function hasTask(model: ConfigModel, agent: AgentRef): boolean {
   return agent.kind === "main" || (agent.kind === "subagent" && isForked(model, agent.spec));
 }

@@ -6,7 +6,7 @@ import { effectiveToolsOf, policyOf, type EffectiveToolsOptions } from "./effect
 import { loadSkills, type SkillFileAccess } from "./skills";
 
 /**
- * What the model receives for one agent and role (config-format.md "The system-prompt preview", spec §7): the
+ * What the model receives for one agent and role (docs/reference/prompt.md): the
  * system message, the visible tools with our own short descriptions, and the subagents `task` offers. Hidden tools
  * appear nowhere, not even inside another tool's description.
  */
@@ -62,7 +62,7 @@ export function promptPreview(
   const fs = agentFilesystem(model, agent);
   const separator = runtime.promptSurface.middlewarePromptSeparator;
 
-  // 1. The agent's own prompt (createDeepAgent joins its parts with blank lines, §7.1).
+  // 1. The agent's own prompt (createDeepAgent joins its parts with blank lines, docs/reference/prompt.md).
   let message = ownPrompt(model, agent, readFile, notes);
   // 2. The skills section, then 3. a custom filesystem middleware's `systemPrompt`: middleware text is appended
   //    in stack order (skills before the filesystem middleware), with the runtime's separator.
@@ -70,7 +70,7 @@ export function promptPreview(
   if (skillEntries.length > 0) message = append(message, skillsSection(skillEntries, { readFile, listDirectory: options.listDirectory }), separator);
   const fsPrompt = fs.custom?.systemPrompt?.value;
   if (fsPrompt) message = append(message, fsPrompt, separator);
-  // 4. Python only: the shell-vs-virtual-paths section, for a composite with routes, when `execute` is visible (§7.3).
+  // 4. Python only: the shell-vs-virtual-paths section, for a composite with routes, when `execute` is visible (docs/reference/prompt.md).
   const routes = fs.backend.spec?.type === "composite" ? fs.backend.spec.routes : [];
   if (runtime.promptSurface.routeSectionWhenExecuteVisible && visible.has("execute") && routes.length > 0) message = append(message, routeSection(routes), separator);
 
@@ -140,7 +140,7 @@ function skillsSection(entries: readonly Located<string>[], access: SkillFileAcc
 }
 
 /**
- * deepagents-py's `_route_host_path_prompt` (deepagents-semantics.md §7.3): the heading, then a "Host path
+ * deepagents-py's `_route_host_path_prompt` (docs/reference/prompt.md): the heading, then a "Host path
  * mappings:" list (routes to a filesystem folder) and/or a "Virtual mounts without a host path mapping …" list
  * (every other route). The spec gives the headings, not every word of the lines: those are ours.
  */
@@ -170,7 +170,7 @@ function append(message: string, text: string, separator: string): string {
   return message === "" ? text : `${message}${separator}${text}`;
 }
 
-/** A custom filesystem middleware's `toolDescriptions` replace the generated text entirely (§7.1). */
+/** A custom filesystem middleware's `toolDescriptions` replace the generated text entirely (docs/reference/prompt.md). */
 function toolDescriptionsOverride(middlewareNode: JsonNode | undefined): Record<string, string> {
   const node = property(middlewareNode, "toolDescriptions");
   const out: Record<string, string> = {};

@@ -4,8 +4,8 @@
  * (`deerflow/authz/principal.py`), for the flattened `authorization` block of config-format.md:
  * `{ enabled, fail_closed, default_role, roles }`, where `roles` is what DeerFlow has under `provider.config.roles`.
  *
- * Spec: ../../../../../shared/spec/deerflow-authorization.md — A.1.5 (construction rules and messages), A.2
- * (decision vectors), "Enforcement vectors" (fail_closed), A.4 (reason codes).
+ * What it models, in words: docs/reference/deerflow-rbac.md (construction rules and messages, the decision of a
+ * policy, fail_closed, reason codes); the vectors that pin it are read by test/authorization/rbac.test.ts.
  */
 import { property, type JsonNode } from "../config/parse";
 import {

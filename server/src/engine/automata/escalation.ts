@@ -31,7 +31,7 @@ type ReportedFinding = Omit<Finding, "code" | "severity"> & { severity?: Severit
 
 
 /**
- * §6.1, path half of `subagent-escalation`: for every agent other than the main one (the general-purpose subagent
+ * docs/reference/subagents.md, path half of `subagent-escalation`: for every agent other than the main one (the general-purpose subagent
  * and each declared subagent), an (operation, path) that the main agent's rules deny and the agent's own rules do
  * not, with a witness. Exact, on automata; where the analysis cannot finish it says so in `skipped` and reports
  * nothing for that agent.

@@ -8,8 +8,8 @@ import { BoundedCache } from "../boundedCache";
 
 /**
  * The path languages the analysis works with, per runtime, as minimal refa DFAs:
- * - what one permission pattern matches under the runtime's matcher (§2);
- * - the canonical tool paths of the runtime: what a path can look like when it reaches the matcher (§1.3).
+ * - what one permission pattern matches under the runtime's matcher (docs/reference/globs.md);
+ * - the canonical tool paths of the runtime: what a path can look like when it reaches the matcher (docs/reference/paths.md).
  *
  * Runtime differences live in the `MATCHERS` table below, in this one place.
  */
@@ -17,7 +17,7 @@ import { BoundedCache } from "../boundedCache";
 /** How a runtime's matcher reads a pattern: regular expressions (any one matching is a match), plus literal strings. */
 interface MatcherStrategy {
   readonly alphabet: "utf16" | "codepoints";
-  /** The canonical tool paths (§1.3): every path the matcher can be handed, as a whole-string regular expression. */
+  /** The canonical tool paths (docs/reference/paths.md): every path the matcher can be handed, as a whole-string regular expression. */
   readonly canonical: RegexSource;
   /** The canonical paths the runtime leaves exactly as typed (a tool argument that is its own canonical path). */
   readonly asTyped: RegexSource;
@@ -26,7 +26,7 @@ interface MatcherStrategy {
   compile(pattern: string): { regexes: readonly RegexSource[]; literals: readonly string[] } | { unusable: string };
 }
 
-// A JS segment: non-empty, no `/`, not `..` or `~` (validatePath rejects them), `.` kept (§1.3 C5–C6).
+// A JS segment: non-empty, no `/`, not `..` or `~` (validatePath rejects them), `.` kept (docs/reference/paths.md C5–C6).
 const JS_SEGMENT = String.raw`(?:[^/.~][^/]*|\.(?:[^/.][^/]*)?|\.\.[^/]+|~[^/]+)`;
 // A Python segment: anything but `..` and `\`, possibly empty or `.`: `validate_path` turns every `\` into `/`
 // *after* normpath, so `/a\.\b` becomes `/a/./b` and `/a\` becomes `/a/` (py:backends/utils.py validate_path).
@@ -36,7 +36,7 @@ const READABLE_NAME = String.raw`(?:[A-Za-z0-9_\-][A-Za-z0-9_.\-]*|\.[A-Za-z0-9_
 const READABLE = String.raw`^(?:\/|(?:\/${READABLE_NAME})+)$`;
 
 const MATCHERS: Record<RuntimeId, MatcherStrategy> = {
-  // micromatch.isMatch → picomatch 2.3.2: string equality first, then the regular expression (§2, G48).
+  // micromatch.isMatch → picomatch 2.3.2: string equality first, then the regular expression (docs/reference/globs.md, G48).
   "deepagents-js": {
     alphabet: "utf16",
     canonical: { source: String.raw`^(?:\/|(?:\/${JS_SEGMENT})+)$`, flags: "" },
@@ -167,7 +167,7 @@ function fixed(regex: RegexSource): DFA {
   return dfa;
 }
 
-/** The canonical tool paths of `runtime` (§1.3). */
+/** The canonical tool paths of `runtime` (docs/reference/paths.md). */
 export function canonicalPaths(runtime: Runtime): DFA {
   return fixed(MATCHERS[runtime.id].canonical);
 }

@@ -220,7 +220,7 @@ export class ModelAnalysis {
         const { tracks, outcomes } = realiseOutcomes(
           this.space,
           [{ list, tables: this.tablesOf(list) }, { list, tables: this.tablesOf(list, other) }],
-          // The same tool argument, taken as it is by both runtimes (§1.3), in characters both read alike.
+          // The same tool argument, taken as it is by both runtimes (docs/reference/paths.md), in characters both read alike.
           [this.space.table(asTypedPaths(primary)), this.space.table(asTypedPaths(other)), this.space.table(sharedCharacters())],
           new Budget(this.productBudget),
           // divergencesOf reads only who decides, in each runtime.

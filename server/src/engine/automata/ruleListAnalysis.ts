@@ -78,8 +78,8 @@ export function takenTheOtherWay(operations: readonly OperationFacts[], decision
 }
 
 /**
- * The exact analysis of one rule list under one runtime (first match wins, permissive default, §3.1), over the
- * runtime's canonical tool paths (§1.3). Every claim is decided on automata; every witness comes from them.
+ * The exact analysis of one rule list under one runtime (first match wins, permissive default, docs/reference/decisions.md), over the
+ * runtime's canonical tool paths (docs/reference/paths.md). Every claim is decided on automata; every witness comes from them.
  * Rules are analysed lazily, one at a time, each within its own budget, and all of them within the list's.
  */
 export class RuleListAnalysis {

@@ -6,7 +6,7 @@ import { alphabetOf, canonicalPaths, type PatternLanguage } from "./languages";
 import { prefixesCompatible, type PathSpace } from "./space";
 import type { Condition, Table } from "./tables";
 
-/** What a rule does to a path that it decides (§3.1: only the exact string "deny" blocks; unknown modes allow). */
+/** What a rule does to a path that it decides (docs/reference/decisions.md: only the exact string "deny" blocks; unknown modes allow). */
 export type Decision = "allow" | "deny" | "interrupt";
 
 /** `CompiledRuleList`'s reading of a mode (permissions/ruleList.ts). */

@@ -6,7 +6,7 @@ import { removeProperty } from "../config/objectEdits";
 import type { Check } from "./check";
 
 /**
- * §5.2 (deepagents-py): 0.7 removed backend factories. `FilesystemMiddleware.__init__` raises `TypeError` for a
+ * docs/reference/tools-and-backends.md (deepagents-py): 0.7 removed backend factories. `FilesystemMiddleware.__init__` raises `TypeError` for a
  * backend that is a function, with or without permissions, before any other test of the backend: the agent is
  * never built. (deepagents-js takes factories; with permissions that is permissions-with-sandbox-factory.)
  */

@@ -7,7 +7,7 @@ import type { Check } from "./check";
 import { analysable, type ExampleFill, examplePaths, isCanonical } from "../runtime/globText";
 
 /**
- * §1.3 (C5–C6, T6–T7): deepagents-js canonicalises a tool path by dropping empty segments only, so `.` segments
+ * docs/reference/paths.md (C5–C6, T6–T7): deepagents-js canonicalises a tool path by dropping empty segments only, so `.` segments
  * reach the matcher, and micromatch never matches a `.` segment with `*` or `**` (G12). The backend then gets the
  * raw path, and a backend with real files (`filesystem`, `sandbox`) resolves `/secrets/./key` to `/secrets/key`:
  * a deny on `/secrets/**` is bypassed. State and store backends key raw strings, so there the same call reads
@@ -56,7 +56,7 @@ export const dotSegmentBypass: Check = {
  * of either kind, `*(/*|/.)` any run of them, `*(*\/|./)` any run followed by a slash.
  *
  * Anchoring matters for `delete`: a deny `write` pattern whose leading component is a wildcard blocks every
- * directory delete (§3.5 step 2b, rule 1). So the guard follows the literal folders of each deny pattern: for each
+ * directory delete (docs/reference/decisions.md, `delete`, the first subtree rule). So the guard follows the literal folders of each deny pattern: for each
  * literal prefix P, `P/.` and `P/./…` (anchor `P/.`), then a `.` anywhere below the whole prefix (anchor: the
  * prefix). Those anchors lie on the deny pattern's own anchor chain, so `delete` blocks nothing new.
  */
@@ -130,7 +130,7 @@ function mapsToRealFiles(backend: BackendSpec): boolean {
   return (!!backend.default && mapsToRealFiles(backend.default)) || backend.routes.some((r) => mapsToRealFiles(r.backend));
 }
 
-/** Where a composite sends a raw path: the longest route prefix it starts with, else the default (§5). */
+/** Where a composite sends a raw path: the longest route prefix it starts with, else the default (docs/reference/routes.md). */
 function servingBackend(backend: BackendSpec, path: string, via = ""): { backend: BackendSpec; via: string } | undefined {
   if (backend.type !== "composite") return { backend, via };
   const route = [...backend.routes].sort((a, b) => b.prefix.length - a.prefix.length).find((r) => path.startsWith(r.prefix));

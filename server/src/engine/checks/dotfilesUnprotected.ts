@@ -9,7 +9,7 @@ import { analysable, type ExampleFill, examplePaths, isCanonical, isLiteralText,
 import { BoundedCache } from "../boundedCache";
 
 /**
- * §2.2 item 1 (G4, G9, G21, G25, G31, G42–G43, G109–G110, T13, T17–T18): deepagents-js matches with
+ * docs/reference/globs.md, dotfiles (G4, G9, G21, G25, G31, G42–G43, G109–G110, T13, T17–T18): deepagents-js matches with
  * `{ dot: true }`, deepagents-py calls wcmatch without `DOTGLOB`, so there `*`, `**`, `?` and classes never match a
  * name that starts with `.`. A `deny` written with JS in mind leaves `.env` and `.git/` open in Python. Reported
  * only with a witness: a dotfile path the pattern covers in JS, that the pattern misses in Python, that no

@@ -6,7 +6,7 @@ import { property, spanOf } from "../config/parse";
 import type { Check } from "./check";
 
 /**
- * §4.4, §11.8: a custom filesystem middleware without `backend` falls back to its own state backend, not the
+ * docs/reference/tools-and-backends.md: a custom filesystem middleware without `backend` falls back to its own state backend, not the
  * agent's: its tools read and write somewhere else, and `execute` disappears even on a sandbox.
  */
 export const middlewareDropsBackend: Check = {

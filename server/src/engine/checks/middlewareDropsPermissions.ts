@@ -7,7 +7,7 @@ import type { Check, CheckContext } from "./check";
 import { addSubagentFilesystemMiddleware } from "./subagentFilesystemFix";
 
 /**
- * §4.4, §6.3, §11.4–11.5 (deepagents #5388): a custom filesystem middleware replaces the default one as a whole
+ * docs/reference/tools-and-backends.md, docs/reference/subagents.md (deepagents #5388): a custom filesystem middleware replaces the default one as a whole
  * object. Without its own `permissions` it has none, whatever the agent was given; and a forked subagent that
  * inherits the parent's custom middleware loses its own `permissions`.
  */

@@ -4,7 +4,7 @@ import { didYouMean } from "../didYouMean";
 import type { Check } from "./check";
 
 /**
- * §1.2 V20–V21: only the exact string "deny" blocks. Any other mode is returned as the decision, which is not
+ * docs/reference/paths.md V20–V21: only the exact string "deny" blocks. Any other mode is returned as the decision, which is not
  * "deny", so the call is allowed, and because the rule matched, no later rule is consulted.
  */
 export const modeUnknown: Check = {

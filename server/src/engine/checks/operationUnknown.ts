@@ -4,7 +4,7 @@ import { didYouMean } from "../didYouMean";
 import { OPERATIONS } from "../runtime/runtime";
 import type { Check } from "./check";
 
-/** §1.2 V18: tools only ever ask for `read` or `write`; any other entry never matches. */
+/** docs/reference/paths.md V18: tools only ever ask for `read` or `write`; any other entry never matches. */
 export const operationUnknown: Check = {
   code: "operation-unknown",
   severity: "warning",

@@ -4,7 +4,7 @@ import { OPERATIONS } from "../runtime/runtime";
 import type { Check } from "./check";
 
 /**
- * §1.2 V19: a string `operations` is accepted, and both runtimes then test membership (JS
+ * docs/reference/paths.md V19: a string `operations` is accepted, and both runtimes then test membership (JS
  * `rule.operations.includes(op)`, Python `op in rule.operations`) as a substring:
  * `"readwrite"` covers both, `"reading"` covers read. The fix writes the list the runtime actually uses, so it
  * changes no decision.

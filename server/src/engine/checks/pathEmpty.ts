@@ -2,7 +2,7 @@ import { spanOf } from "../config/parse";
 import type { Check } from "./check";
 import { forEachPathProblem, refusal } from "./pathProblem";
 
-/** §1.2 V2, V14: `""` or a value that is not a string. */
+/** docs/reference/paths.md V2, V14: `""` or a value that is not a string. */
 export const pathEmpty: Check = {
   code: "path-empty",
   severity: "error",

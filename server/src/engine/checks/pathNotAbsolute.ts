@@ -2,7 +2,7 @@ import { spanOf } from "../config/parse";
 import type { Check } from "./check";
 import { forEachPathProblem, refusal } from "./pathProblem";
 
-/** §1.2 V1, V7, V13: a pattern must start with `/` (a `!` negation or `~/` is not absolute either). */
+/** docs/reference/paths.md V1, V7, V13: a pattern must start with `/` (a `!` negation or `~/` is not absolute either). */
 export const pathNotAbsolute: Check = {
   code: "path-not-absolute",
   severity: "error",

@@ -2,7 +2,7 @@ import { spanOf } from "../config/parse";
 import type { Check } from "./check";
 import { forEachPathProblem, refusal } from "./pathProblem";
 
-/** §1.2 V3–V4, and V10 in Python, which also splits on backslashes. */
+/** docs/reference/paths.md V3–V4, and V10 in Python, which also splits on backslashes. */
 export const pathParentSegment: Check = {
   code: "path-parent-segment",
   severity: "error",

@@ -2,7 +2,7 @@ import { spanOf } from "../config/parse";
 import type { Check } from "./check";
 import { forEachPathProblem, refusal } from "./pathProblem";
 
-/** §1.2 V5–V6: a `~` segment (Python raises NotImplementedError). `/~user/x` is accepted (V8). */
+/** docs/reference/paths.md V5–V6: a `~` segment (Python raises NotImplementedError). `/~user/x` is accepted (V8). */
 export const pathTildeSegment: Check = {
   code: "path-tilde-segment",
   severity: "error",

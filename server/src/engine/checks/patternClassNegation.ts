@@ -6,7 +6,7 @@ import { probeMatcher } from "./patternTable";
 import { analysable, examplePaths, isCanonical, PLAIN_FILL, scanGlob } from "../runtime/globText";
 
 /**
- * §2.2 item 4 (G54–G55, T33–T35): picomatch 2.3.2 has no `[!…]` negation. It compiles `[!a]` to
+ * docs/reference/globs.md, `[!a]` (G54–G55, T33–T35): picomatch 2.3.2 has no `[!…]` negation. It compiles `[!a]` to
  * `(?:\[!a\]|[!a])`: the literal text `[!a]`, or one of `!` and `a`. wcmatch reads `[!a]` as "anything but a".
  * The same rule therefore denies opposite files in the two runtimes. `[^a]` is a negation in both (G56): the fix
  * makes deepagents-js do what the pattern says and leaves deepagents-py unchanged. It is not applied by `--fix`:

@@ -9,7 +9,7 @@ import type { Runtime } from "../runtime/runtime";
 import type { Check } from "./check";
 
 /**
- * §2.2 items 6 and 8. Tool paths are canonicalised before they are matched (§1.3): a deepagents-js path never
+ * docs/reference/globs.md (patterns with `//` or a trailing `/`; brace ranges). Tool paths are canonicalised before they are matched (docs/reference/paths.md): a deepagents-js path never
  * holds `//` nor a trailing `/` (except the root), a deepagents-py path never holds a trailing `/` (except `/` and
  * `//`). A pattern that can only match such text decides nothing. Separately, picomatch (deepagents-js) does not
  * expand brace ranges it cannot write as one character class: it builds a class out of the range's parts.
@@ -92,7 +92,7 @@ export function neverMatchReason(runtime: Runtime, pattern: string): string | un
   let reason: string | undefined;
   if (pattern !== "/" && last.ch === "/" && outsideGroups(last) && trailingSlashIsFinal) {
     const what = lastSegmentIsGlobstar(chars) ? "a pattern ending in `/**/`" : "this pattern";
-    // deepagents-py turns backslashes into slashes after `normpath` (§1.3), so an argument ending in `\` is the
+    // deepagents-py turns backslashes into slashes after `normpath` (docs/reference/paths.md), so an argument ending in `\` is the
     // one way a tool path keeps a trailing `/` there: say so rather than "never" (explain shows that match).
     reason = q.backslashKeepsTrailingSlash
       ? `its tool paths end in \`/\` only for an argument ending in a backslash (\`/a\\\` is matched as \`/a/\`, §1.3): for every other argument the trailing slash is removed before matching, and ${what} only matches text that ends in \`/\``
@@ -117,7 +117,7 @@ interface MatcherQuirks {
   doubleSlashMatches: boolean;
   /** wcmatch matches `/x/**\/` against `/x/a` (G78); picomatch does not. */
   trailingGlobstarSlashMatches: boolean;
-  /** deepagents-py canonicalises the argument `/a\` to `/a/` (backslashes become slashes after `normpath`, §1.3). */
+  /** deepagents-py canonicalises the argument `/a\` to `/a/` (backslashes become slashes after `normpath`, docs/reference/paths.md). */
   backslashKeepsTrailingSlash: boolean;
 }
 
@@ -183,7 +183,7 @@ function deadMessage(
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Brace ranges in picomatch (§2.2 item 8, G96–G99)
+// Brace ranges in picomatch (docs/reference/globs.md, G96–G99)
 // ---------------------------------------------------------------------------------------------------------------
 
 /**

@@ -7,7 +7,7 @@ import { analysable, type ExampleFill, examplePaths, isCanonical, isStructural, 
 import { BoundedCache } from "../boundedCache";
 
 /**
- * §2.2 item 3 (G28, G34, G37, G100, T27): picomatch compiles a leading `/**\/` to "a slash, one or more segments,
+ * docs/reference/globs.md (G28, G34, G37, G100, T27): picomatch compiles a leading `/**\/` to "a slash, one or more segments,
  * a slash", so `/**\/.env` does not match `/.env` at the root, while wcmatch's `**` also matches zero segments.
  * `/{,**\/}name` matches the root in both (G101–G102). Reported only with a root path the runtime's matcher
  * confirms is missed, and that no other pattern of the same rule catches.

@@ -6,10 +6,10 @@ import { probeMatcher } from "./patternTable";
 import { analysable, examplePaths, type GlobChar, isCanonical, isStructural, PLAIN_FILL, scanGlob } from "../runtime/globText";
 
 /**
- * §2.2 item 5 (G60–G65, G75, G111–G113, T36–T37): picomatch (deepagents-js) reads extglobs `@(…)`, `+(…)`,
+ * docs/reference/globs.md (G60–G65, G75, G111–G113, T36–T37): picomatch (deepagents-js) reads extglobs `@(…)`, `+(…)`,
  * `!(…)`, `?(…)`, `*(…)`, plain `(…)` groups and `|` as operators; wcmatch is called without `EXTGLOB`, so for
  * deepagents-py they are literal characters. Even in deepagents-js, `delete` treats such a pattern as a literal
- * path, because its wildcard test only looks for `* ? { [` (§3.5, D19).
+ * path, because its wildcard test only looks for `* ? { [` (docs/reference/decisions.md, D19).
  */
 export const patternRuntimeSyntax: Check = {
   code: "pattern-runtime-syntax",
@@ -35,7 +35,7 @@ export const patternRuntimeSyntax: Check = {
           let message: string;
           if (readsGroupsAsOperators(runtime)) {
             const example = witness ? ` Here it matches \`${witness}\`, which ${literalRuntimes.map((r) => r.label).join(" and ")} does not.` : "";
-            // `delete` reads a pattern without `* ? { [` as a literal path (§3.5, D19); with one of them it globs.
+            // `delete` reads a pattern without `* ? { [` as a literal path (docs/reference/decisions.md, D19); with one of them it globs.
             const literalForDelete = !/[*?{[]/.test(pattern);
             const textFor = literalForDelete ? "deepagents-py and delete's literal-path check (D19) treat it as text" : "deepagents-py treats it as text";
             message = `\`${construct.text}\` is ${construct.kind}, a JS-only operator in ${runtime.label}: ${textFor}.${example}`;

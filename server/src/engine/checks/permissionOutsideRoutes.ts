@@ -3,7 +3,7 @@ import { spanOf, type JsonNode } from "../config/parse";
 import type { Check } from "./check";
 
 /**
- * §5.1, §5.3 (R1–R17): a composite backend with a sandbox default accepts path rules only when every path is
+ * docs/reference/routes.md (R1–R17): a composite backend with a sandbox default accepts path rules only when every path is
  * scoped to a route prefix under the runtime's predicate. Reported on each path the predicate rejects, and only
  * where the runtime actually refuses the configuration (so never for JS when `execute` is not allowlisted).
  */

@@ -7,7 +7,7 @@ import type { Check } from "./check";
 import { patternTable } from "./patternTable";
 
 /**
- * §4.2, §5.2, §4.4: the runtime refuses to construct a filesystem middleware that has path rules and a backend that
+ * docs/reference/tools-and-backends.md: the runtime refuses to construct a filesystem middleware that has path rules and a backend that
  * can execute shell commands (a sandbox instance, or a composite with a sandbox default), unless every path is
  * scoped to a route. deepagents-js only when `execute` is allowlisted; deepagents-py always. Every filesystem
  * middleware the runtime builds counts: the default ones (still built when a custom one replaces them) and those

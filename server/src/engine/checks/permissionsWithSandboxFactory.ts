@@ -6,7 +6,7 @@ import { propertyKeyNode, spanOf } from "../config/parse";
 import type { Check } from "./check";
 
 /**
- * §5.2, §3.6 (deepagents-js): the construction guard skips a backend given as a factory function, so the agent is
+ * docs/reference/tools-and-backends.md (deepagents-js): the construction guard skips a backend given as a factory function, so the agent is
  * built, but at call time `execute` finds permissions on a backend that is not route-scoped and answers an error,
  * every time. Reported for the rule lists that reach such an agent's filesystem middleware.
  */

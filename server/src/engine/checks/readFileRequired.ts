@@ -7,7 +7,7 @@ import { isFilesystemToolName } from "../runtime/runtime";
 import type { Check } from "./check";
 
 /**
- * §4.1: a filesystem middleware's `tools` must include `read_file`; the runtime refuses the middleware otherwise
+ * docs/reference/tools-and-backends.md: a filesystem middleware's `tools` must include `read_file`; the runtime refuses the middleware otherwise
  * (JS also for a string other than "all", which it reads character by character; Python reads only lists).
  */
 export const readFileRequired: Check = {

@@ -3,7 +3,7 @@ import { spanOf } from "../config/parse";
 import type { Check } from "./check";
 
 /**
- * §5.3 routing caveat: `CompositeBackend` assumes route prefixes end in `/`. A route `/memories` also receives
+ * docs/reference/routes.md, routing by prefix: `CompositeBackend` assumes route prefixes end in `/`. A route `/memories` also receives
  * `/memoriesX/…` (a plain string prefix, stripped to `/X/…`), and the route-scoping predicates disagree about it
  * (R7). A single-file mount (`/instructions.md`) is the exception.
  */

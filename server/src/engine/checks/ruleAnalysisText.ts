@@ -128,7 +128,7 @@ export function decider(list: RuleListSpec, index: number): string {
 
 export { Confirm };
 
-/** " (deepagents-py 0.7.8 matches `/a/` for the tool argument `/a\\`, §1.3)" when the path is not typed as it is matched. */
+/** " (deepagents-py 0.7.8 matches `/a/` for the tool argument `/a\\`, docs/reference/paths.md)" when the path is not typed as it is matched. */
 export function argumentNote(runtime: Runtime, path: string): string {
   const argument = toolArgumentFor(runtime, path);
   return argument === undefined || argument === path ? "" : ` (${runtime.label} matches \`${path}\` for the tool argument ${JSON.stringify(argument)}, §1.3)`;

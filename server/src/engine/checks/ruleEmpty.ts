@@ -4,7 +4,7 @@ import { spanOf } from "../config/parse";
 import { removalStopsValidation } from "../permissions/decideToolPath";
 import type { Check } from "./check";
 
-/** §1.2 V15, V18: `paths: []` or `operations: []` can never match. */
+/** docs/reference/paths.md V15, V18: `paths: []` or `operations: []` can never match. */
 export const ruleEmpty: Check = {
   code: "rule-empty",
   severity: "warning",
@@ -17,7 +17,7 @@ export const ruleEmpty: Check = {
         if (!emptyPaths && !emptyOps) continue;
         const what = emptyPaths && emptyOps ? "no paths and no operations" : emptyPaths ? "no paths" : "no operations";
         // Still not nothing when it is the list's only rule in a runtime that checks tool paths only while the agent
-        // has rules (§1.3): then removing it lets `/a/../b` through, so the fix is offered but not applied by --fix.
+        // has rules (docs/reference/paths.md): then removing it lets `/a/../b` through, so the fix is offered but not applied by --fix.
         const validating = removalStopsValidation(list.rules.length, context.runtimes);
         context.report({
           message: `This rule has ${what}, so it never matches any tool call in ${context.model.runtime.label}; it decides nothing.${validating ? ` It is the list's only rule, though: ${validating.label} checks tool paths (relative, \`..\`, \`~\`) only while the agent has a rule, so without it such paths are let through.` : ""}`,

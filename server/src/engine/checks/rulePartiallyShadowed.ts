@@ -3,7 +3,7 @@ import type { Check } from "./check";
 import { argumentNote, decided, namedRules, RELATED_RULES, reportVerdicts, ruleLabel, shown } from "./ruleAnalysisText";
 
 /**
- * §3.1: part of the rule's paths is decided first by an earlier rule, the other way; the rest the rule still
+ * docs/reference/decisions.md: part of the rule's paths is decided first by an earlier rule, the other way; the rest the rule still
  * decides. Often intended (an exception carved out ahead of a broad rule), so only information, with a witness on
  * each side: a path taken from it, and a path it still decides.
  */

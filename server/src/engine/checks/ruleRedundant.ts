@@ -8,7 +8,7 @@ import type { Check } from "./check";
 import { argumentNote, Confirm, decided, decider, reportVerdicts, ruleLabel, shown } from "./ruleAnalysisText";
 
 /**
- * §3.1: removing the rule changes no decision: earlier rules decide all its paths its own way, or the paths it does
+ * docs/reference/decisions.md: removing the rule changes no decision: earlier rules decide all its paths its own way, or the paths it does
  * decide would be decided the same way without it (by a later rule, or, for an `allow`, by the permissive default).
  * Decided exactly on automata; the "Remove rule" fix is safe because that is exactly what was proved.
  */
@@ -24,7 +24,7 @@ export const ruleRedundant: Check = {
       // point: mode-unknown and operation-unknown say how to repair it, and removing it (a safe fix, applied by
       // `--fix`) would throw the intended deny away with the typo.
       if (mistyped(runtime, rule.input)) return undefined;
-      // deepagents-js checks tool paths only while the agent has rules (§1.3): removing the last one turns path
+      // deepagents-js checks tool paths only while the agent has rules (docs/reference/paths.md): removing the last one turns path
       // validation off, so `read /a/../b` goes from an error to allowed (in the config's runtime or in compatibleWith).
       if (removalStopsValidation(list.rules.length, context.runtimes)) return undefined;
       const w = verdict.witness;

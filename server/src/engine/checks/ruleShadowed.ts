@@ -5,7 +5,7 @@ import type { Check } from "./check";
 import { argumentNote, decided, RELATED_RULES, reportVerdicts, ruleIndices, ruleLabel, shown } from "./ruleAnalysisText";
 
 /**
- * §3.1: first match wins. A rule every one of whose paths (for every operation it names) an earlier rule decides
+ * docs/reference/decisions.md: first match wins. A rule every one of whose paths (for every operation it names) an earlier rule decides
  * first, some of them the other way, never decides anything: its intent is lost (the `.env`-after-`/workspace/**`
  * mistake). Decided exactly on automata (automata/outcomes.ts); the witness is confirmed with the rule list's own
  * decision function; the reorder fix is offered only when the automata prove that it changes nothing outside the

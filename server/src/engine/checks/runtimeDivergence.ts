@@ -5,7 +5,7 @@ import type { Check } from "./check";
 import { Confirm, decider, verb, shown } from "./ruleAnalysisText";
 
 /**
- * §2.2: the same rules, another runtime in `compatibleWith`, another decision (dotfiles, the directory itself,
+ * docs/reference/globs.md: the same rules, another runtime in `compatibleWith`, another decision (dotfiles, the directory itself,
  * a leading `/**\/`, `[!a]`, extglobs, `interrupt`…). Decided exactly on automata over the paths both runtimes take
  * as they are; reported once per rule where the two runtimes first part ways, with a witness and both decisions.
  */

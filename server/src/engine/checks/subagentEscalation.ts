@@ -9,7 +9,7 @@ import { addSubagentFilesystemMiddleware } from "./subagentFilesystemFix";
 import { exactAnalysis } from "../analysisLoader";
 
 /**
- * §6.4 (the corridor-security comment on PR #4325), tool half: a filesystem-tool restriction on the main agent
+ * docs/reference/subagents.md (the corridor-security comment on PR #4325), tool half: a filesystem-tool restriction on the main agent
  * (a custom filesystem middleware's `tools`) does not reach declarative subagents, so delegating through `task`
  * regains the hidden tools. The general-purpose subagent inherits the restriction by name, and so does a forked
  * subagent in deepagents-js 1.14.1 unless it brings its own filesystem middleware. (The path half, an operation the

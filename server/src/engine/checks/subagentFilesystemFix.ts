@@ -6,7 +6,7 @@ import type { Edit } from "../diagnostics";
 /**
  * Shared by the subagent checks' fixes (not a check): give a subagent a filesystem middleware of its own, with an
  * allowlist, and the rules and backend it has today, so that replacing its default middleware (a whole-object
- * swap, §4.4) keeps what it had and only narrows its tools.
+ * swap, docs/reference/tools-and-backends.md) keeps what it had and only narrows its tools.
  */
 export function addSubagentFilesystemMiddleware(
   text: string,

@@ -4,7 +4,7 @@ import { spanOf } from "../config/parse";
 import type { Fix } from "../diagnostics";
 import type { Check } from "./check";
 
-/** §6.1: `permissions: null` inherits the parent's rules in deepagents-js (`??`) and means unrestricted in deepagents-py. */
+/** docs/reference/subagents.md: `permissions: null` inherits the parent's rules in deepagents-js (`??`) and means unrestricted in deepagents-py. */
 export const subagentPermissionsNull: Check = {
   code: "subagent-permissions-null",
   severity: "information",

@@ -3,7 +3,7 @@ import { FILESYSTEM_TOOLS } from "../runtime/runtime";
 import type { Check } from "./check";
 
 /**
- * §4.4, §11.2: `createDeepAgent` refuses top-level user tools named like a built-in tool (`TOOL_NAME_COLLISION`:
+ * docs/reference/tools-and-backends.md: `createDeepAgent` refuses top-level user tools named like a built-in tool (`TOOL_NAME_COLLISION`:
  * the eight filesystem tools, `task`, the async-task tools). A subagent's own `tools` are not checked at
  * construction; such a name fails only when that agent runs.
  */

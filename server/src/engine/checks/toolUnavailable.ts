@@ -5,7 +5,7 @@ import { spanOf } from "../config/parse";
 import type { Check } from "./check";
 
 /**
- * §4.3: at every model call the filesystem middleware removes `execute` when its backend cannot execute, and its
+ * docs/reference/tools-and-backends.md: at every model call the filesystem middleware removes `execute` when its backend cannot execute, and its
  * `delete` when the backend cannot delete. Listing them in `tools` registers them, and the model never sees them.
  */
 export const toolUnavailable: Check = {

@@ -9,8 +9,8 @@ import { FILESYSTEM_TOOLS } from "../runtime/runtime";
 import type { Check } from "./check";
 
 /**
- * §4.1: the allowlist only knows the eight filesystem tools; any other name is silently ignored. So are the other
- * places a tool is named by key: a filesystem middleware's `toolDescriptions` (§7.1: a description for a tool it
+ * docs/reference/tools-and-backends.md: the allowlist only knows the eight filesystem tools; any other name is silently ignored. So are the other
+ * places a tool is named by key: a filesystem middleware's `toolDescriptions` (docs/reference/prompt.md: a description for a tool it
  * does not register goes nowhere) and an agent's `interruptOn` (a tool no agent has is never called, so the
  * approval the author asked for never happens).
  */

@@ -7,7 +7,7 @@ import { Memo } from "../memo";
 /**
  * The config as the checks see it: typed where the file is well-formed, tolerant where it is not (the schema
  * check reports shape errors; the model keeps raw values because the runtimes use them raw, e.g. a string
- * `operations` is a substring test, §1.2 V19). Every element keeps its node, so every finding has a range.
+ * `operations` is a substring test, docs/reference/paths.md V19). Every element keeps its node, so every finding has a range.
  */
 export interface Located<T> {
   value: T;
@@ -64,7 +64,7 @@ export interface MiddlewareSpec {
   agent: string;
   type: string | undefined;
   name?: string;
-  /** `tools` as written (`"all"`, a list, anything): normalised by the runtime rules of §4.1. */
+  /** `tools` as written (`"all"`, a list, anything): normalised by the runtime rules of docs/reference/tools-and-backends.md. */
   tools?: Located<unknown>;
   permissions?: RuleListSpec;
   backend?: BackendSpec;
@@ -128,7 +128,7 @@ export function buildModel(root: JsonNode): ConfigModel {
     backend,
     tools: strings(property(root, "tools")),
     // Top-level rules govern the main agent's tools only while no custom filesystem middleware replaces the
-    // default one (§4.4); they are still inherited by declarative subagents, so they keep the agent's backend.
+    // default one (docs/reference/tools-and-backends.md); they are still inherited by declarative subagents, so they keep the agent's backend.
     permissions: ruleListOf(permissionsNode, { kind: "top-level" }, customFs ? customFs.backend : backend),
     middleware,
     subagents: [],
@@ -193,7 +193,7 @@ function middlewareListOf(node: JsonNode | undefined, agent: string, topLevel = 
       type,
       name: stringOf(property(entry, "name"))?.value,
       tools: toolsNode ? { value: getNodeValue(toolsNode), node: toolsNode } : undefined,
-      // A custom filesystem middleware without `backend` falls back to its own state backend (§4.4).
+      // A custom filesystem middleware without `backend` falls back to its own state backend (docs/reference/tools-and-backends.md).
       permissions: ruleListOf(property(entry, "permissions"), { kind: "middleware", agent, middlewareIndex: index }, backend ?? stateDefault(entry)),
       backend,
       systemPrompt: stringOf(property(entry, "systemPrompt")),

@@ -1,7 +1,7 @@
 import type { Operation, Runtime } from "../runtime/runtime";
 import type { CompiledRuleList, RuleDecision } from "./ruleList";
 
-/** What a filesystem tool does with one path argument before it reaches the backend (§1.3, §3.1–§3.2). */
+/** What a filesystem tool does with one path argument before it reaches the backend (docs/reference/paths.md, docs/reference/decisions.md). */
 export interface ToolPathOutcome {
   /** `error`: the runtime rejects the path itself (or cannot evaluate a rule); `deny`: a rule denies it. */
   outcome: "allow" | "deny" | "interrupt" | "error";
@@ -14,8 +14,8 @@ export interface ToolPathOutcome {
 }
 
 /**
- * `checkPermission` for read_file / write_file / edit_file / ls / glob / grep (not delete: §3.5 has its own
- * subtree geometry). JS validates only when the agent has rules; Python always (§1.3).
+ * `checkPermission` for read_file / write_file / edit_file / ls / glob / grep (not delete: docs/reference/decisions.md has its own
+ * subtree geometry). JS validates only when the agent has rules; Python always (docs/reference/paths.md).
  */
 export function decideToolPath(runtime: Runtime, rules: CompiledRuleList, op: Operation, rawPath: string): ToolPathOutcome {
   const canonical = runtime.canonicalToolPath(rawPath, !rules.isEmpty);
@@ -30,7 +30,7 @@ export function decideToolPath(runtime: Runtime, rules: CompiledRuleList, op: Op
 }
 
 /**
- * Whether the runtime checks a tool path only while the agent has rules (deepagents-js, §1.3): removing a list's
+ * Whether the runtime checks a tool path only while the agent has rules (deepagents-js, docs/reference/paths.md): removing a list's
  * last rule then turns path validation off. Asked of the runtime with a path every runtime rejects.
  */
 function validatesOnlyWithRules(runtime: Runtime): boolean {

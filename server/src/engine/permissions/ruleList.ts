@@ -13,7 +13,7 @@ export interface PermissionRuleInput {
 
 /** What the rule list answers for one operation on one canonical path. */
 export interface RuleDecision {
-  /** `allow` covers the permissive default, `mode: "allow"` and unknown modes (they allow, §1.2 V20). */
+  /** `allow` covers the permissive default, `mode: "allow"` and unknown modes (they allow, docs/reference/paths.md V20). */
   decision: "allow" | "deny" | "interrupt";
   /** Index of the deciding rule in its list, or -1 when no rule matched and the default allowed. */
   ruleIndex: number;
@@ -101,7 +101,7 @@ export interface CompiledRuleListOptions {
 }
 
 /**
- * A rule list compiled once for one runtime: first match wins, permissive default (§3.1).
+ * A rule list compiled once for one runtime: first match wins, permissive default (docs/reference/decisions.md).
  *
  * Speed without a cache, in two tiers per operation, both exact:
  * - The automata (ruleAutomaton.ts): every pattern the runtime can restate as a plain-path regular expression
@@ -151,7 +151,7 @@ export class CompiledRuleList {
             result = { decision: "allow", ruleIndex, patternIndex, mode: undefined, failure: pattern.unusable };
           } else {
             const mode = rule.mode;
-            // Only the exact string "deny" blocks; a missing or unknown mode allows and stops here (§3.1, V20).
+            // Only the exact string "deny" blocks; a missing or unknown mode allows and stops here (docs/reference/decisions.md, V20).
             const decision = mode === "deny" ? "deny" : mode === "interrupt" && runtime.modes.includes("interrupt") ? "interrupt" : "allow";
             result = { decision, ruleIndex, patternIndex, mode };
           }
@@ -200,7 +200,7 @@ export class CompiledRuleList {
 
   private decideByIndex(table: OperationTable, canonicalPath: string): RuleDecision {
     const { entries } = table;
-    // A Python tool path may keep two leading slashes (§1.3 C3) that no literal prefix accounts for.
+    // A Python tool path may keep two leading slashes (docs/reference/paths.md C3) that no literal prefix accounts for.
     if (canonicalPath.startsWith("//")) {
       for (let id = 0; id < entries.length; id++) {
         const hit = tryEntry(entries[id]!, canonicalPath);

@@ -1,15 +1,15 @@
 import type { BackendShape } from "./runtime";
 
 /**
- * Backend capabilities (§4.3). Both runtimes agree on the config's backend kinds, so the facts live here once and
+ * Backend capabilities (docs/reference/tools-and-backends.md). Both runtimes agree on the config's backend kinds, so the facts live here once and
  * each `Runtime` points at them:
  *
  * - JS `isSandboxBackend(b)`: an `execute` method and a non-empty string `id`. `CompositeBackend.id` is the default
  *   backend's id when that default is a sandbox, else `""`: a sandbox mounted only at a route does not count.
  *   Python `supports_execution`: for a `CompositeBackend`, the default must implement the sandbox protocol.
  * - `delete`: state, store, filesystem and sandbox backends have it; `CompositeBackend.delete` always exists (a
- *   missing one on the default or a route only fails at call time, §3.5); a custom backend as declared.
- * - A factory nested inside a composite is not supported by the SDK (§11.7): the composite takes instances, so a
+ *   missing one on the default or a route only fails at call time, docs/reference/decisions.md); a custom backend as declared.
+ * - A factory nested inside a composite is not supported by the SDK (docs/reference/tools-and-backends.md): the composite takes instances, so a
  *   nested `factory` flag changes nothing here.
  */
 export function backendCanExecute(backend: BackendShape): boolean {

@@ -5,7 +5,7 @@ import { FILESYSTEM_TOOLS, isSettledToolPath, type CanonicalToolPath, type Compi
 import { PICOMATCH_READING, simpleGlobMatcher } from "./simpleGlob";
 
 /**
- * deepagents-js 1.14.1 (npm), whose permission code is identical to the 1.13.1 source (§ Sources).
+ * deepagents-js 1.14.1 (npm), whose permission code is identical to the 1.13.1 source (compared function by function).
  * `validatePath` (js:permissions/enforce.ts L31–50) both validates rule paths at construction and canonicalises
  * tool paths at call time: segments are split on `/` only, empty segments are dropped, `.` segments are kept.
  */
@@ -23,7 +23,7 @@ export function validatePath(raw: unknown): { ok: true; path: string } | { ok: f
 /**
  * `normalizeFilesystemTools` (js:middleware/fs.ts L1661–1676): `null`/`undefined`/`"all"` register everything;
  * anything else is copied into a `Set` (any iterable: a string is iterated character by character) and must hold
- * `read_file`. Unknown names are ignored; registration follows `FILESYSTEM_TOOL_NAMES` order (§4.1).
+ * `read_file`. Unknown names are ignored; registration follows `FILESYSTEM_TOOL_NAMES` order (docs/reference/tools-and-backends.md).
  */
 function normalizeFilesystemTools(value: unknown): FilesystemAllowlist {
   if (value === undefined || value === null || value === "all") return { all: true, tools: FILESYSTEM_TOOLS };
@@ -41,7 +41,7 @@ function normalizeFilesystemTools(value: unknown): FilesystemAllowlist {
   return { all: false, tools };
 }
 
-/** `BUILTIN_TOOL_NAMES` (dist `createDeepAgent`): the filesystem tools, the async-task tools and `task` (§11.2). */
+/** `BUILTIN_TOOL_NAMES` (dist `createDeepAgent`): the filesystem tools, the async-task tools and `task` (docs/reference/tools-and-backends.md). */
 const BUILT_IN_TOOL_NAMES = [
   ...FILESYSTEM_TOOLS,
   "start_async_task",
@@ -59,7 +59,7 @@ function fail(kind: PathProblem["kind"], message: string): { ok: false; problem:
 export const deepagentsJs: Runtime = {
   id: "deepagents-js",
   label: "deepagents-js 1.14.1",
-  // `interrupt` is Python-only: in JS it is an unknown mode and silently allows (§1.2 V21).
+  // `interrupt` is Python-only: in JS it is an unknown mode and silently allows (docs/reference/paths.md V21).
   modes: ["allow", "deny"],
   permissionPathProblem(path: unknown): PathProblem | undefined {
     const result = validatePath(path);
@@ -67,7 +67,7 @@ export const deepagentsJs: Runtime = {
   },
   canonicalToolPath(raw: string, agentHasRules: boolean): CanonicalToolPath {
     // `checkPermission` runs only when rules exist (js:middleware/fs.ts L463–484); without rules the backend
-    // receives the raw argument, unvalidated (§11.3).
+    // receives the raw argument, unvalidated (docs/reference/paths.md).
     if (!agentHasRules || isSettledToolPath(raw)) return { ok: true, path: raw };
     const result = validatePath(raw);
     return result.ok ? result : { ok: false, error: result.problem.message };
@@ -99,14 +99,14 @@ export const deepagentsJs: Runtime = {
   },
   operationsTest: "rule.operations.includes(op)",
   operationsCover(operations: unknown, op: Operation): boolean {
-    // `rule.operations.includes(op)`: array membership, or a substring test when a string was given (§1.2 V19).
+    // `rule.operations.includes(op)`: array membership, or a substring test when a string was given (docs/reference/paths.md V19).
     if (Array.isArray(operations)) return operations.includes(op);
     if (typeof operations === "string") return operations.includes(op);
     return false;
   },
   canExecute: backendCanExecute,
   canDelete: backendCanDelete,
-  // `wrapModelCall` drops every tool named `execute`, but only its own `delete` tool instance (§4.3, A6).
+  // `wrapModelCall` drops every tool named `execute`, but only its own `delete` tool instance (docs/reference/tools-and-backends.md, A6).
   capabilityFilterByName: { execute: true, delete: false },
   routeScoped(path: string, routePrefixes: readonly string[]): boolean {
     // `allPathsScopedToRoutes` (js:middleware/fs.ts L1678–1700): the route gets a trailing `/`; the route root
@@ -127,7 +127,7 @@ export const deepagentsJs: Runtime = {
       "Error: Execution not available. Filesystem permissions cannot be used with a backend that supports command execution because shell commands can access any path, making path-based rules ineffective.",
   },
   normalizeFilesystemTools,
-  // `input.permissions ?? permissions`: `??` treats null as missing (§6.1).
+  // `input.permissions ?? permissions`: `??` treats null as missing (docs/reference/subagents.md).
   nullSubagentPermissions: "inherit",
   forkedSubagents: true,
   toolNameCollision: {

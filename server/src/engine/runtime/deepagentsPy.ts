@@ -20,11 +20,11 @@ const simplePyGlobMatcher = (pattern: string) => simpleGlobMatcher(pattern, WCMA
 /**
  * deepagents-py 0.7.8. Rule paths are validated in `FilesystemPermission.__post_init__` (py:middleware/
  * filesystem.py L405–417): backslashes become `/` first, then `PurePosixPath(...).parts` is tested, and a `~`
- * part raises `NotImplementedError`, not `ValueError` (§1.2).
+ * part raises `NotImplementedError`, not `ValueError` (docs/reference/paths.md).
  */
 function permissionPathProblem(path: unknown): PathProblem | undefined {
   if (typeof path !== "string") {
-    // `path.startswith` on a non-str (§1.2 V14).
+    // `path.startswith` on a non-str (docs/reference/paths.md V14).
     return { kind: "not-a-string", message: `AttributeError: '${pyTypeName(path)}' object has no attribute 'startswith'` };
   }
   if (!path.startsWith("/")) {
@@ -41,7 +41,7 @@ function purePosixParts(path: string): string[] {
   return path.split("/").filter((part) => part !== "" && part !== ".");
 }
 
-/** `validate_path` (py:backends/utils.py L643–706), run by every tool whether or not rules exist (§1.3). */
+/** `validate_path` (py:backends/utils.py L643–706), run by every tool whether or not rules exist (docs/reference/paths.md). */
 function validateToolPath(path: string): CanonicalToolPath {
   return isSettledToolPath(path) ? { ok: true, path } : validateToolPathFully(path);
 }
@@ -68,7 +68,7 @@ export function validateToolPathFully(path: string): CanonicalToolPath {
 /**
  * `FilesystemMiddleware.__init__` (py:middleware/filesystem.py L1671–1673, L1714–1719): only a `list` is read as an
  * allowlist (and must hold `read_file`); `"all"`, `None` and every other type fall through to all eight tools with
- * no check (§4.1). From JSON, only an array is a `list`.
+ * no check (docs/reference/tools-and-backends.md). From JSON, only an array is a `list`.
  */
 function normalizeFilesystemTools(value: unknown): FilesystemAllowlist {
   if (!Array.isArray(value)) return { all: true, tools: FILESYSTEM_TOOLS };
@@ -165,7 +165,7 @@ export const deepagentsPy: Runtime = {
   },
   canExecute: backendCanExecute,
   canDelete: backendCanDelete,
-  // `_filter_unsupported_tools_and_apply_prompt` removes every tool *named* `execute` / `delete` (§4.3).
+  // `_filter_unsupported_tools_and_apply_prompt` removes every tool *named* `execute` / `delete` (docs/reference/tools-and-backends.md).
   capabilityFilterByName: { execute: true, delete: true },
   routeScoped(path: string, routePrefixes: readonly string[]): boolean {
     // `_all_paths_scoped_to_routes` (py:middleware/filesystem.py L638–653): raw `startswith`, no slash added (R2, R7).
@@ -176,7 +176,7 @@ export const deepagentsPy: Runtime = {
   backendFactoryRefusal:
     "TypeError: backend must be an initialized backend instance. Backend factories were removed in deepagents 0.7; pass StateBackend(), CompositeBackend(...), or another BackendProtocol instance instead.",
   sandboxGuard: {
-    // The guard ignores `tools` (L1693–1700, §4.2); Python 0.7 rejects factories outright (§5.2), so a factory is
+    // The guard ignores `tools` (L1693–1700, docs/reference/tools-and-backends.md); Python 0.7 rejects factories outright (docs/reference/tools-and-backends.md), so a factory is
     // never a way around it.
     considersAllowlist: false,
     skipsFactories: false,
@@ -184,7 +184,7 @@ export const deepagentsPy: Runtime = {
       "NotImplementedError: FilesystemMiddleware does not yet support permissions with backends that provide command execution (SandboxBackendProtocol). Tool-level permissions for the execute tool are not implemented. Either remove permissions or use a backend without execution support.",
   },
   normalizeFilesystemTools,
-  // `spec.get("permissions", permissions)`: the key is present, so `None` is passed and means no rules (§6.1).
+  // `spec.get("permissions", permissions)`: the key is present, so `None` is passed and means no rules (docs/reference/subagents.md).
   nullSubagentPermissions: "unrestricted",
   forkedSubagents: false,
   toolNameCollision: {
@@ -194,6 +194,6 @@ export const deepagentsPy: Runtime = {
     message: (names) => `deepagents-py does not refuse ${names.map((n) => `\`${n}\``).join(", ")} at construction, but a built-in tool has the same name`,
   },
   duplicateSubagentMessage: (name) => `two subagents named '${name}': the \`task\` tool cannot tell them apart`,
-  // `append_to_system_message` separates parts with a blank line (§7.3).
+  // `append_to_system_message` separates parts with a blank line (docs/reference/prompt.md).
   promptSurface: { middlewarePromptSeparator: "\n\n", routeSectionWhenExecuteVisible: true },
 };

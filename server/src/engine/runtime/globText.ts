@@ -120,7 +120,7 @@ function classEnd(pattern: string, start: number): number {
   return -1;
 }
 
-/** `(…)` groups, extglobs and `|` are operators in picomatch and text in wcmatch (§2.2 item 5). */
+/** `(…)` groups, extglobs and `|` are operators in picomatch and text in wcmatch (docs/reference/globs.md). */
 export function hasGroupSyntax(chars: readonly GlobChar[]): boolean {
   return chars.some((c) => isStructural(c) && (c.ch === "|" || (c.ch === "(" && c.close !== undefined)));
 }
@@ -363,7 +363,7 @@ function choicesOf(node: GlobNode, fill: ExampleFill, limit: number): readonly s
   }
 }
 
-/** The path is exactly what the runtime would hand its matcher (§1.3), with rules present. */
+/** The path is exactly what the runtime would hand its matcher (docs/reference/paths.md), with rules present. */
 export function isCanonical(runtime: Runtime, path: string): boolean {
   const canonical = runtime.canonicalToolPath(path, true);
   return canonical.ok && canonical.path === path;

@@ -2,7 +2,7 @@ import picomatch from "picomatch";
 import type { PlainPathRegex } from "./runtime";
 
 /**
- * deepagents-js matches with `micromatch.isMatch(path, pattern, { dot: true })` (§2). micromatch 4.0.8 hands that
+ * deepagents-js matches with `micromatch.isMatch(path, pattern, { dot: true })` (docs/reference/globs.md). micromatch 4.0.8 hands that
  * to picomatch 2.3.2: `picomatch(pattern, opts)(path)`, which tries plain string equality first (why `/data/{a,b}`
  * matches the literal path `/data/{a,b}`, G48) and then the compiled regular expression. We compile the same
  * regular expression once with the same options, so the answer is bit-for-bit the runtime's.

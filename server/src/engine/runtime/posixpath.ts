@@ -1,6 +1,6 @@
 /**
  * Python's `posixpath.normpath`, ported exactly: deepagents-py's `validate_path` runs it on every tool
- * path (deepagents-semantics.md §1.3). POSIX keeps exactly two leading slashes (`//x` stays `//x`, C3).
+ * path (docs/reference/paths.md). POSIX keeps exactly two leading slashes (`//x` stays `//x`, C3).
  */
 export function posixNormpath(path: string): string {
   if (path === "") return ".";

@@ -52,7 +52,7 @@ export type PlainPathRegex =
 
 export type CanonicalToolPath = { ok: true; path: string } | { ok: false; error: string };
 
-/** Why a permission path is refused when the rule is constructed (§1.2). */
+/** Why a permission path is refused when the rule is constructed (docs/reference/paths.md). */
 export type PathProblemKind = "not-absolute" | "empty" | "parent-segment" | "tilde-segment" | "not-a-string";
 export interface PathProblem {
   kind: PathProblemKind;
@@ -60,10 +60,10 @@ export interface PathProblem {
   message: string;
 }
 
-/** The eight built-in filesystem tools, in the runtimes' registration order (§4: `FILESYSTEM_TOOL_NAMES`). */
+/** The eight built-in filesystem tools, in the runtimes' registration order (docs/reference/tools-and-backends.md: `FILESYSTEM_TOOL_NAMES`). */
 export const FILESYSTEM_TOOLS = ["ls", "read_file", "write_file", "edit_file", "delete", "glob", "grep", "execute"] as const;
 
-/** The filesystem tools through which an agent performs each operation (deepagents-semantics.md §3.2). */
+/** The filesystem tools through which an agent performs each operation (docs/reference/decisions.md). */
 export const TOOLS_BY_OPERATION: Record<Operation, readonly (typeof FILESYSTEM_TOOLS)[number][]> = {
   read: ["ls", "read_file", "glob", "grep"],
   write: ["write_file", "edit_file", "delete"],
@@ -87,7 +87,7 @@ export function isPlainPath(path: string): boolean {
 }
 
 /**
- * A tool path both runtimes leave exactly as it is (§1.3): a plain path without a `~` segment or a backslash.
+ * A tool path both runtimes leave exactly as it is (docs/reference/paths.md): a plain path without a `~` segment or a backslash.
  * Each runtime's `canonicalToolPath` answers such a path at once (most paths the checks ask about are of this
  * kind) and goes through the full canonicalisation otherwise; a test holds the shortcut to the full path on random
  * paths.
@@ -109,7 +109,7 @@ export interface BackendShape {
   readonly routes: readonly { readonly prefix: string; readonly backend: BackendShape }[];
 }
 
-/** A filesystem middleware's `tools` option after the runtime's normalisation (§4.1). */
+/** A filesystem middleware's `tools` option after the runtime's normalisation (docs/reference/tools-and-backends.md). */
 export interface FilesystemAllowlist {
   /** Every tool is registered (`tools` omitted, `null`, `"all"`, or a value the runtime ignores). */
   readonly all: boolean;
@@ -119,19 +119,19 @@ export interface FilesystemAllowlist {
   readonly error?: { kind: "read-file-missing" | "not-iterable"; message: string };
 }
 
-/** The construction-time guard against path rules on a backend that can execute (§4.2, §5.2). */
+/** The construction-time guard against path rules on a backend that can execute (docs/reference/tools-and-backends.md). */
 export interface SandboxGuardRule {
-  /** JS fires only when `execute` is allowlisted; Python ignores `tools` (§4.2). */
+  /** JS fires only when `execute` is allowlisted; Python ignores `tools` (docs/reference/tools-and-backends.md). */
   readonly considersAllowlist: boolean;
   /** JS skips backends given as factories (`typeof backend !== "function"`); Python takes no factories at all. */
   readonly skipsFactories: boolean;
   /** The runtime's exception, word for word, including its class. */
   readonly message: string;
-  /** What every `execute` call answers when the guard was skipped for a factory (§3.6), if the runtime says so. */
+  /** What every `execute` call answers when the guard was skipped for a factory (docs/reference/tools-and-backends.md), if the runtime says so. */
   readonly factoryExecuteMessage?: string;
 }
 
-/** Names a top-level user tool may not take (`TOOL_NAME_COLLISION`, §4.4, §11.2). */
+/** Names a top-level user tool may not take (`TOOL_NAME_COLLISION`, docs/reference/tools-and-backends.md). */
 export interface ToolNameCollisionRule {
   readonly names: readonly string[];
   /** Whether `createDeepAgent` refuses a top-level user tool with such a name. */
@@ -139,15 +139,15 @@ export interface ToolNameCollisionRule {
   message(names: readonly string[]): string;
 }
 
-/** What the runtime adds to the system message (§7). */
+/** What the runtime adds to the system message (docs/reference/prompt.md). */
 export interface PromptSurface {
   /**
    * What joins a middleware's prompt text (a custom filesystem middleware's `systemPrompt`, the skills section) to
-   * the system message: JS `systemMessage.concat(text)` inserts nothing (§7.1); Python `append_to_system_message`
-   * a blank line (§7.3).
+   * the system message: JS `systemMessage.concat(text)` inserts nothing (docs/reference/prompt.md); Python `append_to_system_message`
+   * a blank line (docs/reference/prompt.md).
    */
   readonly middlewarePromptSeparator: string;
-  /** Python adds a "shell paths vs. virtual paths" section for a composite with routes when `execute` is visible (§7.3). */
+  /** Python adds a "shell paths vs. virtual paths" section for a composite with routes when `execute` is visible (docs/reference/prompt.md). */
   readonly routeSectionWhenExecuteVisible: boolean;
 }
 
@@ -155,16 +155,16 @@ export interface Runtime {
   readonly id: RuntimeId;
   /** The package and version whose behaviour is modelled, for messages: "deepagents-js 1.14.1". */
   readonly label: string;
-  /** Modes the runtime gives a meaning to. Any other string silently allows and stops later rules (§1.2 V20). */
+  /** Modes the runtime gives a meaning to. Any other string silently allows and stops later rules (docs/reference/paths.md V20). */
   readonly modes: readonly string[];
-  /** Construction-time validation of one entry of a rule's `paths` (§1.2). */
+  /** Construction-time validation of one entry of a rule's `paths` (docs/reference/paths.md). */
   permissionPathProblem(path: unknown): PathProblem | undefined;
   /**
-   * Call-time canonicalisation of a tool's path argument (§1.3). `agentHasRules` matters in JS only: with no
+   * Call-time canonicalisation of a tool's path argument (docs/reference/paths.md). `agentHasRules` matters in JS only: with no
    * rules the middleware validates nothing and hands the raw path on.
    */
   canonicalToolPath(raw: string, agentHasRules: boolean): CanonicalToolPath;
-  /** Compile one pattern with the runtime's glob matcher (§2). */
+  /** Compile one pattern with the runtime's glob matcher (docs/reference/globs.md). */
   compilePattern(pattern: string): CompiledPattern;
   /**
    * The same matcher, for the simplest patterns and plain paths only (`isPlainPath`), read off the pattern text
@@ -181,30 +181,30 @@ export interface Runtime {
    */
   ruleCallFailure(rule: { operations: unknown; paths: unknown }, op: Operation): string | undefined;
 
-  /** §4.3: can the resolved backend execute (JS `isSandboxBackend`, Python `supports_execution`)? */
+  /** docs/reference/tools-and-backends.md: can the resolved backend execute (JS `isSandboxBackend`, Python `supports_execution`)? */
   canExecute(backend: BackendShape): boolean;
-  /** §4.3: does the resolved backend delete (JS `typeof delete === "function"`, Python overrides `delete`)? */
+  /** docs/reference/tools-and-backends.md: does the resolved backend delete (JS `typeof delete === "function"`, Python overrides `delete`)? */
   canDelete(backend: BackendShape): boolean;
   /**
-   * §4.3: the model-call filter removes every tool *named* `execute` when the backend cannot execute; for `delete`
+   * docs/reference/tools-and-backends.md: the model-call filter removes every tool *named* `execute` when the backend cannot execute; for `delete`
    * JS removes only its own tool instance (a user tool named `delete` stays), Python every tool of that name.
    */
   readonly capabilityFilterByName: { readonly execute: boolean; readonly delete: boolean };
-  /** §5.1: is one permission path scoped to one of the composite's route prefixes, under this runtime's predicate? */
+  /** docs/reference/routes.md: is one permission path scoped to one of the composite's route prefixes, under this runtime's predicate? */
   routeScoped(path: string, routePrefixes: readonly string[]): boolean;
   /** `routeScoped` in words, for messages. */
   readonly routeScopingRule: string;
   readonly sandboxGuard: SandboxGuardRule;
   /**
    * The exception a filesystem middleware raises when its backend is given as a factory function (deepagents-py
-   * 0.7 removed them, §5.2); `undefined` where factories are taken (deepagents-js).
+   * 0.7 removed them, docs/reference/tools-and-backends.md); `undefined` where factories are taken (deepagents-js).
    */
   readonly backendFactoryRefusal: string | undefined;
-  /** §4.1: a filesystem middleware's `tools` value as the runtime reads it. */
+  /** docs/reference/tools-and-backends.md: a filesystem middleware's `tools` value as the runtime reads it. */
   normalizeFilesystemTools(value: unknown): FilesystemAllowlist;
-  /** §6.1: what a subagent's `permissions: null` means. */
+  /** docs/reference/subagents.md: what a subagent's `permissions: null` means. */
   readonly nullSubagentPermissions: "inherit" | "unrestricted";
-  /** §6.4, §11.4: whether `mode: "fork"` exists (forks inherit the parent's custom middleware and carry `task`). */
+  /** docs/reference/subagents.md: whether `mode: "fork"` exists (forks inherit the parent's custom middleware and carry `task`). */
   readonly forkedSubagents: boolean;
   readonly toolNameCollision: ToolNameCollisionRule;
   /** What the runtime answers for two subagents with one name. */
