@@ -15,7 +15,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { dirname, join, relative } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { parse, type ParseError } from "jsonc-parser";
 import { checkConfigText } from "../../server/src/engine/checkConfig";
 import { blocks, ROOT, userMarkdown } from "./markdownBlocks";
@@ -147,4 +149,17 @@ test("the README's example shows what its text says: clean, and what one change 
   const python = checkConfigText(example.text.replace('"runtime": "deepagents-js"', '"runtime": "deepagents-py"'), { analysis: true }).findings;
   assert.deepEqual([...new Set(python.map((f) => f.code))], ["dotfiles-unprotected"]);
   assert.ok(python.some((f) => f.witness === "/workspace/secrets/.env"), JSON.stringify(python.map((f) => f.witness)));
+});
+
+test("the CLI links every code to its page in the installed docs (SARIF helpUri, the --severity hint)", () => {
+  const cli = join(ROOT, "dist", "cli.js");
+  const sarif = spawnSync(process.execPath, [cli, "check", join(ROOT, "examples", "research-agent", "agent-sandbox.jsonc"), "--format", "sarif"], { encoding: "utf8" });
+  const rules: { id: string; helpUri: string }[] = JSON.parse(sarif.stdout).runs[0].tool.driver.rules;
+  assert.ok(rules.length > 3);
+  for (const rule of rules) {
+    assert.equal(rule.helpUri, pathToFileURL(join(ROOT, "docs", "checks", `${rule.id}.md`)).href);
+    assert.ok(existsSync(fileURLToPath(rule.helpUri)), rule.helpUri);
+  }
+  const hint = spawnSync(process.execPath, [cli, "check", ".", "--severity", "frobnicate=off"], { encoding: "utf8" }).stderr;
+  assert.ok(hint.includes(`every code has a page in ${pathToFileURL(join(ROOT, "docs", "checks")).href})`), hint);
 });

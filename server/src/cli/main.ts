@@ -13,7 +13,7 @@ import { flag, oneOf, onlyOptions, parseArgs, UsageError, type ParsedArgs } from
 import { BatchedOutput, listedName, unknownNameMessage, writeJsonList } from "./output";
 import { isTerminal, writeAll } from "./stdio";
 import { paint, textReport } from "./text";
-import { docsUri } from "../docsLocation";
+import { pathToFileURL } from "node:url";
 
 /**
  * What only some commands or options need, loaded when one does: start-up is most of a CLI run on a small file
@@ -42,8 +42,11 @@ const later = {
 declare const AGENT_SANDBOX_VERSION: string;
 const VERSION = typeof AGENT_SANDBOX_VERSION === "string" ? AGENT_SANDBOX_VERSION : "dev";
 // The installed package's own docs folder, as a `file:` URI: the pages of this version, readable offline (no web
-// page of the product is assumed). SARIF's `helpUri` must be an absolute URI, which this is.
-const DOCS = docsUri();
+// page of the product is assumed). SARIF's `helpUri` must be an absolute URI, which this is. The folder is beside
+// the bundle's dist/, or three folders up when run from server/src/cli. (The language server's docsLocation.ts
+// answers the same question; importing it here would load the engine's bundle at start-up, where build.mjs keeps
+// every module two entries share.)
+const DOCS = pathToFileURL(resolve(__dirname, basename(__dirname) === "cli" ? "../../.." : "..", "docs")).href;
 
 const USAGE = `agent-sandbox ${VERSION}: see and check your agents' sandbox configuration
 
