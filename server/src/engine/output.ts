@@ -6,6 +6,8 @@ export interface DiagnosticJson {
   code: string;
   severity: Severity;
   message: string;
+  /** The longer explanation behind `message` (plain text): the runtime's own words, the witness's story. */
+  detail?: string;
   range: Range;
   related?: { message: string; range: Range }[];
   witness?: string;
@@ -18,6 +20,7 @@ export function toDiagnosticJson(finding: Finding, lines: LineIndex): Diagnostic
     code: finding.code,
     severity: finding.severity,
     message: finding.message,
+    ...(finding.detail !== undefined ? { detail: finding.detail } : {}),
     range: lines.rangeOf(finding.span),
   };
   if (finding.related?.length) json.related = finding.related.map((r) => ({ message: r.message, range: lines.rangeOf(r.span) }));
