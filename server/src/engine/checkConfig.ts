@@ -57,7 +57,7 @@ export function checkConfigText(text: string, options: CheckOptions = {}): Check
   const skipped: Skipped[] = [];
   if (parsed.root) {
     if (parsed.root.type !== "object") {
-      if (whole) findings.push({ code: "schema", severity: "error", message: "A configuration is a JSON object: `{ \"version\": 1, … }`.", span: { start: parsed.root.offset, end: parsed.root.offset + parsed.root.length } });
+      if (whole) findings.push({ code: "schema", severity: "error", message: "A configuration must be a JSON object.", detail: 'For example: { "version": 1 }', span: { start: parsed.root.offset, end: parsed.root.offset + parsed.root.length } });
     } else {
       if (whole) findings.push(...configValidator.validate(parsed.root));
       model = buildModel(parsed.root);

@@ -23,6 +23,9 @@ export const authzInvalid: Check = {
     const prefix = enabled
       ? "DeerFlow refuses to build the agent: its RBAC provider raises at construction, whatever fail_closed says."
       : "With \"enabled\": true, DeerFlow would refuse to build the agent: its RBAC provider raises at construction.";
+    const short = enabled
+      ? "DeerFlow refuses to build the agent: its RBAC provider rejects this entry."
+      : 'With "enabled": true, DeerFlow would refuse to build the agent over this entry.';
     const out = new CappedReporter(context, block, "invalid entries");
     for (const issue of block.issues) {
       if (issue.kind !== "invalid") continue;
@@ -30,7 +33,7 @@ export const authzInvalid: Check = {
         const node = issueNode(block, issue);
         // An error is what the runtime refuses; a disabled block is never constructed, so there it is a warning
         // about the day it is turned on.
-        return { message: `${prefix} ${issue.message}`, span: spanOf(node), fixes: fixesFor(context.text, block.node, issue, node), ...(enabled ? {} : { severity: "warning" as const }) };
+        return { message: short, detail: `${prefix} ${issue.message}`, span: spanOf(node), fixes: fixesFor(context.text, block.node, issue, node), ...(enabled ? {} : { severity: "warning" as const }) };
       });
     }
     out.finish();
