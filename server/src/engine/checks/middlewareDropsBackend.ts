@@ -30,7 +30,7 @@ export const middlewareDropsBackend: Check = {
       if (property(m.node, "backend")) continue;
       const typeNode = property(m.node, "type") ?? m.node;
       context.report({
-        message: `${middlewareLabel(model, m)} has no backend: it falls back to its own state backend.`,
+        message: `M${middlewareLabel(model, m).slice(1)} has no backend: it falls back to its own state backend.`,
         detail: `A custom filesystem middleware without "backend" uses its own state backend, not the agent's backend (${words}). For ${who},${lost} file tools read and write a separate, in-memory state.`,
         span: spanOf(typeNode),
         related: [{ message: "the agent's backend", span: spanOf(backend.node) }],

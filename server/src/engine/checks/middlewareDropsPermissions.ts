@@ -22,7 +22,7 @@ export const middlewareDropsPermissions: Check = {
     const forks = model.subagents.filter((s) => isForked(model, s) && !customFilesystemMiddleware(s.middleware));
     if (parentCustom && top && !property(parentCustom.node, "permissions")) {
       const alsoForks = forks.length ? `, nor to the forked subagent${forks.length > 1 ? "s" : ""} ${forks.slice(0, 3).map((f) => JSON.stringify(f.name ?? `#${f.index}`)).join(", ")}${forks.length > 3 ? " …" : ""}` : "";
-      report(context, parentCustom, top, `${middlewareLabel(model, parentCustom)} has no permissions: the top-level ${count(top)} no longer ${top.rules.length === 1 ? "applies" : "apply"} to the main agent.`, `${middlewareLabel(model, parentCustom)} replaces the default filesystem middleware as a whole object and has no "permissions": the ${count(top)} no longer ${top.rules.length === 1 ? "applies" : "apply"} to the main agent, nor to the general-purpose subagent (which inherits this middleware by name)${alsoForks}. Declarative subagents still get them (deepagents #5388).`);
+      report(context, parentCustom, top, `M${middlewareLabel(model, parentCustom).slice(1)} has no permissions: the top-level ${count(top)} no longer ${top.rules.length === 1 ? "applies" : "apply"} to the main agent.`, `${middlewareLabel(model, parentCustom)} replaces the default filesystem middleware as a whole object and has no "permissions": the ${count(top)} no longer ${top.rules.length === 1 ? "applies" : "apply"} to the main agent, nor to the general-purpose subagent (which inherits this middleware by name)${alsoForks}. Declarative subagents still get them (deepagents #5388).`);
     }
     for (const spec of model.subagents) {
       const own = customFilesystemMiddleware(spec.middleware);
@@ -32,7 +32,7 @@ export const middlewareDropsPermissions: Check = {
         const rules = subagentDefaultRules(model, spec).list;
         if (!rules) continue;
         const whose = rules === model.permissions ? "the top-level rules it would inherit" : 'its own "permissions"';
-        report(context, own, rules, `${middlewareLabel(model, own)} has no permissions: subagent ${label} loses its ${count(rules)}.`, `${middlewareLabel(model, own)} replaces subagent ${label}'s default filesystem middleware as a whole object and has no "permissions": ${whose} (${count(rules)}) no longer apply to it.`);
+        report(context, own, rules, `M${middlewareLabel(model, own).slice(1)} has no permissions: subagent ${label} loses its ${count(rules)}.`, `${middlewareLabel(model, own)} replaces subagent ${label}'s default filesystem middleware as a whole object and has no "permissions": ${whose} (${count(rules)}) no longer apply to it.`);
         continue;
       }
       if (!parentCustom || !isForked(model, spec) || spec.permissions.kind !== "list" || spec.permissions.list.rules.length === 0) continue;
