@@ -210,7 +210,10 @@ export class SchemaValidator {
       const suggestion = node.type === "string" ? didYouMean(String(node.value), words) : undefined;
       const found = node.type === "string" ? JSON.stringify(node.value) : article(kindOf(node));
       out.push({
-        ...error(node, `Expected ${kinds.join(" or ")}, found ${found}${didYouMeanNote(suggestion)}.`),
+        // A long list of what would do goes into the detail: the message says what is wrong in a few words.
+        ...(kinds.length > 3
+          ? error(node, `${found.replace(/^./, (c) => c.toUpperCase())} is not allowed here${didYouMeanNote(suggestion)}.`, false, `Expected ${kinds.join(" or ")}.`)
+          : error(node, `Expected ${kinds.join(" or ")}, found ${found}${didYouMeanNote(suggestion)}.`)),
         ...(suggestion ? { fixes: [{ title: `Change to ${JSON.stringify(suggestion)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(suggestion) }], safe: false }] } : {}),
       });
       return;
