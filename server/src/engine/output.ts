@@ -6,9 +6,9 @@ export interface DiagnosticJson {
   code: string;
   severity: Severity;
   message: string;
+  range: Range;
   /** The longer explanation behind `message` (plain text): the runtime's own words, the witness's story. */
   detail?: string;
-  range: Range;
   related?: { message: string; range: Range }[];
   witness?: string;
   fixes?: { title: string; safe: boolean; edits: { range: Range; newText: string }[] }[];
@@ -20,9 +20,10 @@ export function toDiagnosticJson(finding: Finding, lines: LineIndex): Diagnostic
     code: finding.code,
     severity: finding.severity,
     message: finding.message,
-    ...(finding.detail !== undefined ? { detail: finding.detail } : {}),
     range: lines.rangeOf(finding.span),
   };
+  // After the range: the first four keys are the shape consumers already read, in their order.
+  if (finding.detail !== undefined) json.detail = finding.detail;
   if (finding.related?.length) json.related = finding.related.map((r) => ({ message: r.message, range: lines.rangeOf(r.span) }));
   if (finding.witness !== undefined) json.witness = finding.witness;
   if (finding.fixes?.length) json.fixes = finding.fixes.map((f: Fix) => ({ title: f.title, safe: f.safe, edits: f.edits.map((e) => ({ range: lines.rangeOf(e.span), newText: e.newText })) }));
