@@ -33,7 +33,7 @@ export interface BadInputRow {
 }
 
 interface Report {
-  files?: { diagnostics?: { code: string; message: string }[]; skipped?: { why: string }[] }[];
+  files?: { diagnostics?: { code: string; message: string; detail?: string }[]; skipped?: { why: string }[] }[];
 }
 
 /** The input's clear answer in the CLI's JSON, or what was there instead. */
@@ -48,7 +48,7 @@ function answerOf(input: BadInput, stdout: string, status: number | null): { ans
   const short = (text: string) => (text.length > 70 ? `${text.slice(0, 67)}…` : text);
   if ("code" in input.expect) {
     const { code, message } = input.expect;
-    const found = file?.diagnostics?.find((d) => d.code === code && message.test(d.message));
+    const found = file?.diagnostics?.find((d) => d.code === code && message.test(`${d.message} ${d.detail ?? ""}`));
     if (found) return { answer: `${found.code}: ${short(found.message)}`, clear: true };
     return { answer: `expected ${code}, got ${file?.diagnostics?.map((d) => d.code).join(", ") || "nothing"}`, clear: false };
   }

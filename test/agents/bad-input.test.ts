@@ -91,11 +91,12 @@ test(`a subagent list with ${N} entries: the agent checks finish, with clear dia
   // Clear: each finding is about one entry and names it; none is a wall of text about the whole list.
   for (const f of findings) assert.ok(f.message.length < 2000, `${f.code}: a message of ${f.message.length} characters`);
   const duplicate = findings.find((f) => f.code === "subagent-duplicate-name" && f.message.includes('"worker"'))!;
-  assert.equal(duplicate.message, `Another subagent is already named "worker": deepagents-js 1.14.1: Error: Duplicate subagent name 'worker'; each subagent must have a unique name.`);
+  assert.equal(duplicate.message, 'Another subagent is already named "worker".');
+  assert.equal(duplicate.detail, "deepagents-js 1.14.1: Error: Duplicate subagent name 'worker'; each subagent must have a unique name.");
   assert.equal(text.slice(duplicate.related![0]!.span.start, duplicate.related![0]!.span.end), '"worker"');
   assert.ok(duplicate.related![0]!.span.start < duplicate.span.start, "the related span is the first declaration");
-  const missing = findings.filter((f) => f.code === "subagent-missing-description").map((f) => f.message);
-  assert.ok(missing.includes(`Subagent "main" has no \`description\`: the runtime accepts it, but the \`task\` tool offers it to the model with none (deepagents-js writes "- main: undefined").`));
+  const missing = findings.filter((f) => f.code === "subagent-missing-description").map((f) => [f.message, f.detail]);
+  assert.ok(missing.some(([message, detail]) => message === 'Subagent "main" has no description.' && detail === 'The runtime accepts it, but the task tool offers it to the model with none (deepagents-js writes "- main: undefined").'));
   // The whole pipeline (parse, schema, every check) still answers, without an internal error from these checks.
   const all = checkConfigText(text).findings;
   assert.equal(all.filter((f) => f.code === "internal-error" && [...AGENT_CODES].some((c) => f.message.includes(`The ${c} check`))).length, 0);
@@ -128,8 +129,8 @@ test("names that differ only in case or a trailing space are different subagents
   const { findings, model } = checkConfigText(text);
   const duplicates = findings.filter((f) => f.code === "subagent-duplicate-name");
   assert.deepEqual(
-    duplicates.map((f) => f.message),
-    [`Another subagent is already named "a": deepagents-js 1.14.1: Error: Duplicate subagent name 'a'; each subagent must have a unique name.`],
+    duplicates.map((f) => [f.message, f.detail]),
+    [['Another subagent is already named "a".', "deepagents-js 1.14.1: Error: Duplicate subagent name 'a'; each subagent must have a unique name."]],
   );
   // A subagent named like a tool is not a tool: nothing collides (only user tools named like built-ins do).
   assert.deepEqual(findings.filter((f) => f.code === "tool-name-collision"), []);

@@ -83,7 +83,7 @@ test("a hidden tool says which step hid it and why, in a sentence", () => {
   const allow = effectiveTools(modelOf({ middleware: [{ type: "filesystem", tools: ["read_file"] }] }), "main")!;
   assert.equal(allow.find((t) => t.name === "ls")!.reason, "ls is not in the `tools` allowlist of the custom filesystem middleware (middleware #0)");
   const fallback = effectiveTools(modelOf({ backend: SANDBOX, middleware: [{ type: "filesystem" }] }), "main")!;
-  assert.match(fallback.find((t) => t.name === "execute")!.reason!, /its own state backend \(middleware #0 has no `backend`/);
+  assert.match(fallback.find((t) => t.name === "execute")!.reason!, /its own state backend \(middleware #0 has no "backend"/);
 });
 
 test("candidates come in a fixed order: 8 filesystem tools, user tools, then task; kinds are set", () => {

@@ -23,7 +23,7 @@ test("fires on each construction error, with DeerFlow's message word for word", 
   }`);
   const found = expectFindings(fixture, CODE);
   assert.deepEqual(
-    found.map((f) => f.message),
+    found.map((f) => f.detail),
     [
       `${REFUSES} role 'user' resource 'tools': allow must not be null; omit the key, or use '*' / bool / list`,
       `${REFUSES} role 'user' resource 'tools': deny must be a list of strings, got str`,
@@ -38,21 +38,34 @@ test("fires on each construction error, with DeerFlow's message word for word", 
       `${REFUSES} role 'guest' config must be a dict, got NoneType`,
     ],
   );
+  assert.deepEqual(found.map((f) => f.message), [
+    ...Array(2).fill('DeerFlow refuses to build the agent: its RBAC provider rejects role "user", resource "tools".'),
+    'DeerFlow refuses to build the agent: its RBAC provider rejects role "user", resource "tool".',
+    'DeerFlow refuses to build the agent: its RBAC provider rejects role "user", resource "models".',
+    'DeerFlow refuses to build the agent: its RBAC provider rejects role "user", resource "routes".',
+    'DeerFlow refuses to build the agent: its RBAC provider rejects role "user", resource "skills".',
+    ...Array(3).fill('DeerFlow refuses to build the agent: its RBAC provider rejects role "user", resource "sandbox".'),
+    'DeerFlow refuses to build the agent: its RBAC provider rejects role "".',
+    'DeerFlow refuses to build the agent: its RBAC provider rejects role "guest".',
+  ]);
   assert.ok(found.every((f) => f.severity === "error"));
 });
 
 test("roles of the wrong type, and a missing roles when enabled", () => {
   const [f] = expectFindings(config(`"authorization": { "enabled": true, "roles": ⟦["admin"]⟧ }`), CODE);
-  assert.equal(f!.message, `${REFUSES} roles must be a dict, got list`);
+  assert.equal(f!.message, "DeerFlow refuses to build the agent: its RBAC provider rejects the roles.");
+  assert.equal(f!.detail, `${REFUSES} roles must be a dict, got list`);
   const [g] = expectFindings(config(`⟦"authorization"⟧: { "enabled": true }`), CODE);
-  assert.equal(g!.message, `${REFUSES} missing required provider config key 'roles'`);
+  assert.equal(g!.message, "DeerFlow refuses to build the agent: its RBAC provider rejects the roles.");
+  assert.equal(g!.detail, `${REFUSES} missing required provider config key 'roles'`);
 });
 
 test("disabled: the roles are still validated, worded as what DeerFlow would do once enabled, as a warning (nothing is refused yet)", () => {
   const [f] = expectFindings(config(`"authorization": { "enabled": false, "roles": { "user": { "tools": { "deny": ⟦"bash"⟧ } } } }`), CODE);
-  assert.match(f!.message, /^With "enabled": true, DeerFlow would refuse to build the agent/);
+  assert.equal(f!.message, 'With "enabled": true, DeerFlow would refuse to build the agent over role "user", resource "tools".');
+  assert.match(f!.detail!, /^With "enabled": true, DeerFlow would refuse to build the agent: its RBAC provider raises at construction\. /);
   assert.equal(f!.severity, "warning");
-  assert.match(f!.message, /role 'user' resource 'tools': deny must be a list of strings, got str$/);
+  assert.match(f!.detail!, /role 'user' resource 'tools': deny must be a list of strings, got str$/);
   expectNoFindings(config(`"authorization": { "enabled": false }`), CODE);
 });
 

@@ -13,13 +13,19 @@ test("fires on *, ? and [ in targets", () => {
     CODE,
   );
   assert.ok(found.every((f) => f.severity === "warning"));
+  assert.deepEqual(found.map((f) => f.message), [
+    '"github_*" is a literal tool name: DeerFlow does not expand globs.',
+    '"read_?ile" is a literal tool name: DeerFlow does not expand globs.',
+    '"[wx]*" is a literal tool name: DeerFlow does not expand globs.',
+    '"gpt-4*" is a literal model name: DeerFlow does not expand globs.',
+  ]);
   assert.equal(
-    found[0]!.message,
+    found[0]!.detail,
     'DeerFlow matches tool names exactly (no globs, prefixes or regular expressions): "github_*" is a literal name, so this entry allows only a tool named exactly "github_*". It does not match "github_create_issue", "github_list_repos".',
   );
-  assert.match(found[1]!.message, /this entry denies only a tool named exactly "read_\?ile"\. It does not match "read_file"\.$/);
-  assert.match(found[2]!.message, /It does not match "write_file"\.$/);
-  assert.match(found[3]!.message, /^DeerFlow matches model names exactly.*"gpt-4\*" is a literal name, so this entry allows only a model named exactly "gpt-4\*"\.$/);
+  assert.match(found[1]!.detail!, /this entry denies only a tool named exactly "read_\?ile"\. It does not match "read_file"\.$/);
+  assert.match(found[2]!.detail!, /It does not match "write_file"\.$/);
+  assert.match(found[3]!.detail!, /^DeerFlow matches model names exactly.*"gpt-4\*" is a literal name, so this entry allows only a model named exactly "gpt-4\*"\.$/);
 });
 
 test("does not fire on plain names, on a lone \"*\" (authz-literal-star), or under an unknown key", () => {

@@ -13,12 +13,17 @@ test("fires on \"*\" inside allow and deny lists", () => {
     CODE,
   );
   assert.ok(found.every((f) => f.severity === "warning"));
+  assert.deepEqual(found.map((f) => f.message), [
+    '"*" inside an allow list is a literal tool name, not a wildcard.',
+    '"*" inside an allow list is a literal model name, not a wildcard.',
+    '"*" inside a deny list is a literal tool name, not a wildcard.',
+  ]);
   assert.equal(
-    found[0]!.message,
+    found[0]!.detail,
     '"*" inside a list is a literal name, not a wildcard: DeerFlow matches names exactly, so this allows only a tool named "*" (there is none) and role "user" may use no tool at all. Write "allow": "*" to allow every tool.',
   );
-  assert.match(found[1]!.message, /role "user" may use only the other 1 listed\. Write "allow": "\*" to allow every model\.$/);
-  assert.match(found[2]!.message, /^"\*" inside a deny list is a literal name, not a wildcard: it denies only a tool named "\*" \(there is none\), so it denies nothing\. To deny every tool, write "allow": false\.$/);
+  assert.match(found[1]!.detail!, /role "user" may use only the other 1 listed\. Write "allow": "\*" to allow every model\.$/);
+  assert.match(found[2]!.detail!, /^"\*" inside a deny list is a literal name, not a wildcard: it denies only a tool named "\*" \(there is none\), so it denies nothing\. To deny every tool, write "allow": false\.$/);
 });
 
 test("does not fire on \"allow\": \"*\", on other names, or under an unknown resource key", () => {

@@ -12,11 +12,16 @@ test("fires on skills, sandbox and mcp_servers policies", () => {
     CODE,
   );
   assert.ok(found.every((f) => f.severity === "information"));
+  assert.deepEqual(found.map((f) => f.message), [
+    'DeerFlow does not enforce "skills" policies yet: this restricts nothing.',
+    'DeerFlow does not enforce "sandbox" policies yet: this restricts nothing.',
+    'DeerFlow does not enforce "mcp_servers" policies yet: this restricts nothing.',
+  ]);
   assert.equal(
-    found[0]!.message,
+    found[0]!.detail,
     'DeerFlow accepts "skills" policies but does not enforce them anywhere yet (only tools, models and routes are checked), so this does not restrict role "guest".',
   );
-  assert.match(found[2]!.message, /list them under "tools" by their bound names \(`<server>_<tool>`\)/);
+  assert.match(found[2]!.detail!, /list them under "tools" by their bound names \(<server>_<tool>\)/);
 });
 
 test("does not fire on enforced or unknown keys", () => {

@@ -13,16 +13,17 @@ test("fires on a resource key no consumer reads, with did-you-mean", () => {
     CODE,
   );
   assert.ok(found.every((f) => f.severity === "warning"));
-  assert.match(found[0]!.message, /^DeerFlow never looks up the resource key "tols"/);
-  assert.match(found[0]!.message, /Did you mean "tools"\? As written, role "user" has no "tools" policy, so every tool stays allowed\.$/);
-  assert.match(found[1]!.message, /Did you mean "models"\?.*every model stays allowed/);
-  assert.doesNotMatch(found[2]!.message, /Did you mean/);
-  assert.match(found[3]!.message, /Did you mean "routes"\?/);
+  assert.equal(found[0]!.message, 'DeerFlow never looks up the resource key "tols": this policy restricts nothing.');
+  assert.match(found[0]!.detail!, /^Its consumers ask only for tools, models and routes \(skills, sandbox and mcp_servers are accepted but unenforced\)\. /);
+  assert.match(found[0]!.detail!, /Did you mean "tools"\? As written, role "user" has no "tools" policy, so every tool stays allowed\.$/);
+  assert.match(found[1]!.detail!, /Did you mean "models"\?.*every model stays allowed/);
+  assert.doesNotMatch(found[2]!.detail!, /Did you mean/);
+  assert.match(found[3]!.detail!, /Did you mean "routes"\?/);
 });
 
 test("says which policy is used when the intended key is also there", () => {
   const [f] = findings(config(`"authorization": { "roles": { "user": { "tools": {}, "tols": { "allow": [] } } } }`), CODE);
-  assert.match(f!.message, /Did you mean "tools"\? \(role "user" also has a "tools" policy; that one is used\.\)$/);
+  assert.match(f!.detail!, /Did you mean "tools"\? \(role "user" also has a "tools" policy; that one is used\.\)$/);
   assert.deepEqual(f!.fixes, []);
 });
 

@@ -15,13 +15,14 @@ test("fires on tool names no agent has, case-sensitively, with did-you-mean", ()
     CODE,
   );
   assert.ok(found.every((f) => f.severity === "warning"));
+  assert.equal(found[0]!.message, 'No agent in this file has a tool named "Bash": this entry denies nothing.');
   assert.equal(
-    found[0]!.message,
-    'No agent in this file has a tool named "Bash" (they have the eight filesystem tools, task, and the user tools declared here). DeerFlow compares tool names exactly and case-sensitively, so this entry denies nothing.',
+    found[0]!.detail,
+    "The agents here have the eight filesystem tools, task, and the user tools declared here. DeerFlow compares tool names exactly and case-sensitively, so this entry denies nothing.",
   );
-  assert.match(found[2]!.message, /compares tool names exactly, and case matters, so this entry allows nothing\. Did you mean "read_file"\?$/);
-  assert.match(found[3]!.message, /Did you mean "web_search"\?$/);
-  assert.doesNotMatch(found[4]!.message, /Did you mean/);
+  assert.match(found[2]!.detail!, /compares tool names exactly, and case matters, so this entry allows nothing\. Did you mean "read_file"\?$/);
+  assert.match(found[3]!.detail!, /Did you mean "web_search"\?$/);
+  assert.doesNotMatch(found[4]!.detail!, /Did you mean/);
 });
 
 test("does not fire on known tools, glob-like names, or other resources", () => {
@@ -42,7 +43,7 @@ test("DeerFlow's own tools are not unknown: a role written for DeerFlow names th
   );
   // A misspelling of one is still reported, with the suggestion.
   const [f] = findings(config(`"authorization": { "roles": { "guest": { "tools": { "allow": ["ask_clarifcation"] } } } }`), CODE);
-  assert.match(f!.message, /Did you mean "ask_clarification"\?$/);
+  assert.match(f!.detail!, /Did you mean "ask_clarification"\?$/);
 });
 
 test("fix: change to the suggestion", () => {

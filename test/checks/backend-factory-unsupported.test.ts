@@ -9,16 +9,18 @@ const TYPE_ERROR =
 test("fires in deepagents-py on a backend given as a factory, with or without permissions, quoting the TypeError (review finding, 5 Dec)", () => {
   const [f] = expectFindings(config(`"runtime": "deepagents-py",\n  "backend": { "type": "sandbox", ⟦"factory": true⟧ }`), CODE);
   assert.equal(f!.severity, "error");
-  assert.equal(f!.message, `deepagents-py 0.7.8 takes no backend factories: constructing the agent's filesystem middleware, it raises ${TYPE_ERROR}`);
+  assert.equal(f!.message, "deepagents-py 0.7.8 takes no backend factories: it refuses this backend when it builds the agent.");
+  assert.equal(f!.detail, `Constructing the agent's filesystem middleware, it raises ${TYPE_ERROR}`);
   // A custom filesystem middleware's own backend, and deepagents-py in compatibleWith.
   const [m] = expectFindings(config(`"compatibleWith": ["deepagents-py"],\n  "middleware": [{ "type": "filesystem", "backend": { "type": "sandbox", ⟦"factory": true⟧ } }]`), CODE);
-  assert.match(m!.message, /^deepagents-py 0\.7\.8 \(in compatibleWith\) takes no backend factories: constructing the filesystem middleware/);
+  assert.equal(m!.message, "deepagents-py 0.7.8 (in compatibleWith) takes no backend factories: it refuses this backend when it builds the agent.");
+  assert.match(m!.detail!, /^Constructing the filesystem middleware/);
 });
 
 test("with permissions, the sandbox guard's finding says it comes next", () => {
   const text = config(`"runtime": "deepagents-py",\n  "backend": { "type": "sandbox", "factory": true },\n  "permissions": [{ "operations": ["read"], "paths": ["/s/**"], "mode": "deny" }]`);
   expectFindings(text.replace('"factory": true', '⟦"factory": true⟧'), CODE);
-  assert.match(findings(text, "permissions-with-sandbox")[0]!.message, /Once the backend given as a factory \(backend-factory-unsupported\) is fixed, it throws: NotImplementedError/);
+  assert.match(findings(text, "permissions-with-sandbox")[0]!.detail!, /Once the backend given as a factory \(backend-factory-unsupported\) is fixed, it throws: NotImplementedError/);
 });
 
 test("does not fire in deepagents-js (it takes factories), or on an instance", () => {

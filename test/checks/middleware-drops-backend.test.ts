@@ -6,7 +6,8 @@ const CODE = "middleware-drops-backend";
 
 test("fires on a custom filesystem middleware without backend while the agent has one", () => {
   const [f] = expectFindings(config(`"backend": { "type": "sandbox" },\n  "middleware": [{ "type": ⟦"filesystem"⟧, "tools": ["read_file", "execute"] }]`), CODE);
-  assert.match(f!.message, /falls back to its own state backend, not the agent's backend \(sandbox\).*`execute` disappears/);
+  assert.equal(f!.message, "Middleware #0 has no backend: it falls back to its own state backend.");
+  assert.match(f!.detail!, /uses its own state backend, not the agent's backend \(sandbox\).* execute disappears/);
   expectFindings(config(`"backend": { "type": "store" },\n  "subagents": [{ "name": "a", "description": "a", "middleware": [{ "type": ⟦"filesystem"⟧ }] }]`), CODE);
 });
 

@@ -8,7 +8,8 @@ const DENY = `[{ "operations": ["write"], "paths": ["/secrets/**"], "mode": "den
 test("fires on a top-level custom filesystem middleware without permissions while the agent has some (#5388)", () => {
   const [f] = expectFindings(config(`"permissions": ${DENY},\n  "middleware": [{ "type": ⟦"filesystem"⟧, "tools": ["read_file", "write_file"] }]`), CODE);
   assert.equal(f!.severity, "warning");
-  assert.match(f!.message, /the 1 rule no longer applies to the main agent, nor to the general-purpose subagent .*Declarative subagents still get them/);
+  assert.equal(f!.message, "Middleware #0 has no permissions: the top-level 1 rule no longer applies to the main agent.");
+  assert.match(f!.detail!, /the 1 rule no longer applies to the main agent, nor to the general-purpose subagent .*Declarative subagents still get them/);
 });
 
 test("fires on a subagent's own middleware that drops the rules it would inherit, or its own", () => {
@@ -16,14 +17,17 @@ test("fires on a subagent's own middleware that drops the rules it would inherit
     config(`"permissions": ${DENY},\n  "subagents": [\n    { "name": "a", "description": "a", "middleware": [{ "type": ⟦"filesystem"⟧ }] },\n    { "name": "b", "description": "b", "permissions": ${DENY}, "middleware": [{ "type": ⟦"filesystem"⟧ }] }\n  ]`),
     CODE,
   );
-  assert.match(inherited!.message, /the top-level rules it would inherit/);
-  assert.match(own!.message, /its own `permissions`/);
+  assert.equal(inherited!.message, 'Middleware #0 of subagent "a" has no permissions: subagent "a" loses its 1 rule.');
+  assert.match(inherited!.detail!, /the top-level rules it would inherit/);
+  assert.equal(own!.message, 'Middleware #0 of subagent "b" has no permissions: subagent "b" loses its 1 rule.');
+  assert.match(own!.detail!, /its own "permissions"/);
 });
 
 test("§11.4: a forked subagent's own permissions are lost to the parent's custom middleware (deepagents-js)", () => {
   const text = config(`"middleware": [{ "type": "filesystem", "tools": ["read_file", "ls"] }],\n  "subagents": [{ "name": "f", "description": "f", "mode": "fork", ⟦"permissions"⟧: ${DENY} }]`);
   const [f] = expectFindings(text, CODE);
-  assert.match(f!.message, /forked: it inherits the parent's custom filesystem middleware/);
+  assert.equal(f!.message, 'Subagent "f" is forked: its own permissions (1 rule) are silently lost.');
+  assert.match(f!.detail!, /^It inherits the parent's custom filesystem middleware/);
   const fixed = applyFix(text.replace(/[⟦⟧]/g, ""), f!);
   expectNoFindings(fixed, CODE);
   expectNoFindings(config(`"runtime": "deepagents-py",\n  "middleware": [{ "type": "filesystem", "tools": ["read_file", "ls"] }],\n  "subagents": [{ "name": "f", "description": "f", "mode": "fork", "permissions": ${DENY} }]`), CODE);

@@ -14,16 +14,23 @@ test("fires on an unknown mode: it silently allows and stops later rules (V20)",
     CODE,
   );
   assert.ok(found.every((f) => f.severity === "error"));
-  assert.deepEqual(found.map((f) => f.message), [
-    'Unknown mode "block" (deepagents-js 1.14.1 knows "allow", "deny"): a match silently ALLOWS the call, and later rules are never consulted.',
-    'Unknown mode "Deny" (deepagents-js 1.14.1 knows "allow", "deny"): a match silently ALLOWS the call, and later rules are never consulted. Did you mean "deny"?',
+  assert.deepEqual(found.map((f) => [f.message, f.detail]), [
+    [
+      'Unknown mode "block": a match silently allows the call.',
+      'deepagents-js 1.14.1 knows "allow", "deny". Any other mode is returned as the decision, which is not "deny": a match silently ALLOWS the call, and later rules are never consulted.',
+    ],
+    [
+      'Unknown mode "Deny": a match silently allows the call.',
+      'deepagents-js 1.14.1 knows "allow", "deny". Any other mode is returned as the decision, which is not "deny": a match silently ALLOWS the call, and later rules are never consulted. Did you mean "deny"?',
+    ],
   ]);
   assert.deepEqual(found.map((f) => (f.fixes ?? []).length), [0, 1]);
 });
 
 test("`interrupt` in deepagents-js: no human-in-the-loop, silently allows (V21); valid in deepagents-py", () => {
   const [finding] = expectFindings(config(`"permissions": [{ "operations": ["write"], "paths": ["/x"], "mode": ⟦"interrupt"⟧ }]`), CODE);
-  assert.equal(finding!.message, '"interrupt" exists only in deepagents-py. deepagents-js 1.14.1 has no human-in-the-loop for rules: a match silently ALLOWS the call, and later rules are never consulted.');
+  assert.equal(finding!.message, 'Mode "interrupt" exists only in deepagents-py: here a match silently allows the call.');
+  assert.equal(finding!.detail, "deepagents-js 1.14.1 has no human-in-the-loop for rules: a match silently ALLOWS the call, and later rules are never consulted.");
   assert.deepEqual(finding!.fixes, []);
   expectNoFindings(config(`"runtime": "deepagents-py",\n  "permissions": [{ "operations": ["write"], "paths": ["/x"], "mode": "interrupt" }]`), CODE);
 });

@@ -7,10 +7,10 @@ const CODE = "operation-unknown";
 test("fires on each unknown operation (V18), with did-you-mean and the `delete` hint", () => {
   const found = expectFindings(config(`"permissions": [{ "operations": ["read", ⟦"raed"⟧, ⟦"delete"⟧, ⟦"exec"⟧], "paths": ["/x"], "mode": "deny" }]`), CODE);
   assert.ok(found.every((f) => f.severity === "warning"));
-  assert.deepEqual(found.map((f) => f.message), [
-    'Unknown operation "raed": filesystem tools only ask for "read" or "write", so this entry never matches. Did you mean "read"?',
-    'Unknown operation "delete": filesystem tools only ask for "read" or "write", so this entry never matches. The `delete` tool is governed by `write` rules.',
-    'Unknown operation "exec": filesystem tools only ask for "read" or "write", so this entry never matches.',
+  assert.deepEqual(found.map((f) => [f.message, f.detail]), [
+    ['Unknown operation "raed": this entry never matches.', 'Filesystem tools only ask for "read" or "write". Did you mean "read"?'],
+    ['Unknown operation "delete": this entry never matches.', 'Filesystem tools only ask for "read" or "write". The delete tool is governed by "write" rules.'],
+    ['Unknown operation "exec": this entry never matches.', 'Filesystem tools only ask for "read" or "write".'],
   ]);
   assert.deepEqual(found.map((f) => (f.fixes ?? []).map((x) => [x.title, x.safe])), [[['Change to "read"', false]], [['Change to "write"', false]], []]);
 });

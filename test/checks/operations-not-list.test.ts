@@ -14,16 +14,17 @@ test("fires on a string, saying what the substring test covers (V19, T41)", () =
     CODE,
   );
   assert.ok(found.every((f) => f.severity === "error"));
-  assert.deepEqual(found.map((f) => f.message), [
-    '`operations` must be a list. deepagents-js 1.14.1 tests `rule.operations.includes(op)`, which on a string is a substring test: it covers "read" and "write".',
-    '`operations` must be a list. deepagents-js 1.14.1 tests `rule.operations.includes(op)`, which on a string is a substring test: it covers "read".',
-    "`operations` must be a list. deepagents-js 1.14.1 tests `rule.operations.includes(op)`, which on a string is a substring test: it covers no operation, so the rule never matches.",
+  assert.deepEqual(found.map((f) => f.message), Array(3).fill('"operations" is a string, not a list: the runtime tests it as a substring.'));
+  assert.deepEqual(found.map((f) => f.detail), [
+    'deepagents-js 1.14.1 tests "rule.operations.includes(op)", which on a string is a substring test: it covers "read" and "write".',
+    'deepagents-js 1.14.1 tests "rule.operations.includes(op)", which on a string is a substring test: it covers "read".',
+    'deepagents-js 1.14.1 tests "rule.operations.includes(op)", which on a string is a substring test: it covers no operation, so the rule never matches.',
   ]);
 });
 
 test("names each runtime's own membership test (review finding, 5 Dec)", () => {
   const [py] = findings(`{ "version": 1, "runtime": "deepagents-py", "permissions": [{ "operations": "read", "paths": ["/a"], "mode": "deny" }] }`, CODE);
-  assert.match(py!.message, /deepagents-py 0\.7\.8 tests `op in rule\.operations`, which on a string is a substring test/);
+  assert.match(py!.detail!, /deepagents-py 0\.7\.8 tests "op in rule\.operations", which on a string is a substring test/);
 });
 
 test("does not fire on a list", () => {

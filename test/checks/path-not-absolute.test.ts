@@ -11,9 +11,11 @@ const rules = (paths: string, extra = "") => config(`${extra}"permissions": [
 test("fires on relative paths, negations and home paths, quoting the runtime's exception (V1, V7, V13)", () => {
   const found = expectFindings(rules(`⟦"workspace/**"⟧, ⟦"!/secrets/**"⟧, ⟦"~/x"⟧, "/ok/**"`), CODE);
   assert.ok(found.every((f) => f.severity === "error"));
-  assert.equal(found[0]!.message, 'deepagents-js 1.14.1 refuses this rule when the agent is built: Error: path must be absolute: "workspace/**"');
+  assert.equal(found[0]!.message, 'deepagents-js 1.14.1 refuses the path "workspace/**" when it builds the agent: it does not start with "/".');
+  assert.equal(found[0]!.detail, 'It throws: Error: path must be absolute: "workspace/**"');
   const [py] = expectFindings(rules(`⟦"workspace/**"⟧`, `"runtime": "deepagents-py",\n  `), CODE);
-  assert.equal(py!.message, "deepagents-py 0.7.8 refuses this rule when the agent is built: ValueError: Permission path must start with '/': 'workspace/**'");
+  assert.equal(py!.message, 'deepagents-py 0.7.8 refuses the path "workspace/**" when it builds the agent: it does not start with "/".');
+  assert.equal(py!.detail, "It throws: ValueError: Permission path must start with '/': 'workspace/**'");
 });
 
 test("fires in subagents' and middleware's rule lists too", () => {

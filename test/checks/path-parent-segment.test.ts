@@ -11,15 +11,18 @@ const rules = (paths: string, extra = "") => config(`${extra}"permissions": [
 test("fires on a `..` segment, quoting the runtime's exception (V3–V4)", () => {
   const found = expectFindings(rules(`⟦"/a/../b"⟧, ⟦"/.."⟧`), CODE);
   assert.ok(found.every((f) => f.severity === "error" && (f.fixes ?? []).length === 0));
-  assert.equal(found[0]!.message, 'deepagents-js 1.14.1 refuses this rule when the agent is built: Error: path must not contain "..": "/a/../b"');
+  assert.equal(found[0]!.message, 'deepagents-js 1.14.1 refuses the path "/a/../b" when it builds the agent: it has a ".." segment.');
+  assert.equal(found[0]!.detail, 'It throws: Error: path must not contain "..": "/a/../b"');
   const [py] = expectFindings(rules(`⟦"/a/../b"⟧`, `"runtime": "deepagents-py",\n  `), CODE);
-  assert.equal(py!.message, "deepagents-py 0.7.8 refuses this rule when the agent is built: ValueError: Permission path must not contain '..': '/a/../b'");
+  assert.equal(py!.message, 'deepagents-py 0.7.8 refuses the path "/a/../b" when it builds the agent: it has a ".." segment.');
+  assert.equal(py!.detail, "It throws: ValueError: Permission path must not contain '..': '/a/../b'");
 });
 
 test("backslashes: only deepagents-py splits on them (V10), reported for it when in compatibleWith", () => {
   expectNoFindings(rules(`"/a\\\\..\\\\b"`), CODE);
   const [finding] = expectFindings(rules(`⟦"/a\\\\..\\\\b"⟧`, `"compatibleWith": ["deepagents-py"],\n  `), CODE);
-  assert.equal(finding!.message, "deepagents-py 0.7.8 (in compatibleWith) refuses this rule when the agent is built: ValueError: Permission path must not contain '..': '/a\\\\..\\\\b'");
+  assert.equal(finding!.message, 'deepagents-py 0.7.8 (in compatibleWith) refuses the path "/a\\\\..\\\\b" when it builds the agent: it has a ".." segment.');
+  assert.equal(finding!.detail, "It throws: ValueError: Permission path must not contain '..': '/a\\\\..\\\\b'");
 });
 
 test("does not fire on `..` inside a name (V9)", () => {

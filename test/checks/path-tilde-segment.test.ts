@@ -11,9 +11,11 @@ const rules = (paths: string, extra = "") => config(`${extra}"permissions": [
 test("fires on a `~` segment, quoting the runtime's exception (V5–V6)", () => {
   const found = expectFindings(rules(`⟦"/a/~"⟧, ⟦"/~/data/**"⟧`), CODE);
   assert.ok(found.every((f) => f.severity === "error" && (f.fixes ?? []).length === 0));
-  assert.equal(found[0]!.message, 'deepagents-js 1.14.1 refuses this rule when the agent is built: Error: path must not contain "~": "/a/~"');
+  assert.equal(found[0]!.message, 'deepagents-js 1.14.1 refuses the path "/a/~" when it builds the agent: it has a "~" segment.');
+  assert.equal(found[0]!.detail, 'It throws: Error: path must not contain "~": "/a/~"');
   const [py] = expectFindings(rules(`⟦"/a/~"⟧`, `"runtime": "deepagents-py",\n  `), CODE);
-  assert.equal(py!.message, "deepagents-py 0.7.8 refuses this rule when the agent is built: NotImplementedError: Permission path must not contain '~': '/a/~'");
+  assert.equal(py!.message, 'deepagents-py 0.7.8 refuses the path "/a/~" when it builds the agent: it has a "~" segment.');
+  assert.equal(py!.detail, "It throws: NotImplementedError: Permission path must not contain '~': '/a/~'");
 });
 
 test("does not fire on `~` inside a name (V8), nor on `~/x` (path-not-absolute's job, V7)", () => {

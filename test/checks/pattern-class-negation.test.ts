@@ -14,7 +14,11 @@ test("fires in deepagents-js, with a path the two runtimes decide differently", 
   assert.equal(finding!.severity, "warning");
   assert.equal(
     finding!.message,
-    'In deepagents-js 1.14.1, `[!a]` is not a negation: picomatch reads it as a plain class that also accepts `!` (and the pattern also matches the literal text `[!a]`), while deepagents-py 0.7.8 reads it as "any character except those listed after `!`". This rule decides different files in the two runtimes. For example, deepagents-js 1.14.1 matches `/data/a.txt` and deepagents-py 0.7.8 does not, while deepagents-py 0.7.8 matches `/data/b.txt` and deepagents-js 1.14.1 does not. Write `[^a]`, which negates in both.',
+    '"[!a]" is not a negation in deepagents-js 1.14.1: the runtimes decide different files.',
+  );
+  assert.equal(
+    finding!.detail,
+    'In deepagents-js 1.14.1, picomatch reads "[!a]" as a plain class that also accepts "!" (and the pattern also matches the literal text "[!a]"), while deepagents-py 0.7.8 reads it as "any character except those listed after !". This rule decides different files in the two runtimes. For example, deepagents-js 1.14.1 matches "/data/a.txt" and deepagents-py 0.7.8 does not, while deepagents-py 0.7.8 matches "/data/b.txt" and deepagents-js 1.14.1 does not. Write "[^a]", which negates in both.',
   );
   assert.equal(finding!.witness, "/data/a.txt");
   // The claims, by the runtimes' own matchers (G54–G55).
@@ -32,8 +36,9 @@ test("fires when deepagents-js is only in compatibleWith, and in every rule list
   "subagents": [{ "name": "a", "description": "d", "permissions": [{ "operations": ["write"], "paths": [⟦"/y/[!ab]/**"⟧], "mode": "deny" }] }]`),
     CODE,
   );
-  assert.match(found[0]!.message, /^In deepagents-js 1\.14\.1 \(in compatibleWith\), `\[!\.\]` is not a negation/);
-  assert.match(found[1]!.message, /`\[!ab\]` is not a negation/);
+  assert.equal(found[0]!.message, '"[!.]" is not a negation in deepagents-js 1.14.1 (in compatibleWith): the runtimes decide different files.');
+  assert.match(found[0]!.detail!, /^In deepagents-js 1\.14\.1 \(in compatibleWith\), picomatch reads "\[!\.\]" as a plain class/);
+  assert.equal(found[1]!.message, '"[!ab]" is not a negation in deepagents-js 1.14.1 (in compatibleWith): the runtimes decide different files.');
 });
 
 test("does not fire for deepagents-py alone, for `[^…]`, an escaped bracket, or `!` later in a class", () => {

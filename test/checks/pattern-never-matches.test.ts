@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { applyFix, config, expectFindings, expectNoFindings, findings } from "../helpers/checkFixture";
 import { deepagentsJs, deepagentsPy, type Runtime } from "../../server/src/engine/runtime";
 import { neverMatchReason } from "../../server/src/engine/checks/patternNeverMatches";
+import type { Finding } from "../../server/src/engine/diagnostics";
 
 const CODE = "pattern-never-matches";
 
@@ -33,8 +34,9 @@ function matchedIn(runtime: Runtime, pattern: string, names: readonly string[] =
 }
 
 function newErrors(before: string, after: string): string[] {
-  const old = new Set(findings(before).filter((f) => f.severity === "error").map((f) => `${f.code}: ${f.message}`));
-  return findings(after).filter((f) => f.severity === "error" && !old.has(`${f.code}: ${f.message}`)).map((f) => `${f.code}: ${f.message}`);
+  const said = (f: Finding) => `${f.code}: ${f.message} ${f.detail ?? ""}`;
+  const old = new Set(findings(before).filter((f) => f.severity === "error").map(said));
+  return findings(after).filter((f) => f.severity === "error" && !old.has(said(f))).map(said);
 }
 
 test("fires in deepagents-js on a trailing slash, a `//`, and a trailing `/**/`", () => {
@@ -42,10 +44,15 @@ test("fires in deepagents-js on a trailing slash, a `//`, and a trailing `/**/`"
   assert.ok(found.every((f) => f.severity === "warning"));
   assert.equal(
     found[0]!.message,
-    'This pattern never matches in deepagents-js 1.14.1: its tool paths never end in `/` (a trailing slash is removed before matching, §1.3), and this pattern only matches text that does. The rule decides nothing through "/workspace/".',
+    'The pattern "/workspace/" never matches in deepagents-js 1.14.1.',
   );
-  assert.match(found[1]!.message, /never contain `\/\/` \(repeated slashes are collapsed before matching, §1\.3\)/);
-  assert.match(found[2]!.message, /a pattern ending in `\/\*\*\/` only matches text that does/);
+  assert.equal(
+    found[0]!.detail,
+    'In deepagents-js 1.14.1, its tool paths never end in "/" (a trailing slash is removed before matching), and this pattern only matches text that does. The rule decides nothing through "/workspace/".',
+  );
+  assert.equal(found[1]!.message, 'The pattern "/secrets//**" never matches in deepagents-js 1.14.1.');
+  assert.match(found[1]!.detail!, /never contain "\/\/" \(repeated slashes are collapsed before matching\)/);
+  assert.match(found[2]!.detail!, /a pattern ending in "\/\*\*\/" only matches text that does/);
 });
 
 test("fires in deepagents-py only where wcmatch cannot match either (a trailing slash after a name)", () => {
@@ -54,17 +61,23 @@ test("fires in deepagents-py only where wcmatch cannot match either (a trailing 
   // Not "never": deepagents-py matches the argument `/workspace\` as `/workspace/` (§1.3), as explain shows.
   assert.equal(
     found[0]!.message,
-    'This pattern matches no ordinary tool path in deepagents-py 0.7.8: its tool paths end in `/` only for an argument ending in a backslash (`/a\\` is matched as `/a/`, §1.3): for every other argument the trailing slash is removed before matching, and this pattern only matches text that ends in `/`. The rule decides nothing through "/workspace/" except for such an argument.',
+    'The pattern "/workspace/" matches no ordinary tool path in deepagents-py 0.7.8.',
+  );
+  assert.equal(
+    found[0]!.detail,
+    'In deepagents-py 0.7.8, its tool paths end in "/" only for an argument ending in a backslash ("/a\\" is matched as "/a/"): for every other argument the trailing slash is removed before matching, and this pattern only matches text that ends in "/". The rule decides nothing through "/workspace/" except for such an argument.',
   );
   assert.deepEqual(deepagentsPy.canonicalToolPath("/workspace\\", true), { ok: true, path: "/workspace/" });
 });
 
 test("names the runtime in compatibleWith, and what the other runtime matches", () => {
   const found = expectFindings(rules(`⟦"/secrets//**"⟧`, `"runtime": "deepagents-py",\n  "compatibleWith": ["deepagents-js"],\n  `), CODE);
-  assert.match(found[0]!.message, /^This pattern never matches in deepagents-js 1\.14\.1 \(in compatibleWith\): /);
-  assert.match(found[0]!.message, /deepagents-py 0\.7\.8 does match it \(e\.g\. `\/secrets\/a`\)\.$/);
+  assert.equal(found[0]!.message, 'The pattern "/secrets//**" never matches in deepagents-js 1.14.1 (in compatibleWith).');
+  assert.match(found[0]!.detail!, /^In deepagents-js 1\.14\.1 \(in compatibleWith\), /);
+  assert.match(found[0]!.detail!, /deepagents-py 0\.7\.8 does match it \(for example "\/secrets\/a"\)\.$/);
   const both = expectFindings(rules(`⟦"/workspace/"⟧`, `"compatibleWith": ["deepagents-py"],\n  `), CODE);
-  assert.match(both[0]!.message, /^This pattern matches no ordinary tool path in deepagents-js 1\.14\.1 or deepagents-py 0\.7\.8 \(in compatibleWith\): in deepagents-js 1\.14\.1, its tool paths never end in `\/`/);
+  assert.equal(both[0]!.message, 'The pattern "/workspace/" matches no ordinary tool path in deepagents-js 1.14.1 or deepagents-py 0.7.8 (in compatibleWith).');
+  assert.match(both[0]!.detail!, /^In deepagents-js 1\.14\.1, its tool paths never end in "\/"/);
 });
 
 test("does not fire on live patterns, the root, or `//**` (which matches `/` in deepagents-js)", () => {
@@ -129,7 +142,11 @@ test("a stepped range: says exactly which paths it matches (verified against the
   const [finding] = expectFindings(rules(`⟦"/data/{1..10..2}.txt"⟧`), CODE);
   assert.equal(
     finding!.message,
-    'deepagents-js 1.14.1 does not expand the brace range `{1..10..2}`: picomatch turns it into the class `[1-10-2]`, so the pattern matches only `/data/0.txt`, `/data/1.txt` and `/data/2.txt` (and the path spelled exactly like the pattern, which micromatch compares as text first). It does not match `/data/3.txt`. List the values instead: "/data/{1,3,5,7,9}.txt".',
+    'deepagents-js 1.14.1 does not expand the brace range "{1..10..2}".',
+  );
+  assert.equal(
+    finding!.detail,
+    'deepagents-js 1.14.1 does not expand the brace range "{1..10..2}": picomatch turns it into the class "[1-10-2]", so the pattern matches only "/data/0.txt", "/data/1.txt" and "/data/2.txt" (and the path spelled exactly like the pattern, which micromatch compares as text first). It does not match "/data/3.txt". List the values instead: "/data/{1,3,5,7,9}.txt".',
   );
   assert.equal(finding!.witness, "/data/3.txt");
   const names = ["data", "-.txt", "{1..10..2}.txt", "a", ".env", ...Array.from({ length: 12 }, (_, i) => `${i}.txt`)];
@@ -141,7 +158,8 @@ test("a stepped range: says exactly which paths it matches (verified against the
 
 test("a zero-padded range: any two characters between the ends (verified against the matcher)", () => {
   const [finding] = expectFindings(rules(`⟦"/data/{01..03}.txt"⟧`), CODE);
-  assert.match(finding!.message, /^deepagents-js 1\.14\.1 does not expand the brace range `\{01\.\.03\}`: picomatch turns it into the text `01`, then any two characters \(even `\/`, not a line break\), then the text `03`\. It does not match `\/data\/01\.txt`\./);
+  assert.equal(finding!.message, 'deepagents-js 1.14.1 does not expand the brace range "{01..03}".');
+  assert.match(finding!.detail!, /^deepagents-js 1\.14\.1 does not expand the brace range "\{01\.\.03\}": picomatch turns it into the text "01", then any two characters \(even "\/", not a line break\), then the text "03"\. It does not match "\/data\/01\.txt"\./);
   const names = ["data", "01.txt", "02.txt", "03.txt", "01ab03.txt", "0103.txt", "01..03.txt", "01", "a03.txt", "{01..03}.txt"];
   const described = /^\/data\/01[^\n\r\u2028\u2029]{2}03\.txt$/;
   const universeOfNames = universe(deepagentsJs, names);
@@ -154,7 +172,7 @@ test("a zero-padded range: any two characters between the ends (verified against
 
 test("a multi-digit range without a step is broken too; one-character ranges are not reported", () => {
   const [finding] = expectFindings(rules(`⟦"/d/{1..20}/**"⟧, "/e/{1..9}/**", "/f/{a..z}.md"`), CODE);
-  assert.match(finding!.message, /the class `\[1-20\]`: at that place the pattern matches only one character, `0`, `1` or `2`\./);
+  assert.match(finding!.detail!, /the class "\[1-20\]": at that place the pattern matches only one character, "0", "1" or "2"\./);
   const compiled = deepagentsJs.compilePattern("/d/{1..20}/**");
   assert.ok(compiled.matches("/d/0/x") && compiled.matches("/d/2/x") && !compiled.matches("/d/3/x") && !compiled.matches("/d/20/x"));
   expectNoFindings(rules(`"/data/{1..10..2}.txt"`, `"runtime": "deepagents-py",\n  `), CODE);
@@ -163,14 +181,14 @@ test("a multi-digit range without a step is broken too; one-character ranges are
 test("a range of more than 1,000 values is reported too, with a witness and no fix (review finding, 5 Dec)", () => {
   // It used to be left out, so `/data/{1..5000}.csv` got no finding in deepagents-js at all.
   const [finding] = expectFindings(rules(`⟦"/data/{1..5000}.csv"⟧`), CODE);
-  assert.match(finding!.message, /picomatch turns it into the class `\[1-5000\]`, so the pattern matches only `\/data\/0\.csv`, `\/data\/1\.csv`/);
+  assert.match(finding!.detail!, /picomatch turns it into the class "\[1-5000\]", so the pattern matches only "\/data\/0\.csv", "\/data\/1\.csv"/);
   const compiled = deepagentsJs.compilePattern("/data/{1..5000}.csv");
   assert.ok(compiled.matches("/data/3.csv") && !compiled.matches("/data/100.csv"));
   assert.ok(finding!.witness !== undefined && !compiled.matches(finding!.witness));
   assert.deepEqual(finding!.fixes, []);
   // A range of millions costs no more.
   const [huge] = expectFindings(rules(`⟦"/data/{1..99999999}.csv"⟧`), CODE);
-  assert.match(huge!.message, /\[1-99999999\]/);
+  assert.match(huge!.detail!, /\[1-99999999\]/);
 });
 
 test("fix: write the range out; deepagents-js then matches every value, and the finding goes", () => {

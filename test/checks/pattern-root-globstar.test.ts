@@ -14,7 +14,11 @@ test("fires in deepagents-js with the root path it misses", () => {
   assert.ok(found.every((f) => f.severity === "information"));
   assert.equal(
     found[0]!.message,
-    "In deepagents-js 1.14.1, a leading `/**/` needs at least one folder: this pattern does not match `/.env` at the root (deepagents-py 0.7.8 does match it). Write `/{,**/}.env` to include the root.",
+    'In deepagents-js 1.14.1, the pattern "/**/.env" does not match "/.env" at the root.',
+  );
+  assert.equal(
+    found[0]!.detail,
+    'In deepagents-js 1.14.1, a leading "/**/" needs at least one folder: this pattern does not match "/.env" at the root (deepagents-py 0.7.8 does match it). Write "/{,**/}.env" to include the root.',
   );
   assert.deepEqual(found.map((f) => f.witness), ["/.env", "/a.txt", "/secrets/a"]);
   // The witnesses, by the matchers: missed by deepagents-js, matched by the fix (G100, G28, G37, G101).
@@ -27,7 +31,8 @@ test("fires in deepagents-js with the root path it misses", () => {
 
 test("fires when deepagents-js is only in compatibleWith", () => {
   const [finding] = expectFindings(rules(`⟦"/**/.env"⟧`, `"runtime": "deepagents-py",\n  "compatibleWith": ["deepagents-js"],\n  `), CODE);
-  assert.match(finding!.message, /^In deepagents-js 1\.14\.1 \(in compatibleWith\), a leading/);
+  assert.match(finding!.message, /^In deepagents-js 1\.14\.1 \(in compatibleWith\), the pattern "/);
+  assert.match(finding!.detail!, /^In deepagents-js 1\.14\.1 \(in compatibleWith\), a leading/);
 });
 
 test("does not fire for deepagents-py alone, a globstar later on, the portable form, or when the rule covers the root", () => {

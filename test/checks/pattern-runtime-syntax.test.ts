@@ -14,10 +14,15 @@ test("in deepagents-js: a JS-only operator, with a path only JS matches", () => 
   assert.ok(found.every((f) => f.severity === "information" && (f.fixes ?? []).length === 0));
   assert.equal(
     found[0]!.message,
-    "`@(a|b)` is an extglob, a JS-only operator in deepagents-js 1.14.1: deepagents-py and delete's literal-path check (D19) treat it as text. Here it matches `/data/a.txt`, which deepagents-py 0.7.8 does not.",
+    '"@(a|b)" is an extglob, an operator only deepagents-js reads.',
   );
-  assert.match(found[1]!.message, /^`\(b\|c\)` is a group, a JS-only operator/);
-  assert.match(found[3]!.message, /^`\|` is an alternation, a JS-only operator/);
+  assert.equal(
+    found[0]!.detail,
+    '"@(a|b)" is an extglob, a JS-only operator in deepagents-js 1.14.1: deepagents-py and the delete tool\'s literal-path check treat it as text. Here it matches "/data/a.txt", which deepagents-py 0.7.8 does not.',
+  );
+  assert.equal(found[1]!.message, '"(b|c)" is a group, an operator only deepagents-js reads.');
+  assert.match(found[1]!.detail!, /^"\(b\|c\)" is a group, a JS-only operator/);
+  assert.equal(found[3]!.message, '"|" is an alternation, an operator only deepagents-js reads.');
   assert.deepEqual(found.map((f) => f.witness), ["/data/a.txt", "/a/b", "/a/bc", "/a", "/data/z.txt"]);
   // The witnesses, by the matchers (G62, G75, G113).
   const pairs: [string, string][] = [["/data/@(a|b).txt", "/data/a.txt"], ["/a/(b|c)", "/a/b"], ["/a/b?(c)", "/a/bc"], ["/a/b?(c)", "/a/b"], ["/a|/b", "/a"], ["/data/!(a).txt", "/data/z.txt"]];
@@ -31,7 +36,11 @@ test("in deepagents-py: these characters are literal here", () => {
   const [finding] = expectFindings(rules(`⟦"/data/@(a|b).txt"⟧`, `"runtime": "deepagents-py",\n  `), CODE);
   assert.equal(
     finding!.message,
-    "In deepagents-py 0.7.8, `(`, `)` and `|` are literal characters here: `@(a|b)` is not an extglob, and only matches a path that spells it out (e.g. `/data/@(a|b).txt`). deepagents-js 1.14.1 would read it as an operator (matching `/data/a.txt`).",
+    'In deepagents-py 0.7.8, "@(a|b)" is literal text, not an extglob.',
+  );
+  assert.equal(
+    finding!.detail,
+    'In deepagents-py 0.7.8, "(", ")" and "|" are literal characters here: "@(a|b)" is not an extglob, and only matches a path that spells it out (for example "/data/@(a|b).txt"). deepagents-js 1.14.1 would read it as an operator (matching "/data/a.txt").',
   );
   assert.ok(deepagentsPy.compilePattern("/data/@(a|b).txt").matches("/data/@(a|b).txt"));
 });

@@ -8,7 +8,8 @@ const COMPOSITE = `"backend": { "type": "composite", "default": { "type": "sandb
 test("fires on each path a refused composite does not scope, and only on those", () => {
   const [f] = expectFindings(config(`${COMPOSITE},\n  "permissions": [{ "operations": ["read"], "paths": ["/memories/**", ⟦"/secrets/**"⟧], "mode": "deny" }]`), CODE);
   assert.equal(f!.severity, "error");
-  assert.match(f!.message, /"\/secrets\/\*\*" is not scoped to a route of the composite backend \(routes "\/memories\/"\) under deepagents-js 1\.14\.1's predicate/);
+  assert.equal(f!.message, '"/secrets/**" is not scoped to a route of the composite backend: construction fails.');
+  assert.match(f!.detail!, /^"\/secrets\/\*\*" is not scoped to a route of the composite backend \(routes "\/memories\/"\) under deepagents-js 1\.14\.1's predicate/);
 });
 
 test("R2 differs: a route root is scoped in deepagents-js, not in deepagents-py", () => {
@@ -16,7 +17,7 @@ test("R2 differs: a route root is scoped in deepagents-js, not in deepagents-py"
     config(`"runtime": "${runtime}",\n  ${COMPOSITE},\n  "permissions": [{ "operations": ["read"], "paths": [${marked ? "⟦" : ""}"/memories"${marked ? "⟧" : ""}], "mode": "deny" }]`);
   expectNoFindings(members("deepagents-js", false), CODE);
   const [f] = expectFindings(members("deepagents-py", true), CODE);
-  assert.match(f!.message, /must start with a route prefix exactly as written/);
+  assert.match(f!.detail!, /must start with a route prefix exactly as written/);
 });
 
 test("a composite with no routes scopes nothing", () => {

@@ -8,8 +8,9 @@ const DENY = `[{ "operations": ["read"], "paths": ["/secrets/**"], "mode": "deny
 test("fires on rules that reach a sandbox given as a factory (deepagents-js): execute fails on every call", () => {
   const [f] = expectFindings(config(`"backend": { "type": "sandbox", "factory": true },\n  ⟦"permissions"⟧: ${DENY}`), CODE);
   assert.equal(f!.severity, "warning");
-  assert.match(f!.message, /^the main agent and the general-purpose subagent use a sandbox given as a factory/);
-  assert.ok(f!.message.endsWith('every call answers: "Error: Execution not available. Filesystem permissions cannot be used with a backend that supports command execution because shell commands can access any path, making path-based rules ineffective."'));
+  assert.equal(f!.message, "Every execute call fails: these permissions meet a sandbox backend given as a factory.");
+  assert.match(f!.detail!, /^the main agent and the general-purpose subagent use a sandbox given as a factory/);
+  assert.ok(f!.detail!.endsWith('every call answers: "Error: Execution not available. Filesystem permissions cannot be used with a backend that supports command execution because shell commands can access any path, making path-based rules ineffective."'));
   assert.equal(findings(config(`"backend": { "type": "sandbox", "factory": true },\n  "permissions": ${DENY}`), "permissions-with-sandbox").length, 0);
 });
 

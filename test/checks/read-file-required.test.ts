@@ -7,9 +7,10 @@ const CODE = "read-file-required";
 test("fires on a tools list without read_file, with the runtime's exact message", () => {
   const [f] = expectFindings(config(`"middleware": [{ "type": "filesystem", "tools": ⟦["ls", "grep"]⟧ }]`), CODE);
   assert.equal(f!.severity, "error");
-  assert.ok(f!.message.endsWith("It throws: Error: read_file must be included in tools; it is required by FilesystemMiddleware"), f!.message);
+  assert.equal(f!.message, 'deepagents-js 1.14.1 refuses middleware #0: its tools do not include "read_file".');
+  assert.ok(f!.detail!.endsWith("It throws: Error: read_file must be included in tools; it is required by FilesystemMiddleware"), f!.detail);
   const [py] = expectFindings(config(`"runtime": "deepagents-py",\n  "middleware": [{ "type": "filesystem", "tools": ⟦[]⟧ }]`), CODE);
-  assert.ok(py!.message.endsWith("It throws: ValueError: read_file must be included in tools; it is required by FilesystemMiddleware"));
+  assert.ok(py!.detail!.endsWith("It throws: ValueError: read_file must be included in tools; it is required by FilesystemMiddleware"));
 });
 
 test("names are case-sensitive; a subagent's middleware counts too", () => {
@@ -18,7 +19,7 @@ test("names are case-sensitive; a subagent's middleware counts too", () => {
 
 test('deepagents-js reads a string other than "all" character by character; deepagents-py ignores it', () => {
   const [f] = expectFindings(config(`"middleware": [{ "type": "filesystem", "tools": ⟦"ls"⟧ }]`), CODE);
-  assert.match(f!.message, /character by character/);
+  assert.match(f!.detail!, /character by character/);
   assert.equal(f!.fixes![0]!.title, 'Change to ["read_file", "ls"]');
   expectNoFindings(config(`"runtime": "deepagents-py",\n  "middleware": [{ "type": "filesystem", "tools": "ls" }]`), CODE);
 });

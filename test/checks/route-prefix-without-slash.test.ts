@@ -7,7 +7,8 @@ const CODE = "route-prefix-without-slash";
 test("fires on a route key without a trailing slash, anywhere a composite appears", () => {
   const [f] = expectFindings(config(`"backend": { "type": "composite", "default": { "type": "store" }, "routes": { ⟦"/memories"⟧: { "type": "store" }, "/skills/": { "type": "state" } } }`), CODE);
   assert.equal(f!.severity, "warning");
-  assert.match(f!.message, /"\/memoriesX\/file" is also sent to this backend/);
+  assert.equal(f!.message, 'The route "/memories" does not end in "/": it also captures sibling paths.');
+  assert.match(f!.detail!, /"\/memoriesX\/file" is also sent to this backend/);
   expectFindings(config(`"middleware": [{ "type": "filesystem", "backend": { "type": "composite", "default": { "type": "store" }, "routes": { ⟦"/m"⟧: { "type": "store" } } } }]`), CODE);
 });
 

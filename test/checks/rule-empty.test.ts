@@ -14,10 +14,11 @@ test("fires on `paths: []` and `operations: []`, on the empty list (V15, V18)", 
     CODE,
   );
   assert.ok(found.every((f) => f.severity === "warning" && f.tags?.includes("unnecessary")));
+  assert.deepEqual(found.map((f) => f.detail), Array(3).fill("It never matches any tool call in deepagents-js 1.14.1, so it decides nothing."));
   assert.deepEqual(found.map((f) => f.message), [
-    "This rule has no paths, so it never matches any tool call in deepagents-js 1.14.1; it decides nothing.",
-    "This rule has no operations, so it never matches any tool call in deepagents-js 1.14.1; it decides nothing.",
-    "This rule has no paths and no operations, so it never matches any tool call in deepagents-js 1.14.1; it decides nothing.",
+    "Rule 0 never matches: it has no paths.",
+    "Rule 1 never matches: it has no operations.",
+    "Rule 2 never matches: it has no paths and no operations.",
   ]);
 });
 
@@ -48,7 +49,7 @@ test("the only rule of a deepagents-js list: the fix is offered but not safe, an
     { "operations": [], "paths": ["/s/**"], "mode": "deny" }
   ]`);
   const [finding] = findings(text, CODE);
-  assert.match(finding!.message, /It is the list's only rule, though: deepagents-js 1\.14\.1 checks tool paths \(relative, `\.\.`, `~`\) only while the agent has a rule/);
+  assert.match(finding!.detail!, /It is the list's only rule, though: deepagents-js 1\.14\.1 checks tool paths \(relative, "\.\.", "~"\) only while the agent has a rule/);
   assert.deepEqual(finding!.fixes!.map((f) => [f.title, f.safe]), [["Remove the rule", false]]);
   // deepagents-py validates every path, rules or not: there removing it is safe.
   const [py] = findings(config(`"runtime": "deepagents-py",
@@ -56,7 +57,7 @@ test("the only rule of a deepagents-js list: the fix is offered but not safe, an
     { "operations": [], "paths": ["/s/**"], "mode": "deny" }
   ]`), CODE);
   assert.equal(py!.fixes![0]!.safe, true);
-  assert.doesNotMatch(py!.message, /only rule/);
+  assert.doesNotMatch(py!.detail!, /only rule/);
   // With deepagents-js only in compatibleWith, it still matters.
   const [compat] = findings(config(`"runtime": "deepagents-py",
   "compatibleWith": ["deepagents-js"],

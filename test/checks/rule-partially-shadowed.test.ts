@@ -16,7 +16,11 @@ test("the workspace-isolation recipe: deny /** still decides most paths, but not
   assert.equal(f!.witness, "/workspace");
   assert.equal(
     f!.message,
-    'Part of this rule\'s paths is decided first, the other way, by rule 0 (allow "/workspace/**") in deepagents-js 1.14.1: `read /workspace` is allowed there, not denied by this rule (first match wins, §3.1). The rest it still decides, e.g. `read /`.',
+    "Rule 0 decides part of rule 1's paths first, the other way.",
+  );
+  assert.equal(
+    f!.detail,
+    'Part of this rule\'s paths is decided first, the other way, by rule 0 (allow "/workspace/**") in deepagents-js 1.14.1: read "/workspace" is allowed there, not denied by this rule (first match wins). The rest it still decides, for example read "/".',
   );
   assert.equal(f!.related?.length, 1);
   assert.equal(f!.fixes, undefined);
@@ -67,6 +71,7 @@ test("partly taken by a dozen earlier rules: the message names three, related in
   const found = findings(text, "rule-partially-shadowed");
   assert.equal(found.length, 1);
   const [f] = found;
-  assert.match(f!.message, /^Part of this rule's paths is decided first, the other way, by rule 0 \(allow \["\/w\/k0\/\*\*", "\/w\/k0"\]\), rule 1 \(allow \["\/w\/k1\/\*\*", "\/w\/k1"\]\), rule 2 \(allow \["\/w\/k2\/\*\*", "\/w\/k2"\]\) and 9 more earlier rules in deepagents-js 1\.14\.1: /);
+  assert.equal(f!.message, "12 earlier rules decide part of rule 12's paths first, the other way.");
+  assert.match(f!.detail!, /^Part of this rule's paths is decided first, the other way, by rule 0 \(allow \["\/w\/k0\/\*\*", "\/w\/k0"\]\), rule 1 \(allow \["\/w\/k1\/\*\*", "\/w\/k1"\]\), rule 2 \(allow \["\/w\/k2\/\*\*", "\/w\/k2"\]\) and 9 more earlier rules in deepagents-js 1\.14\.1: /);
   assert.equal(f!.related?.length, 8);
 });

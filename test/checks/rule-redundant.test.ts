@@ -22,7 +22,11 @@ test("fires when an earlier rule already decides every path the same way", () =>
   assert.equal(f!.witness, "/secrets/key.pem");
   assert.equal(
     f!.message,
-    'Removing this rule changes no decision in deepagents-js 1.14.1: earlier rules decide every path it matches, its own way: `read /secrets/key.pem` is denied by rule 0 (deny "/secrets/**") first.',
+    "Rule 1 is redundant: removing it changes no decision.",
+  );
+  assert.equal(
+    f!.detail,
+    'In deepagents-js 1.14.1, earlier rules decide every path it matches, its own way: read "/secrets/key.pem" is denied by rule 0 (deny "/secrets/**") first.',
   );
   assert.equal(f!.fixes?.[0]?.title, "Remove rule");
   assert.equal(f!.fixes?.[0]?.safe, true);
@@ -36,7 +40,7 @@ test("fires on an allow that no later rule contradicts: the permissive default a
     ]`),
     CODE,
   );
-  assert.match(f!.message, /would still be allowed, by the permissive default\.$/);
+  assert.match(f!.detail!, /would still be allowed, by the permissive default\.$/);
 });
 
 test("removing it changes no decision at all", () => {
@@ -114,7 +118,7 @@ test("with deepagents-py in compatibleWith: not on a rule its witness shows deci
       { "operations": ["read"], "paths": ["/ws/**"], "mode": "deny" },
       ⟦{ "operations": ["read"], "paths": ["/ws/key.pem"], "mode": "deny" }⟧
     ]`), CODE, ON);
-  assert.match(f!.message, /\(Proved for deepagents-js 1\.14\.1 only: check deepagents-py 0\.7\.8, in compatibleWith, before removing it\.\)$/);
+  assert.match(f!.detail!, /\(Proved for deepagents-js 1\.14\.1 only: check deepagents-py 0\.7\.8, in compatibleWith, before removing it\.\)$/);
   assert.equal(f!.fixes?.[0]?.safe, false);
 });
 

@@ -20,7 +20,11 @@ test("fires on the .env deny placed after allow /workspace/** (deepagents-js), w
   assert.equal(f!.witness, "/workspace/.env");
   assert.equal(
     f!.message,
-    'This rule never decides anything in deepagents-js 1.14.1: rule 0 (allow "/workspace/**") decides every path it matches first (first match wins, §3.1). For example `read /workspace/.env` is allowed by rule 0 (allow "/workspace/**"), not denied by this rule. Moving it above rule 0 makes it decide all its paths and changes no decision outside them.',
+    "Rule 1 never applies: rule 0 decides every path it matches first.",
+  );
+  assert.equal(
+    f!.detail,
+    'In deepagents-js 1.14.1, rule 0 (allow "/workspace/**") decides every path this rule matches first (first match wins). For example read "/workspace/.env" is allowed by rule 0 (allow "/workspace/**"), not denied by this rule. Moving it above rule 0 makes it decide all its paths and changes no decision outside them.',
   );
   assert.equal(f!.related?.length, 1);
   assert.equal(f!.fixes?.[0]?.title, "Move above rule 0");
@@ -157,7 +161,8 @@ test("a rule shadowed by several earlier rules names them all and moves above th
     ⟦{ "operations": ["read"], "paths": ["/a/x", "/b/x"], "mode": "deny" }⟧
   ]`);
   const [f] = expectFindings(text, CODE, ON);
-  assert.match(f!.message, /earlier rules \(0, 1\) decide every path it matches first/);
+  assert.equal(f!.message, "Rule 2 never applies: rules 0 and 1 decide every path it matches first.");
+  assert.match(f!.detail!, /earlier rules \(0, 1\) decide every path this rule matches first/);
   assert.equal(f!.related?.length, 2);
   assert.equal(f!.fixes?.[0]?.title, "Move above rule 0");
 });
@@ -189,7 +194,8 @@ test("shadowed by a dozen earlier rules: related information points at the first
   const found = findings(text, CODE);
   assert.equal(found.length, 1);
   const [f] = found;
-  assert.match(f!.message, /: earlier rules \(0, 1, 2, 3, 4, 5, 6, 7, … and 4 more\) decide every path it matches first/);
+  assert.equal(f!.message, "Rule 12 never applies: 12 earlier rules decide every path it matches first.");
+  assert.match(f!.detail!, /, earlier rules \(0, 1, 2, 3, 4, 5, 6, 7, … and 4 more\) decide every path this rule matches first/);
   assert.equal(f!.related?.length, 8);
   assert.deepEqual(f!.related!.map((r) => r.message.slice(0, 7)), ["rule 0 ", "rule 1 ", "rule 2 ", "rule 3 ", "rule 4 ", "rule 5 ", "rule 6 ", "rule 7 "]);
 });

@@ -17,17 +17,22 @@ test("§2.2 item 2, the workspace-isolation recipe: /workspace itself is allowed
   assert.equal(first!.witness, "/workspace");
   assert.equal(
     first!.message,
-    'deepagents-py 0.7.8 (in compatibleWith) decides `read /workspace` differently: deepagents-js 1.14.1 allows it (rule 0 (allow "/workspace/**")), deepagents-py 0.7.8 denies it (rule 1 (deny "/**")). `/workspace/**` matches `/workspace` in deepagents-js 1.14.1 only.',
+    'deepagents-py 0.7.8 decides read "/workspace" differently from deepagents-js 1.14.1.',
+  );
+  assert.equal(
+    first!.detail,
+    'deepagents-js 1.14.1 allows it (rule 0 (allow "/workspace/**")); deepagents-py 0.7.8, in compatibleWith, denies it (rule 1 (deny "/**")). "/workspace/**" matches "/workspace" in deepagents-js 1.14.1 only.',
   );
   // §2.2 item 1: `/**` covers dotfiles in JS only, so /.env is denied there and allowed by default in Python.
   assert.match(second!.witness!, /^\/\.[a-z]+$/);
-  assert.match(second!.message, /decides `read \/\.[a-z]+` differently: deepagents-js 1\.14\.1 denies it \(rule 1 \(deny "\/\*\*"\)\), deepagents-py 0\.7\.8 allows it \(the permissive default\)/);
+  assert.match(second!.message, /^deepagents-py 0\.7\.8 decides read "\/\.[a-z]+" differently from deepagents-js 1\.14\.1\.$/);
+  assert.match(second!.detail!, /^deepagents-js 1\.14\.1 denies it \(rule 1 \(deny "\/\*\*"\)\); deepagents-py 0\.7\.8, in compatibleWith, allows it \(the permissive default\)/);
 });
 
 test("§2.2 item 3: deny /**/.env leaves /.env readable in JS only", () => {
   const [f] = findings(both(`{ "operations": ["read"], "paths": ["/**/.env"], "mode": "deny" }`), CODE);
   assert.equal(f!.witness, "/.env");
-  assert.match(f!.message, /deepagents-js 1\.14\.1 allows it \(the permissive default\), deepagents-py 0\.7\.8 denies it/);
+  assert.match(f!.detail!, /deepagents-js 1\.14\.1 allows it \(the permissive default\); deepagents-py 0\.7\.8, in compatibleWith, denies it/);
 });
 
 test("§2.2 item 4: [!a] is a class of `!` and `a` in JS, a negation in Python", () => {
@@ -53,8 +58,8 @@ test("§2.2 items 5–8: extglob, a doubled slash, literal braces and stepped ra
 test("interrupt exists only in deepagents-py: a Python config that must run on JS", () => {
   const [f] = findings(both(`{ "operations": ["write"], "paths": ["/workspace/a"], "mode": "interrupt" }`, "deepagents-py", "deepagents-js"), CODE);
   assert.equal(f!.witness, "/workspace/a");
-  assert.match(f!.message, /deepagents-py 0\.7\.8 sends for approval \(interrupt\) it .* deepagents-js 1\.14\.1 allows it/);
-  assert.match(f!.message, /means something else in each runtime/);
+  assert.match(f!.detail!, /deepagents-py 0\.7\.8 sends for approval \(interrupt\) it .* deepagents-js 1\.14\.1, in compatibleWith, allows it/);
+  assert.match(f!.detail!, /means something else in each runtime/);
 });
 
 test("does not fire without compatibleWith, or on rules both runtimes read alike", () => {

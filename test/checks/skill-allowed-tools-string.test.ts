@@ -23,7 +23,11 @@ test("fires on the skills entry whose SKILL.md writes allowed-tools as a string"
   assert.equal(f!.severity, "warning");
   assert.equal(
     f!.message,
-    './skills/review/SKILL.md line 3: `allowed-tools` is a string ("Read, Grep"). DeerFlow requires a YAML list and drops the whole skill at load ("allowed-tools in ./skills/review/SKILL.md must be a list of strings"). Write `allowed-tools: [Read, Grep]`.',
+    "./skills/review/SKILL.md line 3: allowed-tools is a string, so DeerFlow drops the whole skill.",
+  );
+  assert.equal(
+    f!.detail,
+    'allowed-tools is "Read, Grep". DeerFlow requires a YAML list and drops the whole skill at load ("allowed-tools in ./skills/review/SKILL.md must be a list of strings"). Write "allowed-tools: [Read, Grep]".',
   );
   expectFindings(config(`"subagents": [{ "name": "a", "description": "a", "skills": [⟦"./skills/review"⟧] }]`), CODE, options);
 });

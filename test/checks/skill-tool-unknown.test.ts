@@ -13,7 +13,8 @@ test("fires on an allowed tool no agent has, with a did-you-mean, on the skills 
   const [typo, other] = findings(text, CODE, options);
   assert.deepEqual([typo!.span, other!.span], [spans[0], spans[0]]);
   assert.equal(typo!.severity, "warning");
-  assert.equal(typo!.message, './skills/review/SKILL.md line 4: `allowed-tools` lists "web_serch", which no agent in this file has (tool names are exact and case-sensitive), so it allows nothing. Did you mean "web_search"?');
+  assert.equal(typo!.message, './skills/review/SKILL.md line 4: allowed-tools lists "web_serch", which no agent here has.');
+  assert.equal(typo!.detail, 'No agent in this file has a tool named "web_serch" (tool names are exact and case-sensitive), so it allows nothing. Did you mean "web_search"?');
   assert.match(other!.message, /line 5: .*"Bash"/);
   expectFindings(config(`"skills": [⟦"./skills/review"⟧]`).replace('"skills"', '"tools": ["web_search", "Bash"],\n  "skills"'), CODE, options);
 });

@@ -7,7 +7,8 @@ const CODE = "subagent-duplicate-name";
 test("fires on every later subagent with a name already used, pointing at the first", () => {
   const [f, g] = expectFindings(config(`"subagents": [{ "name": "a", "description": "1" }, { "name": ⟦"a"⟧, "description": "2" }, { "name": ⟦"a"⟧, "description": "3" }]`), CODE);
   assert.equal(f!.severity, "error");
-  assert.ok(f!.message.endsWith("deepagents-js 1.14.1: Error: Duplicate subagent name 'a'; each subagent must have a unique name."), f!.message);
+  assert.equal(f!.message, 'Another subagent is already named "a".');
+  assert.equal(f!.detail, "deepagents-js 1.14.1: Error: Duplicate subagent name 'a'; each subagent must have a unique name.");
   assert.equal(f!.related?.[0]?.message, "first declared here");
   assert.equal(g!.related?.[0]?.message, "first declared here");
 });

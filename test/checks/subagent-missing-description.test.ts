@@ -7,8 +7,10 @@ const CODE = "subagent-missing-description";
 test("fires on a subagent without a description, and on an empty one", () => {
   const [missing, empty] = expectFindings(config(`"subagents": [{ "name": ⟦"auditor"⟧ }, { "name": "b", "description": ⟦"  "⟧ }]`), CODE);
   assert.equal(missing!.severity, "warning");
-  assert.match(missing!.message, /deepagents-js writes "- auditor: undefined"/);
-  assert.match(empty!.message, /empty description/);
+  assert.equal(missing!.message, 'Subagent "auditor" has no description.');
+  assert.match(missing!.detail!, /deepagents-js writes "- auditor: undefined"/);
+  assert.equal(empty!.message, 'Subagent "b" has an empty description.');
+  assert.equal(empty!.detail, "The task tool offers it to the model with nothing to choose it by.");
 });
 
 test("does not fire with a description; fixed by writing one", () => {

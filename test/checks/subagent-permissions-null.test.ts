@@ -7,7 +7,8 @@ const CODE = "subagent-permissions-null";
 test("fires on permissions: null, naming both meanings", () => {
   const [f] = expectFindings(config(`"subagents": [{ "name": "a", "description": "a", "permissions": ⟦null⟧ }]`), CODE);
   assert.equal(f!.severity, "information");
-  assert.match(f!.message, /deepagents-js 1\.14\.1: inherits the parent's rules; deepagents-py 0\.7\.8: no rules at all \(unrestricted\)/);
+  assert.equal(f!.message, '"permissions": null means different things in each runtime.');
+  assert.match(f!.detail!, /^deepagents-js 1\.14\.1: inherits the parent's rules; deepagents-py 0\.7\.8: no rules at all \(unrestricted\)/);
 });
 
 test("does not fire on omitted, [] or a list", () => {
@@ -17,7 +18,7 @@ test("does not fire on omitted, [] or a list", () => {
 test("fixes: the first one keeps the runtime's current meaning", () => {
   const js = config(`"subagents": [{ "name": "a", "description": "a", "permissions": null }]`);
   const [f] = findings(js, CODE);
-  assert.match(f!.fixes![0]!.title, /^Remove `permissions`/);
+  assert.match(f!.fixes![0]!.title, /^Remove "permissions"/);
   const removed = applyFix(js, f!);
   assert.ok(removed.includes(`{ "name": "a", "description": "a" }`), removed);
   expectNoFindings(removed, CODE);

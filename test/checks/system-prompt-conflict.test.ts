@@ -8,14 +8,15 @@ test("fires on both keys, pointing at the file key with the inline prompt as rel
   const fixture = config(`"systemPrompt": "Be careful.",\n  ⟦"systemPromptFile"⟧: "./AGENTS.md"`);
   const [finding] = expectFindings(fixture, CODE, { fileExists: () => true });
   assert.equal(finding!.severity, "error");
-  assert.equal(finding!.message, "Give the system prompt once: `systemPrompt` or `systemPromptFile`, not both.");
+  assert.equal(finding!.message, "Give the system prompt once: systemPrompt or systemPromptFile, not both.");
   const { text } = marked(fixture);
   assert.deepEqual(finding!.related!.map((r) => [r.message, text.slice(r.span.start, r.span.end)]), [["the inline prompt", '"systemPrompt"']]);
 });
 
 test("fires when the prompt file does not exist", () => {
   const [finding] = expectFindings(config(`"systemPromptFile": ⟦"./AGENTS.md"⟧`), CODE, { fileExists: () => false });
-  assert.equal(finding!.message, 'The system prompt file "./AGENTS.md" does not exist or is not a file (paths are relative to this config file).');
+  assert.equal(finding!.message, 'The system prompt file "./AGENTS.md" does not exist or is not a file.');
+  assert.equal(finding!.detail, "Paths are relative to this config file.");
 });
 
 test("does not fire on one key with an existing file, or on an inline prompt alone", () => {

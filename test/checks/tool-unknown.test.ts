@@ -7,8 +7,9 @@ const CODE = "tool-unknown";
 test("fires on a name that is not one of the eight filesystem tools", () => {
   const [typo, user] = expectFindings(config(`"tools": ["web_search"],\n  "middleware": [{ "type": "filesystem", "tools": ["read_file", ⟦"grpe"⟧, ⟦"web_search"⟧] }]`), CODE);
   assert.equal(typo!.severity, "warning");
-  assert.match(typo!.message, /^"grpe" is not a filesystem tool: deepagents-js 1\.14\.1 silently ignores it .* Did you mean "grep"\?$/);
-  assert.match(user!.message, /"web_search" is a user tool: user tools are never filtered by this allowlist/);
+  assert.equal(typo!.message, '"grpe" is not a filesystem tool: deepagents-js 1.14.1 silently ignores it here.');
+  assert.match(typo!.detail!, /^The tools of middleware #0 name only filesystem tools \(known: .*\)\. Did you mean "grep"\?$/);
+  assert.match(user!.detail!, /"web_search" is a user tool: user tools are never filtered by this allowlist/);
 });
 
 test("case matters: READ_FILE is unknown (and read-file-required fires too)", () => {
@@ -37,9 +38,14 @@ test("a toolDescriptions key that is no filesystem tool, and an interruptOn key 
   "middleware": [{ "type": "filesystem", "tools": "all", "toolDescriptions": { "grep": "Search", ⟦"grpe"⟧: "Search files" } }],
   "subagents": [{ "name": "a", "description": "d", "tools": ["run_sql"], "interruptOn": { ⟦"exeucte"⟧: true, "run_sql": true } }]`);
   const found = expectFindings(text, CODE);
-  assert.match(found[0]!.message, /^No agent in this file has a tool named "write_fil": the `interruptOn` entry of the main agent never fires, and no call waits for approval because of it\. Did you mean "write_file"\?$/);
-  assert.match(found[1]!.message, /^"grpe" is not a filesystem tool: deepagents-js 1\.14\.1 registers no tool of that name in .*, so this description goes nowhere .* Did you mean "grep"\?$/);
-  assert.match(found[2]!.message, /interruptOn` entry of subagent "a" never fires.* Did you mean "execute"\?$/);
+  assert.deepEqual(found.map((f) => f.message), [
+    'No agent in this file has a tool named "write_fil": this interruptOn entry never fires.',
+    '"grpe" is not a filesystem tool: this description goes nowhere.',
+    'No agent in this file has a tool named "exeucte": this interruptOn entry never fires.',
+  ]);
+  assert.match(found[0]!.detail!, /^The interruptOn entry of the main agent never fires, and no call waits for approval because of it\. Did you mean "write_file"\?$/);
+  assert.match(found[1]!.detail!, /^deepagents-js 1\.14\.1 registers no tool of that name in .* \(known: .*\)\. Did you mean "grep"\?$/);
+  assert.match(found[2]!.detail!, /interruptOn entry of subagent "a" never fires.* Did you mean "execute"\?$/);
   // The fix renames the key; nothing is left to report.
   let fixed = text.replace(/[⟦⟧]/g, "");
   for (let k = 0; k < 3; k++) fixed = applyFix(fixed, findings(fixed, CODE)[0]!);

@@ -38,7 +38,9 @@ describe("agent-sandbox check", () => {
     const codes = json.files[0].diagnostics.map((d: { code: string }) => d.code);
     assert.deepEqual(codes, ["operations-not-list", "path-not-absolute"]);
     const d = json.files[0].diagnostics[1];
-    assert.deepEqual(Object.keys(d).slice(0, 4), ["code", "severity", "message", "range"]);
+    assert.deepEqual(Object.keys(d).slice(0, 5), ["code", "severity", "message", "range", "detail"]);
+    assert.equal(d.message, 'deepagents-js 1.14.1 refuses the path "relative/x" when it builds the agent: it does not start with "/".');
+    assert.equal(d.detail, 'It throws: Error: path must be absolute: "relative/x"');
     assert.deepEqual(d.range, { start: { line: 2, character: 52 }, end: { line: 2, character: 64 } });
     assert.equal(d.fixes[0].edits[0].newText, '"/relative/x"');
     assert.deepEqual(json.summary, { files: 1, errors: 2, warnings: 0, information: 0, hints: 0 });
@@ -192,7 +194,7 @@ describe("agent-sandbox check", () => {
     const json = JSON.parse(run(["check", dir, "--format", "json"]).stdout);
     assert.equal(json.summary.files, 2);
     const dryRun = json.files.find((f: { path: string }) => f.path.endsWith("a.dryrun.jsonc"));
-    assert.match(dryRun.diagnostics[0].message, /Did you mean "ok"\?/);
+    assert.match(dryRun.diagnostics[0].message, /\(did you mean "ok"\?\)\.$/);
   });
 
   test("folder search follows symbolic links (a cycle ends), skips build output and dependencies, and --help says which (review finding, 4 Dec)", () => {
@@ -419,7 +421,7 @@ describe("system prompt file", () => {
     const file = tempConfig('{ "version": 1, "systemPromptFile": "." }');
     const r = JSON.parse(run(["check", file, "--format", "json", "--no-analysis"]).stdout);
     assert.deepEqual(r.files[0].diagnostics.map((d: { code: string; message: string }) => [d.code, d.message]), [
-      ["system-prompt-conflict", 'The system prompt file "." does not exist or is not a file (paths are relative to this config file).'],
+      ["system-prompt-conflict", 'The system prompt file "." does not exist or is not a file.'],
     ]);
     writeFileSync(join(dirname(file), "AGENTS.md"), "Be careful.\n");
     writeFileSync(file, '{ "version": 1, "systemPromptFile": "./AGENTS.md" }');

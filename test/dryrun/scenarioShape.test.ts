@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { checkDryRunText } from "../../server/src/engine/checkDryRun";
 
-const messages = (text: string) => checkDryRunText(text).findings.map((f) => `${f.code}: ${f.message}`);
+const messages = (text: string) => checkDryRunText(text).findings.map((f) => `${f.code}: ${f.message}${f.detail !== undefined ? ` ${f.detail}` : ""}`);
 
 test("the steps of a `task` call are checked like the scenario's own (review finding, 5 Dec)", () => {
   // `args` was any object, so a typo inside a subagent's steps went unnoticed.
@@ -18,10 +18,10 @@ test("the steps of a `task` call are checked like the scenario's own (review fin
     ]
   }`;
   assert.deepEqual(messages(text), [
-    'schema: Unknown key "expct". Did you mean "expect"?',
-    'schema: Expected "ok" or "permission-denied" or "tool-unavailable" or "authorization-denied" or "error" or an object, found "okk". Did you mean "ok"?',
+    'schema: Unknown key "expct" (did you mean "expect"?).',
+    'schema: "okk" is not allowed here (did you mean "ok"?). Expected "ok" or "permission-denied" or "tool-unavailable" or "authorization-denied" or "error" or an object.',
     'schema: Missing required key "tool".',
-    'schema: Unknown key "tol". Did you mean "tool"?',
+    'schema: Unknown key "tol" (did you mean "tool"?).',
     "schema: Expected an object, found a string.",
   ]);
   // Other arguments are the tool's own, whatever they are.

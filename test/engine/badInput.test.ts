@@ -71,12 +71,12 @@ describe("bad input", () => {
       const code = main(["check", file, "--format", "json"], { out: (t) => out.push(t), err: (t) => err.push(t), color: false });
       assert.ok(performance.now() - start < HANG_GUARD_MS);
       assert.equal(err.join(""), "", "nothing on stderr: no crash, no internal error");
-      const report = (JSON.parse(out.join("")) as { files: { diagnostics: { code: string; severity: string; message: string }[]; skipped?: { why: string }[] }[] }).files[0]!;
+      const report = (JSON.parse(out.join("")) as { files: { diagnostics: { code: string; severity: string; message: string; detail?: string }[]; skipped?: { why: string }[] }[] }).files[0]!;
       if ("code" in input.expect) {
         const { code: expected, message } = input.expect;
         // 1 for an error, 0 for a warning (the brace range in deepagents-js): never 2, a run that could not check.
         assert.equal(code, report.diagnostics.some((d) => d.severity === "error") ? 1 : 0);
-        assert.ok(report.diagnostics.some((d) => d.code === expected && message.test(d.message)), `expected ${expected} ${message}, got ${JSON.stringify(report.diagnostics.map((d) => `${d.code}: ${d.message.slice(0, 160)}`))}`);
+        assert.ok(report.diagnostics.some((d) => d.code === expected && message.test(`${d.message} ${d.detail ?? ""}`)), `expected ${expected} ${message}, got ${JSON.stringify(report.diagnostics.map((d) => `${d.code}: ${d.message.slice(0, 160)}`))}`);
       } else {
         const { skipped } = input.expect;
         assert.equal(code, 0);

@@ -246,8 +246,8 @@ test("nesting: identical up to maxDepth, NestingTooDeep past it, never a stack o
   const parsed = parseJsonc(recovery);
   assert.equal(parsed.root, undefined);
   assert.deepEqual(
-    parsed.findings.map((f) => [f.message, f.span.start]),
-    [[`Nesting deeper than ${MAX_NESTING} levels; the file was not analysed further (no configuration is this deep).`, 3 * MAX_NESTING]],
+    parsed.findings.map((f) => [f.message, f.detail, f.span.start]),
+    [[`Nesting deeper than ${MAX_NESTING} levels: the file was not analysed further.`, "No configuration is this deep.", 3 * MAX_NESTING]],
   );
 });
 

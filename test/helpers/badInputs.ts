@@ -11,7 +11,7 @@ export interface BadInput {
   /** The whole file. */
   readonly text: () => string | Uint8Array;
   /**
-   * The clear answer: a diagnostic of `code` whose message matches `message`, or, where the runtime is right to
+   * The clear answer: a diagnostic of `code` whose message (or its detail) matches `message`, or, where the runtime is right to
    * accept the input, the "not analysed" note (`skipped`) whose reason matches it.
    */
   readonly expect: { readonly code: string; readonly message: RegExp } | { readonly skipped: RegExp };
@@ -35,7 +35,7 @@ export const BAD_INPUTS: readonly BadInput[] = [
   {
     name: "a 10 MB file",
     text: () => `{"version": 1, "name": "${"x".repeat(10 * 1024 * 1024)}"}`,
-    expect: { code: "json-syntax", message: /10\.0 MB; files over 4 MB are not analysed/ },
+    expect: { code: "json-syntax", message: /10\.0 MB: files over 4 MB are not analysed/ },
   },
   {
     name: "10,000-deep nesting",
@@ -50,7 +50,7 @@ export const BAD_INPUTS: readonly BadInput[] = [
   {
     name: "a brace pattern of millions of alternatives, deepagents-js",
     text: () => onePattern("deepagents-js", BRACE_BOMB),
-    expect: { code: "pattern-never-matches", message: /does not expand the brace range `\{1\.\.1000000\}`/ },
+    expect: { code: "pattern-never-matches", message: /does not expand the brace range "\{1\.\.1000000\}"/ },
   },
   {
     name: "a brace pattern of millions of alternatives, deepagents-py",

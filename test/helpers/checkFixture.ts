@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { checkConfigText, type CheckOptions } from "../../server/src/engine/checkConfig";
 import type { Edit, Finding } from "../../server/src/engine/diagnostics";
+import { STYLE_EXEMPT_CODES, styleProblems } from "./messageStyle";
 
 /**
  * Small fixtures for check tests: a config text in, the findings of one code out, a fix applied and the text
@@ -9,6 +10,8 @@ import type { Edit, Finding } from "../../server/src/engine/diagnostics";
 export function findings(text: string, code?: string, options?: CheckOptions): Finding[] {
   // Tests run every check, the exact analysis included.
   const all = checkConfigText(text, { analysis: true, ...options }).findings;
+  // Every finding any check test meets is held to the message style (messageStyle.ts).
+  assert.deepEqual(all.filter((f) => !STYLE_EXEMPT_CODES.has(f.code)).flatMap(styleProblems), []);
   return code ? all.filter((f) => f.code === code) : all;
 }
 

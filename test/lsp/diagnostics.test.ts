@@ -119,7 +119,7 @@ describe("diagnostics (pull)", () => {
     const syntax = (await client.pullDiagnostics(given.uri)).filter((d) => d.code === "json-syntax");
     assert.deepEqual(syntax.map((d) => [d.severity, d.message]), [
       [1, "A comma is expected."],
-      [1, "A closing bracket `]` is expected."],
+      [1, 'A closing bracket "]" is expected.'],
     ]);
   });
 

@@ -44,7 +44,7 @@ export function toSarif(files: { path: string; diagnostics: DiagnosticJson[]; er
             ruleId: d.code,
             ruleIndex: ruleIds.indexOf(d.code),
             level: LEVEL[d.severity],
-            message: { text: d.witness ? `${d.message} (witness: ${d.witness})` : d.message },
+            message: { text: resultText(d) },
             locations: [{ physicalLocation: { artifactLocation: { uri }, region: region(d.range) } }],
             ...(d.related?.length
               ? { relatedLocations: d.related.map((r, i) => ({ id: i, message: { text: r.message }, physicalLocation: { artifactLocation: { uri }, region: region(r.range) } })) }
@@ -54,6 +54,17 @@ export function toSarif(files: { path: string; diagnostics: DiagnosticJson[]; er
       },
     ],
   };
+}
+
+/**
+ * A result's `message.text`: the short message, then its detail and the witness. SARIF has no second text field
+ * on a result that viewers show (GitHub code scanning shows `message.text` and nothing of `properties`), and its
+ * own guidance for plain-text messages is this shape: a first sentence that stands alone as the summary (a viewer
+ * may show only that), then the sentences that explain it.
+ */
+function resultText(d: DiagnosticJson): string {
+  const text = d.detail !== undefined ? `${d.message} ${d.detail}` : d.message;
+  return d.witness !== undefined ? `${text} (witness: ${d.witness})` : text;
 }
 
 function region(range: DiagnosticJson["range"]) {

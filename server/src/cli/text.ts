@@ -8,6 +8,29 @@ export function paint(text: string, colour: keyof typeof CODES, enabled: boolean
 
 const SEVERITY_COLOUR = { error: "red", warning: "yellow", information: "blue", hint: "gray" } as const;
 
+/** Characters of a detail's line, after the 22 columns it is indented by (so a line fits 100 columns). */
+const DETAIL_WIDTH = 78;
+
+/**
+ * A finding's detail in lines of at most `width` characters, broken at spaces (a word longer than that, a long
+ * path or pattern, gets a line of its own rather than being cut).
+ */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split("\n")) {
+    let line = "";
+    for (const word of paragraph.split(" ")) {
+      if (word === "") continue;
+      if (line !== "" && line.length + 1 + word.length > width) {
+        lines.push(line);
+        line = word;
+      } else line = line === "" ? word : `${line} ${word}`;
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
 /** Human-friendly output, one block per file, in the style linters use (`line:col  severity  message  code`). */
 export function textReport(
   files: { path: string; diagnostics: DiagnosticJson[]; skipped?: { what: string; why: string; checks: string[] }[] }[],
@@ -29,6 +52,7 @@ export function textReport(
       // At least one space after the position, even when line:column outgrows its 8 characters (a 100,000-character pattern).
       const where = `${d.range.start.line + 1}:${d.range.start.character + 1} `.padEnd(8);
       out += `  ${where}${paint(d.severity.padEnd(12), SEVERITY_COLOUR[d.severity], color)}${d.message}  ${paint(d.code, "gray", color)}\n`;
+      if (d.detail !== undefined) for (const line of wrap(d.detail, DETAIL_WIDTH)) out += line === "" ? "\n" : `  ${"".padEnd(20)}${line}\n`;
       if (d.witness !== undefined) out += `  ${"".padEnd(20)}${paint(`witness: ${d.witness}`, "gray", color)}\n`;
       for (const r of d.related ?? []) out += `  ${"".padEnd(20)}${paint(`${r.range.start.line + 1}:${r.range.start.character + 1} ${r.message}`, "gray", color)}\n`;
     }

@@ -57,7 +57,7 @@ export function checkConfigText(text: string, options: CheckOptions = {}): Check
   const skipped: Skipped[] = [];
   if (parsed.root) {
     if (parsed.root.type !== "object") {
-      if (whole) findings.push({ code: "schema", severity: "error", message: "A configuration is a JSON object: `{ \"version\": 1, … }`.", span: { start: parsed.root.offset, end: parsed.root.offset + parsed.root.length } });
+      if (whole) findings.push({ code: "schema", severity: "error", message: "A configuration must be a JSON object.", detail: 'For example: { "version": 1 }', span: { start: parsed.root.offset, end: parsed.root.offset + parsed.root.length } });
     } else {
       if (whole) findings.push(...configValidator.validate(parsed.root));
       model = buildModel(parsed.root);
@@ -93,6 +93,7 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
       // Built field by field rather than spread: every check reports objects of its own shape, and a spread of
       // so many shapes takes V8's slow path.
       const finding: Finding = { code: check.code, severity: f.severity ?? check.severity, message: f.message, span: f.span };
+      if (f.detail !== undefined) finding.detail = f.detail;
       if (f.related !== undefined) finding.related = f.related;
       if (f.witness !== undefined) finding.witness = f.witness;
       if (f.fixes !== undefined) finding.fixes = f.fixes;
@@ -118,7 +119,8 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
       out.push({
         code: "internal-error",
         severity: "error",
-        message: `The ${check.code} check failed on this file (${(error as Error).message}). Please report it.`,
+        message: `The ${check.code} check failed on this file; please report it.`,
+        detail: `It failed with: ${(error as Error).message}`,
         span: { start: 0, end: 0 },
       });
     }

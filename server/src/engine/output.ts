@@ -7,6 +7,8 @@ export interface DiagnosticJson {
   severity: Severity;
   message: string;
   range: Range;
+  /** The longer explanation behind `message` (plain text): the runtime's own words, the witness's story. */
+  detail?: string;
   related?: { message: string; range: Range }[];
   witness?: string;
   fixes?: { title: string; safe: boolean; edits: { range: Range; newText: string }[] }[];
@@ -20,6 +22,8 @@ export function toDiagnosticJson(finding: Finding, lines: LineIndex): Diagnostic
     message: finding.message,
     range: lines.rangeOf(finding.span),
   };
+  // After the range: the first four keys are the shape consumers already read, in their order.
+  if (finding.detail !== undefined) json.detail = finding.detail;
   if (finding.related?.length) json.related = finding.related.map((r) => ({ message: r.message, range: lines.rangeOf(r.span) }));
   if (finding.witness !== undefined) json.witness = finding.witness;
   if (finding.fixes?.length) json.fixes = finding.fixes.map((f: Fix) => ({ title: f.title, safe: f.safe, edits: f.edits.map((e) => ({ range: lines.rangeOf(e.span), newText: e.newText })) }));

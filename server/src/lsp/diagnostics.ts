@@ -36,7 +36,8 @@ export function toDiagnostic(finding: Finding, analysis: Analysis, uri: string):
     diagnostic.relatedInformation = finding.related.map((r) => ({ location: { uri, range: analysis.lines.rangeOf(r.span) }, message: r.message }));
   }
   if (finding.tags?.includes("unnecessary")) diagnostic.tags = [DiagnosticTag.Unnecessary];
-  // The witness is in the message already; kept as data so a client can offer it (e.g. "Explain this path").
+  // The witness is in the detail (which hover.ts shows over this range); kept as data so a client can offer it
+  // (e.g. "Explain this path").
   if (finding.witness !== undefined) diagnostic.data = { witness: finding.witness };
   return diagnostic;
 }

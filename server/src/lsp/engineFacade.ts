@@ -152,7 +152,8 @@ export function failedSecondPhase(first: Analysis, error: string): Analysis {
   const finding: Finding = {
     code: "internal-error",
     severity: "error",
-    message: `The exact rule analysis failed on this file (${reason}). Please report it.`,
+    message: "The exact rule analysis failed on this file; please report it.",
+    detail: `It failed with: ${reason}`,
     span: { start: 0, end: 0 },
   };
   return { ...first, findings: [finding, ...first.findings], exact: "done" };

@@ -43,16 +43,35 @@ export interface HoverInput {
 
 export async function hover(input: HoverInput): Promise<Hover | null> {
   const { analysis, offset } = input;
+  const problems = problemDetails(analysis, offset);
   const model = analysis.model;
-  if (analysis.kind !== "config" || !model) return null;
-  const place = placeAt(model.root, offset);
-  if (!place) return null;
-  const markdown = await hoverText(input, model, place);
-  if (!markdown) return null;
+  const place = analysis.kind === "config" && model ? placeAt(model.root, offset) : undefined;
+  const markdown = place && model ? await hoverText(input, model, place) : undefined;
+  if (!markdown && !problems) return null;
+  const span = place ? { start: place.node.offset, end: place.node.offset + place.node.length } : problems!.span;
   return {
-    contents: { kind: MarkupKind.Markdown, value: markdown },
-    range: analysis.lines.rangeOf({ start: place.node.offset, end: place.node.offset + place.node.length }),
+    contents: { kind: MarkupKind.Markdown, value: [problems?.markdown, markdown].filter((m) => m).join("\n\n---\n\n") },
+    range: analysis.lines.rangeOf(span),
   };
+}
+
+/**
+ * The detail of each diagnostic under the caret (the runtime's own words, the witness's story): a diagnostic has
+ * no field for it, and VS Code shows a diagnostic's message in the hover of its range, so this is where the user
+ * reading that message finds the rest, just below it. Plain text, escaped so that none of it reads as markdown.
+ */
+function problemDetails(analysis: Analysis, offset: number): { markdown: string; span: { start: number; end: number } } | undefined {
+  const here = analysis.findings.filter((f) => f.detail !== undefined && f.span.start <= offset && offset <= f.span.end);
+  if (here.length === 0) return undefined;
+  const markdown = here.map((f) => `**Problem** (${escapeMarkdown(f.code)}): ${escapeMarkdown(f.message)}\n\n${escapeMarkdown(f.detail!)}`).join("\n\n");
+  // Without a hover of its own, the hover spans the narrowest of these findings.
+  const span = here.reduce((a, b) => (b.span.end - b.span.start < a.span.end - a.span.start ? b : a)).span;
+  return { markdown, span };
+}
+
+/** Plain text as markdown that shows it as written (backslash before every character markdown could act on). */
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()<>#+\-.!|~&]/g, (c) => `\\${c}`);
 }
 
 async function hoverText(input: HoverInput, model: ConfigModel, place: Place): Promise<string | undefined> {

@@ -76,9 +76,9 @@ function nameOf(shape: BackendShape): string | undefined {
 export function describeAgentBackend(model: ConfigModel, backend: AgentBackend): string {
   switch (backend.origin) {
     case "default":
-      return "the default state backend (`backend` is omitted)";
+      return 'the default state backend ("backend" is omitted)';
     case "middleware-default":
-      return `its own state backend (${middlewareLabel(model, backend.middleware!)} has no \`backend\`, so it falls back to one)`;
+      return `its own state backend (${middlewareLabel(model, backend.middleware!)} has no "backend", so it falls back to one)`;
     default:
       return describeBackendShape(backend.shape, providerOf(backend.shape), nameOf(backend.shape));
   }

@@ -185,7 +185,8 @@ export class CappedReporter {
     if (more <= 0) return;
     const anchor = (this.block.rolesNode && propertyKeyNode(this.block.rolesNode)) ?? propertyKeyNode(this.block.node) ?? this.block.node;
     this.context.report({
-      message: `${more} more ${this.what} in this authorization block ${more === 1 ? "is" : "are"} not listed (only the first ${MAX_FINDINGS_PER_CHECK} are shown).`,
+      message: `${more} more ${this.what} in this authorization block ${more === 1 ? "is" : "are"} not listed.`,
+      detail: `Only the first ${MAX_FINDINGS_PER_CHECK} are shown.`,
       span: spanOf(anchor),
     });
   }

@@ -1,5 +1,6 @@
 import { blockNodesOf, entriesOf, issueNode } from "../authorization/blockNodes";
 import { pyStrListRepr, pySorted, pyStrRepr } from "../authorization/python";
+import { quotedText } from "../config/describe";
 import { property, spanOf } from "../config/parse";
 import type { Fix } from "../diagnostics";
 import { closeName } from "../authorization/suggest";
@@ -32,14 +33,15 @@ export const authzDefaultRoleUndefined: Check = {
         const shortList = `[${sorted.slice(0, MAX_LISTED_ROLES).map(pyStrRepr).join(", ")}, …]`;
         message = message.replace(issue.knownRoles?.repr ?? pyStrListRepr(sorted), () => `${shortList} (${sorted.length} roles; list shortened)`); // a function: a role named `$&` is text
       }
-      const implicit = defaultRoleNode ? "" : ' `default_role` is not set, so it is "user".';
+      const implicit = defaultRoleNode ? "" : ' default_role is not set, so it is "user".';
       const fixes: Fix[] = [];
       if (defaultRoleNode?.type === "string" && defaultRoleNode.value !== "") {
         const suggestion = closeName(String(defaultRoleNode.value), declared);
         if (suggestion) fixes.push({ title: `Change to "${suggestion}"`, edits: [{ span: spanOf(defaultRoleNode), newText: JSON.stringify(suggestion) }], safe: false });
       }
       context.report({
-        message: `DeerFlow refuses to build the agent: the default role (used when a request has no role) must be one of the roles declared here.${implicit} ${message}`,
+        message: `DeerFlow refuses to build the agent: the default role ${defaultRoleNode ? (defaultRoleNode.type === "string" && defaultRoleNode.value !== "" ? quotedText(String(defaultRoleNode.value)) : "written here") : '"user"'} is not a declared role.`,
+        detail: `The default role (used when a request has no role) must be one of the roles declared here.${implicit} ${message}`,
         span: spanOf(node),
         fixes,
       });

@@ -30,8 +30,10 @@ export const authzDenyAll: Check = {
           models: `${who} may use no model: DeerFlow filters every model out, and with fail_closed it refuses the run ("No models are authorized for the current role").`,
           routes: `${who} gets none of the six Gateway route permissions: it cannot read or write threads, nor create, read or cancel runs.`,
         };
+        const noun: Record<string, string> = { tools: "every tool", models: "every model", routes: "every Gateway route permission" };
         return {
-          message: `"allow": ${written} denies everything (an empty list is never "unset"): ${effect[policy.resourceKey]}`,
+          message: `"allow": ${written} denies ${who} ${noun[policy.resourceKey]}.`,
+          detail: `"allow": ${written} denies everything (an empty list is never "unset"): ${effect[policy.resourceKey]}`,
           span: spanOf(node),
         };
       });

@@ -23,6 +23,10 @@ export const authzInvalid: Check = {
     const prefix = enabled
       ? "DeerFlow refuses to build the agent: its RBAC provider raises at construction, whatever fail_closed says."
       : "With \"enabled\": true, DeerFlow would refuse to build the agent: its RBAC provider raises at construction.";
+    const short = (issue: RbacIssue) => {
+      const where = issue.role === undefined ? "the roles" : issue.resourceKey === undefined ? `role ${JSON.stringify(issue.role)}` : `role ${JSON.stringify(issue.role)}, resource ${JSON.stringify(issue.resourceKey)}`;
+      return enabled ? `DeerFlow refuses to build the agent: its RBAC provider rejects ${where}.` : `With "enabled": true, DeerFlow would refuse to build the agent over ${where}.`;
+    };
     const out = new CappedReporter(context, block, "invalid entries");
     for (const issue of block.issues) {
       if (issue.kind !== "invalid") continue;
@@ -30,7 +34,7 @@ export const authzInvalid: Check = {
         const node = issueNode(block, issue);
         // An error is what the runtime refuses; a disabled block is never constructed, so there it is a warning
         // about the day it is turned on.
-        return { message: `${prefix} ${issue.message}`, span: spanOf(node), fixes: fixesFor(context.text, block.node, issue, node), ...(enabled ? {} : { severity: "warning" as const }) };
+        return { message: short(issue), detail: `${prefix} ${issue.message}`, span: spanOf(node), fixes: fixesFor(context.text, block.node, issue, node), ...(enabled ? {} : { severity: "warning" as const }) };
       });
     }
     out.finish();

@@ -52,7 +52,8 @@ export const authzLiteralGlob: Check = {
               });
             }
             return {
-              message: `DeerFlow matches ${noun} names exactly (no globs, prefixes or regular expressions): ${JSON.stringify(item.value)} is a literal name, so this entry ${verb} only a ${noun} named exactly ${JSON.stringify(item.value)}.${notMatched}`,
+              message: `${JSON.stringify(item.value)} is a literal ${noun} name: DeerFlow does not expand globs.`,
+              detail: `DeerFlow matches ${noun} names exactly (no globs, prefixes or regular expressions): ${JSON.stringify(item.value)} is a literal name, so this entry ${verb} only a ${noun} named exactly ${JSON.stringify(item.value)}.${notMatched}`,
               span: spanOf(item.node),
               fixes,
             };

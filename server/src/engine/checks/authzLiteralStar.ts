@@ -30,21 +30,22 @@ export const authzLiteralStar: Check = {
         const starFinding = (star: (typeof stars)[number]) => {
           const noun = targetNoun(policy.resourceKey);
           const who = roleLabel(policy.role);
-          let message: string;
+          let detail: string;
           const fixes: Fix[] = [];
           if (side === "allow") {
-            message =
+            detail =
               others.size === 0
                 ? `"*" inside a list is a literal name, not a wildcard: DeerFlow matches names exactly, so this allows only a ${noun} named "*" (there is none) and ${who} may use no ${noun} at all. Write "allow": "*" to allow every ${noun}.`
                 : `"*" inside a list is a literal name, not a wildcard: DeerFlow matches names exactly, so this entry matches nothing and ${who} may use only the other ${others.size} listed. Write "allow": "*" to allow every ${noun}.`;
             fixes.push({ title: 'Allow everything: "allow": "*"', edits: [{ span: spanOf(listNode!), newText: '"*"' }], safe: false });
           } else {
-            message = `"*" inside a deny list is a literal name, not a wildcard: it denies only a ${noun} named "*" (there is none), so it denies nothing. To deny every ${noun}, write "allow": false.`;
+            detail = `"*" inside a deny list is a literal name, not a wildcard: it denies only a ${noun} named "*" (there is none), so it denies nothing. To deny every ${noun}, write "allow": false.`;
           }
           if (items.length > 1 || side === "deny") {
             fixes.push({ title: 'Remove the "*" entry', edits: [removeArrayElement(context.text, listNode!, star.index)], safe: false });
           }
-          return { message, span: spanOf(star.node), fixes };
+          const message = `"*" inside ${side === "allow" ? "an allow" : "a deny"} list is a literal ${noun} name, not a wildcard.`;
+          return { message, detail, span: spanOf(star.node), fixes };
         };
         for (const star of stars) out.report(() => starFinding(star));
       }

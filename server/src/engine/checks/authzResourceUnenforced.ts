@@ -19,9 +19,10 @@ export const authzResourceUnenforced: Check = {
     for (const role of block.roles) {
       for (const resource of role.resources) {
         if (!UNENFORCED_RESOURCE_KEYS.includes(resource.key)) continue;
-        const mcpHint = resource.key === "mcp_servers" ? " To restrict an MCP server's tools, list them under \"tools\" by their bound names (`<server>_<tool>`)." : "";
+        const mcpHint = resource.key === "mcp_servers" ? " To restrict an MCP server's tools, list them under \"tools\" by their bound names (<server>_<tool>)." : "";
         out.report(() => ({
-          message: `DeerFlow accepts "${resource.key}" policies but does not enforce them anywhere yet (only tools, models and routes are checked), so this does not restrict ${roleLabel(role.role)}.${mcpHint}`,
+          message: `DeerFlow does not enforce "${resource.key}" policies yet: this restricts nothing.`,
+          detail: `DeerFlow accepts "${resource.key}" policies but does not enforce them anywhere yet (only tools, models and routes are checked), so this does not restrict ${roleLabel(role.role)}.${mcpHint}`,
           span: spanOf(resource.keyNode),
         }));
       }

@@ -32,7 +32,8 @@ export const authzResourceUnknown: Check = {
             meant = ` Did you mean "${suggestion}"${unenforced}? As written, ${roleLabel(role.role)} has no "${suggestion}" policy, so every ${targetNoun(suggestion)} stays allowed.`;
           }
           return {
-            message: `DeerFlow never looks up the resource key "${key}": its consumers ask only for tools, models and routes (skills, sandbox and mcp_servers are accepted but unenforced). This policy restricts nothing.${meant}`,
+            message: `DeerFlow never looks up the resource key ${JSON.stringify(key)}: this policy restricts nothing.`,
+            detail: `Its consumers ask only for tools, models and routes (skills, sandbox and mcp_servers are accepted but unenforced).${meant}`,
             span: spanOf(resource.keyNode),
             fixes:
               suggestion && !present.has(suggestion)

@@ -37,8 +37,9 @@ export const authzToolUnknown: Check = {
             const caseOnly = suggestion !== undefined && suggestion.toLowerCase() === item.value.toLowerCase();
             const effect = side === "allow" ? "allows nothing" : "denies nothing";
             return {
-              message:
-                `No agent in this file has a tool named ${JSON.stringify(item.value)} (they have the eight filesystem tools, task, and the user tools declared here). ` +
+              message: `No agent in this file has a tool named ${JSON.stringify(item.value)}: this entry ${effect}.`,
+              detail:
+                "The agents here have the eight filesystem tools, task, and the user tools declared here. " +
                 `DeerFlow compares tool names exactly${caseOnly ? ", and case matters" : " and case-sensitively"}, so this entry ${effect}.` +
                 (suggestion ? ` Did you mean "${suggestion}"?` : ""),
               span: spanOf(item.node),

@@ -30,7 +30,8 @@ export const backendFactoryUnsupported: Check = {
         const factoryNode = property(spec.node, "factory");
         const removal = factoryNode && removeProperty(context.text, factoryNode);
         context.report({
-          message: `${who} takes no backend factories: constructing ${whose}, it raises ${refusal}`,
+          message: `${who} takes no backend factories: it refuses this backend when it builds the agent.`,
+          detail: `Constructing ${whose}, it raises ${refusal}`,
           span: spanOf(factoryNode?.parent ?? spec.node),
           fixes: removal ? [{ title: 'Give the backend as an instance: remove "factory": true', edits: [removal], safe: false }] : [],
         });

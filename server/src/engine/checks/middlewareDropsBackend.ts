@@ -18,7 +18,7 @@ export const middlewareDropsBackend: Check = {
     const backend = model.backend;
     if (!backend) return;
     const words = describeBackendShape(backend, backend.provider, backend.name);
-    const lost = model.runtime.canExecute(backend) ? " `execute` disappears, and" : "";
+    const lost = model.runtime.canExecute(backend) ? " execute disappears, and" : "";
     const candidates: { m: MiddlewareSpec; who: string }[] = [];
     const top = customFilesystemMiddleware(model.middleware);
     if (top) candidates.push({ m: top, who: "the main agent and the general-purpose subagent (which inherits it by name)" });
@@ -30,7 +30,8 @@ export const middlewareDropsBackend: Check = {
       if (property(m.node, "backend")) continue;
       const typeNode = property(m.node, "type") ?? m.node;
       context.report({
-        message: `${middlewareLabel(model, m)} has no \`backend\`: it falls back to its own state backend, not the agent's backend (${words}). For ${who},${lost} file tools read and write a separate, in-memory state (§4.4).`,
+        message: `M${middlewareLabel(model, m).slice(1)} has no backend: it falls back to its own state backend.`,
+        detail: `A custom filesystem middleware without "backend" uses its own state backend, not the agent's backend (${words}). For ${who},${lost} file tools read and write a separate, in-memory state.`,
         span: spanOf(typeNode),
         related: [{ message: "the agent's backend", span: spanOf(backend.node) }],
         fixes: [{ title: "Copy the agent's backend into this middleware", edits: [insertProperty(context.text, m.node, "backend", nodeText(context.text, backend.node))], safe: false }],

@@ -22,7 +22,7 @@ export const middlewareDropsPermissions: Check = {
     const forks = model.subagents.filter((s) => isForked(model, s) && !customFilesystemMiddleware(s.middleware));
     if (parentCustom && top && !property(parentCustom.node, "permissions")) {
       const alsoForks = forks.length ? `, nor to the forked subagent${forks.length > 1 ? "s" : ""} ${forks.slice(0, 3).map((f) => JSON.stringify(f.name ?? `#${f.index}`)).join(", ")}${forks.length > 3 ? " …" : ""}` : "";
-      report(context, parentCustom, top, `${middlewareLabel(model, parentCustom)} replaces the default filesystem middleware as a whole object and has no \`permissions\`: the ${count(top)} no longer ${top.rules.length === 1 ? "applies" : "apply"} to the main agent, nor to the general-purpose subagent (which inherits this middleware by name)${alsoForks}. Declarative subagents still get them (deepagents #5388).`);
+      report(context, parentCustom, top, `M${middlewareLabel(model, parentCustom).slice(1)} has no permissions: the top-level ${count(top)} no longer ${top.rules.length === 1 ? "applies" : "apply"} to the main agent.`, `${middlewareLabel(model, parentCustom)} replaces the default filesystem middleware as a whole object and has no "permissions": the ${count(top)} no longer ${top.rules.length === 1 ? "applies" : "apply"} to the main agent, nor to the general-purpose subagent (which inherits this middleware by name)${alsoForks}. Declarative subagents still get them (deepagents #5388).`);
     }
     for (const spec of model.subagents) {
       const own = customFilesystemMiddleware(spec.middleware);
@@ -31,15 +31,16 @@ export const middlewareDropsPermissions: Check = {
         if (property(own.node, "permissions")) continue;
         const rules = subagentDefaultRules(model, spec).list;
         if (!rules) continue;
-        const whose = rules === model.permissions ? "the top-level rules it would inherit" : "its own `permissions`";
-        report(context, own, rules, `${middlewareLabel(model, own)} replaces subagent ${label}'s default filesystem middleware as a whole object and has no \`permissions\`: ${whose} (${count(rules)}) no longer apply to it (§6.3).`);
+        const whose = rules === model.permissions ? "the top-level rules it would inherit" : 'its own "permissions"';
+        report(context, own, rules, `M${middlewareLabel(model, own).slice(1)} has no permissions: subagent ${label} loses its ${count(rules)}.`, `${middlewareLabel(model, own)} replaces subagent ${label}'s default filesystem middleware as a whole object and has no "permissions": ${whose} (${count(rules)}) no longer apply to it.`);
         continue;
       }
       if (!parentCustom || !isForked(model, spec) || spec.permissions.kind !== "list" || spec.permissions.list.rules.length === 0) continue;
       const rules = spec.permissions.list;
       const parentFs = agentFilesystem(model, { kind: "main", name: "main" });
       context.report({
-        message: `Subagent ${label} is forked: it inherits the parent's custom filesystem middleware (${middlewareLabel(model, parentCustom)}), which replaces its default one, so its own \`permissions\` (${count(rules)}) are silently lost (§11.4). Give it a filesystem middleware of its own that carries them.`,
+        message: `Subagent ${label} is forked: its own permissions (${count(rules)}) are silently lost.`,
+        detail: `It inherits the parent's custom filesystem middleware (${middlewareLabel(model, parentCustom)}), which replaces its default one, so its own "permissions" (${count(rules)}) are silently lost. Give it a filesystem middleware of its own that carries them.`,
         span: spanOf(propertyKeyNode(rules.node) ?? rules.node),
         related: [{ message: "the inherited middleware", span: spanOf(parentCustom.node) }],
         fixes: [
@@ -58,10 +59,11 @@ function count(rules: RuleListSpec): string {
   return `${rules.rules.length} rule${rules.rules.length === 1 ? "" : "s"}`;
 }
 
-function report(context: CheckContext, m: MiddlewareSpec, rules: RuleListSpec, message: string): void {
+function report(context: CheckContext, m: MiddlewareSpec, rules: RuleListSpec, message: string, detail: string): void {
   const typeNode = property(m.node, "type") ?? m.node;
   context.report({
     message,
+    detail,
     span: spanOf(typeNode),
     related: [{ message: "the rules that stop applying", span: spanOf(propertyKeyNode(rules.node) ?? rules.node) }],
     fixes: [{ title: "Copy the rules into this middleware", edits: [insertProperty(context.text, m.node, "permissions", nodeText(context.text, rules.node))], safe: false }],

@@ -22,8 +22,11 @@ export const modeUnknown: Check = {
         const known = runtime.modes.map((m) => `"${m}"`).join(", ");
         context.report({
           message: interruptInJs
-            ? `"interrupt" exists only in deepagents-py. ${runtime.label} has no human-in-the-loop for rules: a match silently ALLOWS the call, and later rules are never consulted.`
-            : `Unknown mode ${JSON.stringify(node.value)} (${runtime.label} knows ${known}): a match silently ALLOWS the call, and later rules are never consulted.${suggestion ? ` Did you mean "${suggestion}"?` : ""}`,
+            ? `Mode "interrupt" exists only in deepagents-py: here a match silently allows the call.`
+            : `Unknown mode ${JSON.stringify(node.value)}: a match silently allows the call.`,
+          detail: interruptInJs
+            ? `${runtime.label} has no human-in-the-loop for rules: a match silently ALLOWS the call, and later rules are never consulted.`
+            : `${runtime.label} knows ${known}. Any other mode is returned as the decision, which is not "deny": a match silently ALLOWS the call, and later rules are never consulted.${suggestion ? ` Did you mean "${suggestion}"?` : ""}`,
           span: spanOf(node),
           fixes: suggestion ? [{ title: `Change to "${suggestion}"`, edits: [{ span: spanOf(node), newText: JSON.stringify(suggestion) }], safe: false }] : [],
         });

@@ -16,9 +16,10 @@ export const operationUnknown: Check = {
         for (const node of rule.operationsNode.children ?? []) {
           if (node.type !== "string" || (OPERATIONS as readonly string[]).includes(node.value)) continue;
           const suggestion = didYouMean(String(node.value), OPERATIONS);
-          const deleteHint = node.value === "delete" ? " The `delete` tool is governed by `write` rules." : "";
+          const deleteHint = node.value === "delete" ? ' The delete tool is governed by "write" rules.' : "";
           context.report({
-            message: `Unknown operation ${JSON.stringify(node.value)}: filesystem tools only ask for "read" or "write", so this entry never matches.${deleteHint}${suggestion ? ` Did you mean "${suggestion}"?` : ""}`,
+            message: `Unknown operation ${JSON.stringify(node.value)}: this entry never matches.`,
+            detail: `Filesystem tools only ask for "read" or "write".${deleteHint}${suggestion ? ` Did you mean "${suggestion}"?` : ""}`,
             span: spanOf(node),
             fixes: suggestion || node.value === "delete"
               ? [{ title: `Change to "${suggestion ?? "write"}"`, edits: [{ span: spanOf(node), newText: JSON.stringify(suggestion ?? "write") }], safe: false }]

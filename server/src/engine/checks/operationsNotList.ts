@@ -21,7 +21,8 @@ export const operationsNotList: Check = {
         const covered = OPERATIONS.filter((op) => context.model.runtime.operationsCover(node.value, op));
         const effect = covered.length === 0 ? "it covers no operation, so the rule never matches" : `it covers ${covered.map((o) => `"${o}"`).join(" and ")}`;
         context.report({
-          message: `\`operations\` must be a list. ${context.model.runtime.label} tests \`${context.model.runtime.operationsTest}\`, which on a string is a substring test: ${effect}.`,
+          message: `"operations" is a string, not a list: the runtime tests it as a substring.`,
+          detail: `${context.model.runtime.label} tests "${context.model.runtime.operationsTest}", which on a string is a substring test: ${effect}.`,
           span: spanOf(node),
           fixes: [{ title: `Write it as a list: ${JSON.stringify(covered)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(covered).replace(/,/g, ", ") }], safe: true }],
         });

@@ -8,8 +8,8 @@ export const pathEmpty: Check = {
   severity: "error",
   summary: "A permission path is empty or not a string: the runtime refuses the config.",
   run(context) {
-    forEachPathProblem(context, ["empty", "not-a-string"], ({ node, runtime, message, primary }) => {
-      context.report({ message: refusal(runtime, primary, message), span: spanOf(node) });
+    forEachPathProblem(context, ["empty", "not-a-string"], ({ node, value, runtime, message, primary }) => {
+      context.report({ ...refusal(runtime, primary, message, value, typeof value === "string" ? "it is empty" : "it is not a string"), span: spanOf(node) });
     });
   },
 };

@@ -16,7 +16,7 @@ export const pathNotAbsolute: Check = {
       // refused for its `..` instead, a choice (which folder was meant?) the fix cannot make (review finding, 5 Dec).
       const accepted = looksLikePath && context.runtimes.every((r) => r.permissionPathProblem(`/${text}`) === undefined);
       context.report({
-        message: refusal(runtime, primary, message),
+        ...refusal(runtime, primary, message, value, 'it does not start with "/"'),
         span: spanOf(node),
         fixes: looksLikePath ? [{ title: `Make it absolute: "/${text}"`, edits: [{ span: spanOf(node), newText: JSON.stringify(`/${text}`) }], safe: accepted }] : [],
       });

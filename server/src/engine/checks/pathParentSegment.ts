@@ -8,8 +8,8 @@ export const pathParentSegment: Check = {
   severity: "error",
   summary: "A permission path has a `..` segment: the runtime refuses the config.",
   run(context) {
-    forEachPathProblem(context, ["parent-segment"], ({ node, runtime, message, primary }) => {
-      context.report({ message: refusal(runtime, primary, message), span: spanOf(node) });
+    forEachPathProblem(context, ["parent-segment"], ({ node, value, runtime, message, primary }) => {
+      context.report({ ...refusal(runtime, primary, message, value, 'it has a ".." segment'), span: spanOf(node) });
     });
   },
 };

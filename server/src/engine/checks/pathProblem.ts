@@ -1,5 +1,6 @@
 import type { ConfigModel, RuleSpec } from "../config/model";
 import { allRuleLists } from "../config/model";
+import { quotedText } from "../config/describe";
 import type { JsonNode } from "../config/parse";
 import type { PathProblem, PathProblemKind, Runtime } from "../runtime/runtime";
 import type { CheckContext } from "./check";
@@ -65,8 +66,12 @@ function entriesWithProblems(context: CheckContext): ProblemEntry[] {
   return entries;
 }
 
-export function refusal(runtime: Runtime, primary: boolean, message: string): string {
-  return primary
-    ? `${runtime.label} refuses this rule when the agent is built: ${message}`
-    : `${runtime.label} (in compatibleWith) refuses this rule when the agent is built: ${message}`;
+/**
+ * A finding's words for a path the runtime refuses: what is wrong with it (`problem`, "it does not start with
+ * "/"") in the message, the runtime's exception word for word in the detail.
+ */
+export function refusal(runtime: Runtime, primary: boolean, runtimeMessage: string, value: unknown, problem: string): { message: string; detail: string } {
+  const who = primary ? runtime.label : `${runtime.label} (in compatibleWith)`;
+  const path = typeof value === "string" && value !== "" ? `the path ${quotedText(value)}` : "this path";
+  return { message: `${who} refuses ${path} when it builds the agent: ${problem}.`, detail: `It throws: ${runtimeMessage}` };
 }

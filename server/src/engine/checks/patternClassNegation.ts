@@ -39,10 +39,11 @@ export const patternClassNegation: Check = {
           const who = primary ? runtime.label : `${runtime.label} (in compatibleWith)`;
           const witnesses = disagreement(pattern);
           const example = witnesses
-            ? ` For example, ${deepagentsJs.label} matches \`${witnesses.jsOnly}\` and ${deepagentsPy.label} does not${witnesses.pyOnly ? `, while ${deepagentsPy.label} matches \`${witnesses.pyOnly}\` and ${deepagentsJs.label} does not` : ""}.`
+            ? ` For example, ${deepagentsJs.label} matches ${JSON.stringify(witnesses.jsOnly)} and ${deepagentsPy.label} does not${witnesses.pyOnly ? `, while ${deepagentsPy.label} matches ${JSON.stringify(witnesses.pyOnly)} and ${deepagentsJs.label} does not` : ""}.`
             : "";
           context.report({
-            message: `In ${who}, \`${classText}\` is not a negation: picomatch reads it as a plain class that also accepts \`!\` (and the pattern also matches the literal text \`${classText}\`), while ${deepagentsPy.label} reads it as "any character except those listed after \`!\`". This rule decides different files in the two runtimes.${example} Write \`[^${classText.slice(2)}\`, which negates in both.`,
+            message: `${JSON.stringify(classText)} is not a negation in ${who}: the runtimes decide different files.`,
+            detail: `In ${who}, picomatch reads ${JSON.stringify(classText)} as a plain class that also accepts "!" (and the pattern also matches the literal text ${JSON.stringify(classText)}), while ${deepagentsPy.label} reads it as "any character except those listed after !". This rule decides different files in the two runtimes.${example} Write ${JSON.stringify(`[^${classText.slice(2)}`)}, which negates in both.`,
             span: spanOf(node),
             witness: witnesses?.jsOnly,
             fixes: [{ title: `Change to ${JSON.stringify(fixed)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(fixed) }], safe: false }],

@@ -39,7 +39,7 @@ export const patternNeverMatches: Check = {
             // `/a/\/**`, whose escaped slash picomatch reads as a second `/`, as dead as before (review finding, 5 Dec).
             const usable = repaired !== pattern && context.runtimes.every((r) => !r.permissionPathProblem(repaired) && !neverMatchReason(r, repaired) && matchesAnExample(r, repaired));
             context.report({
-              message: deadMessage(pattern, dead, alive, repaired),
+              ...deadMessage(pattern, dead, alive, repaired),
               span: spanOf(node),
               fixes: usable ? [{ title: `Change to ${JSON.stringify(repaired)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(repaired) }], safe: false }] : [],
             });
@@ -52,7 +52,7 @@ export const patternNeverMatches: Check = {
             const ranges = brokenRanges(pattern);
             if (ranges.length === 0) continue;
             const finding = rangeFinding(runtime, r === 0, pattern, ranges);
-            context.report({ message: finding.message, span: spanOf(node), witness: finding.witness, fixes: finding.fixes.map((f) => ({ ...f, edits: [{ span: spanOf(node), newText: f.newText }] })) });
+            context.report({ message: finding.message, detail: finding.detail, span: spanOf(node), witness: finding.witness, fixes: finding.fixes.map((f) => ({ ...f, edits: [{ span: spanOf(node), newText: f.newText }] })) });
             break;
           }
         }
@@ -91,14 +91,14 @@ export function neverMatchReason(runtime: Runtime, pattern: string): string | un
   const trailingSlashIsFinal = !q.trailingGlobstarSlashMatches || (!braces && !lastSegmentIsGlobstar(chars));
   let reason: string | undefined;
   if (pattern !== "/" && last.ch === "/" && outsideGroups(last) && trailingSlashIsFinal) {
-    const what = lastSegmentIsGlobstar(chars) ? "a pattern ending in `/**/`" : "this pattern";
+    const what = lastSegmentIsGlobstar(chars) ? 'a pattern ending in "/**/"' : "this pattern";
     // deepagents-py turns backslashes into slashes after `normpath` (docs/reference/paths.md), so an argument ending in `\` is the
     // one way a tool path keeps a trailing `/` there: say so rather than "never" (explain shows that match).
     reason = q.backslashKeepsTrailingSlash
-      ? `its tool paths end in \`/\` only for an argument ending in a backslash (\`/a\\\` is matched as \`/a/\`, §1.3): for every other argument the trailing slash is removed before matching, and ${what} only matches text that ends in \`/\``
-      : `its tool paths never end in \`/\` (a trailing slash is removed before matching, §1.3), and ${what} only matches text that does`;
+      ? `its tool paths end in "/" only for an argument ending in a backslash ("/a\\" is matched as "/a/"): for every other argument the trailing slash is removed before matching, and ${what} only matches text that ends in "/"`
+      : `its tool paths never end in "/" (a trailing slash is removed before matching), and ${what} only matches text that does`;
   } else if (hasDoubleSlash(chars) && !q.doubleSlashMatches) {
-    reason = "its tool paths never contain `//` (repeated slashes are collapsed before matching, §1.3), and this pattern only matches text that does";
+    reason = 'its tool paths never contain "//" (repeated slashes are collapsed before matching), and this pattern only matches text that does';
   }
   if (!reason) return undefined;
   const compiled = runtime.compilePattern(pattern);
@@ -170,16 +170,19 @@ function deadMessage(
   dead: readonly { runtime: Runtime; primary: boolean; reason: string }[],
   alive: readonly Runtime[],
   repaired: string,
-): string {
+): { message: string; detail: string } {
   const names = dead.map((d) => (d.primary ? d.runtime.label : `${d.runtime.label} (in compatibleWith)`));
   const sameReason = dead.every((d) => d.reason === dead[0]!.reason);
-  const because = sameReason ? dead[0]!.reason : dead.map((d) => `in ${d.runtime.label}, ${d.reason}`).join("; ");
+  const because = sameReason ? `In ${names.join(" and ")}, ${dead[0]!.reason}` : dead.map((d) => `${d === dead[0] ? "In" : "in"} ${d.runtime.label}, ${d.reason}`).join("; ");
   const otherwise = alive.map((r) => {
     const example = matchingExample(r, repaired, pattern);
-    return example ? ` ${r.label} does match it (e.g. \`${example}\`).` : "";
+    return example ? ` ${r.label} does match it (for example ${JSON.stringify(example)}).` : "";
   }).join("");
   const never = dead.every((d) => !d.reason.includes("only for an argument ending in a backslash")) ? "never matches" : "matches no ordinary tool path";
-  return `This pattern ${never} in ${names.join(" or ")}: ${because}. The rule decides nothing through ${quotedText(pattern)}${never === "never matches" ? "" : " except for such an argument"}.${otherwise}`;
+  return {
+    message: `The pattern ${quotedText(pattern)} ${never} in ${names.join(" or ")}.`,
+    detail: `${because}. The rule decides nothing through ${quotedText(pattern)}${never === "never matches" ? "" : " except for such an argument"}.${otherwise}`,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -309,11 +312,11 @@ function bashRange(text: string): string[] | undefined {
 }
 
 function describeCharacters(chars: readonly string[]): string {
-  const quoted = chars.map((c) => `\`${c}\``);
+  const quoted = chars.map((c) => JSON.stringify(c));
   return quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(", ")} or ${quoted[quoted.length - 1]}`;
 }
 
-function rangeFinding(runtime: Runtime, primary: boolean, pattern: string, ranges: readonly BrokenRange[]): { message: string; witness?: string; fixes: (Omit<Fix, "edits"> & { newText: string })[] } {
+function rangeFinding(runtime: Runtime, primary: boolean, pattern: string, ranges: readonly BrokenRange[]): { message: string; detail: string; witness?: string; fixes: (Omit<Fix, "edits"> & { newText: string })[] } {
   const who = primary ? runtime.label : `${runtime.label} (in compatibleWith)`;
   const compiled = runtime.compilePattern(pattern);
   const chars = scanGlob(pattern);
@@ -329,15 +332,15 @@ function rangeFinding(runtime: Runtime, primary: boolean, pattern: string, range
         const matched = range.classChars.map((ch) => head + ch + tail).filter((p) => isCanonical(runtime, p) && compiled.matches(p));
         const literal = isCanonical(runtime, pattern) ? ` (and the path spelled exactly like the pattern, which micromatch compares as text first)` : "";
         what = matched.length === 0
-          ? `picomatch turns it into the class \`${range.compiled}\`, and no tool path fits the pattern then${literal}`
-          : `picomatch turns it into the class \`${range.compiled}\`, so the pattern matches only ${describePaths(matched)}${literal}`;
+          ? `picomatch turns it into the class ${JSON.stringify(range.compiled)}, and no tool path fits the pattern then${literal}`
+          : `picomatch turns it into the class ${JSON.stringify(range.compiled)}, so the pattern matches only ${describePaths(matched)}${literal}`;
       } else {
-        what = `picomatch turns it into the class \`${range.compiled}\`: at that place the pattern matches only one character, ${describeCharacters(range.classChars)}`;
+        what = `picomatch turns it into the class ${JSON.stringify(range.compiled)}: at that place the pattern matches only one character, ${describeCharacters(range.classChars)}`;
       }
     } else {
-      what = `picomatch turns it into ${range.fallbackParts!.map((p) => `the text \`${p}\``).join(", then any two characters (even `/`, not a line break), then ")}`;
+      what = `picomatch turns it into ${range.fallbackParts!.map((p) => `the text ${JSON.stringify(p)}`).join(', then any two characters (even "/", not a line break), then ')}`;
     }
-    parts.push(`the brace range \`${range.text}\`: ${what}`);
+    parts.push(`the brace range ${JSON.stringify(range.text)}: ${what}`);
     if (!witness && restLiteral && range.expansion) {
       witness = range.expansion.map((v) => head + v + tail).find((p) => isCanonical(runtime, p) && !compiled.matches(p));
     }
@@ -346,16 +349,18 @@ function rangeFinding(runtime: Runtime, primary: boolean, pattern: string, range
     if (!r.expansion || r.expansion.length > 64) return text;
     return text.slice(0, r.start) + `{${r.expansion.join(",")}}` + text.slice(r.start + r.text.length);
   }, pattern);
-  const never = witness ? ` It does not match \`${witness}\`.` : "";
+  const never = witness ? ` It does not match ${JSON.stringify(witness)}.` : "";
+  const written = ranges.map((r) => JSON.stringify(r.text));
   return {
-    message: `${who} does not expand ${parts.join("; nor ")}.${never} List the values instead${fixed !== pattern ? `: ${JSON.stringify(fixed)}` : ""}.`,
+    message: `${who} does not expand the brace range${ranges.length > 1 ? "s" : ""} ${written.length > 1 ? `${written.slice(0, -1).join(", ")} and ${written.at(-1)}` : written[0]}.`,
+    detail: `${who} does not expand ${parts.join("; nor ")}.${never} List the values instead${fixed !== pattern ? `: ${JSON.stringify(fixed)}` : ""}.`,
     witness,
     fixes: fixed !== pattern ? [{ title: `Write the range out: ${JSON.stringify(fixed)}`, newText: JSON.stringify(fixed), safe: false }] : [],
   };
 }
 
 function describePaths(paths: readonly string[]): string {
-  const quoted = paths.map((p) => `\`${p}\``);
+  const quoted = paths.map((p) => JSON.stringify(p));
   return quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(", ")} and ${quoted[quoted.length - 1]}`;
 }
 

@@ -1,4 +1,5 @@
 import { allRuleLists, type RuleSpec } from "../config/model";
+import { quotedText } from "../config/describe";
 import { spanOf } from "../config/parse";
 import { RUNTIME_IDS, runtimeById, type CompiledPattern, type Runtime } from "../runtime";
 import type { Check } from "./check";
@@ -66,7 +67,8 @@ export const patternRootGlobstar: Check = {
           }
           const also = otherMatches.length > 0 ? ` (${otherMatches.join(", ")} does match it)` : "";
           context.report({
-            message: `In ${who}, a leading \`/**/\` needs at least one folder: this pattern does not match \`${witness}\` at the root${also}. Write \`${fixed}\` to include the root.`,
+            message: `In ${who}, the pattern ${quotedText(pattern)} does not match ${JSON.stringify(witness)} at the root.`,
+            detail: `In ${who}, a leading "/**/" needs at least one folder: this pattern does not match ${JSON.stringify(witness)} at the root${also}. Write ${JSON.stringify(fixed)} to include the root.`,
             span: spanOf(node),
             witness,
             fixes: [{ title: `Include the root: ${JSON.stringify(fixed)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(fixed) }], safe: false }],

@@ -32,19 +32,23 @@ export const patternRuntimeSyntax: Check = {
           const asText = literalRuntimes.map((r) => ({ r, c: r.compilePattern(pattern) }));
           const witness = examplePaths(pattern, PLAIN_FILL).find((p) =>
             asOperator.every(({ r, c }) => isCanonical(r, p) && c.matches(p)) && asText.every(({ r, c }) => isCanonical(r, p) && !c.matches(p)));
+          const text = JSON.stringify(construct.text);
           let message: string;
+          let detail: string;
           if (readsGroupsAsOperators(runtime)) {
-            const example = witness ? ` Here it matches \`${witness}\`, which ${literalRuntimes.map((r) => r.label).join(" and ")} does not.` : "";
+            const example = witness ? ` Here it matches ${JSON.stringify(witness)}, which ${literalRuntimes.map((r) => r.label).join(" and ")} does not.` : "";
             // `delete` reads a pattern without `* ? { [` as a literal path (docs/reference/decisions.md, D19); with one of them it globs.
             const literalForDelete = !/[*?{[]/.test(pattern);
-            const textFor = literalForDelete ? "deepagents-py and delete's literal-path check (D19) treat it as text" : "deepagents-py treats it as text";
-            message = `\`${construct.text}\` is ${construct.kind}, a JS-only operator in ${runtime.label}: ${textFor}.${example}`;
+            const textFor = literalForDelete ? "deepagents-py and the delete tool's literal-path check treat it as text" : "deepagents-py treats it as text";
+            message = `${text} is ${construct.kind}, an operator only deepagents-js reads.`;
+            detail = `${text} is ${construct.kind}, a JS-only operator in ${runtime.label}: ${textFor}.${example}`;
           } else {
-            const literal = isCanonical(runtime, pattern) && runtime.compilePattern(pattern).matches(pattern) ? ` (e.g. \`${pattern}\`)` : "";
+            const literal = isCanonical(runtime, pattern) && runtime.compilePattern(pattern).matches(pattern) ? ` (for example ${JSON.stringify(pattern)})` : "";
             const others = operatorRuntimes.map((r) => r.label).join(" and ");
-            message = `In ${runtime.label}, \`(\`, \`)\` and \`|\` are literal characters here: \`${construct.text}\` is not ${construct.kind}, and only matches a path that spells it out${literal}. ${others} would read it as an operator${witness ? ` (matching \`${witness}\`)` : ""}.`;
+            message = `In ${runtime.label}, ${text} is literal text, not ${construct.kind}.`;
+            detail = `In ${runtime.label}, "(", ")" and "|" are literal characters here: ${text} is not ${construct.kind}, and only matches a path that spells it out${literal}. ${others} would read it as an operator${witness ? ` (matching ${JSON.stringify(witness)})` : ""}.`;
           }
-          context.report({ message, span: spanOf(node), witness });
+          context.report({ message, detail, span: spanOf(node), witness });
         }
       }
     }

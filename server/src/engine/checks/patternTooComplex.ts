@@ -24,7 +24,8 @@ export const patternTooComplex: Check = {
             if (!error) continue;
             const length = pattern.length > 1000 ? ` (${pattern.length.toLocaleString("en")} characters)` : "";
             context.report({
-              message: `${runtime.label}${r > 0 ? " (in compatibleWith)" : ""} cannot use this pattern${length}: every tool call that reaches this rule fails with "${error}".`,
+              message: `${runtime.label}${r > 0 ? " (in compatibleWith)" : ""} cannot use this pattern: every tool call reaching its rule fails.`,
+              detail: `The runtime's glob matcher refuses the pattern${length}: every tool call that reaches this rule fails with "${error}".`,
               span: { start: node.offset, end: Math.min(node.offset + node.length, node.offset + 200) },
             });
           }

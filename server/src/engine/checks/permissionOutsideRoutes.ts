@@ -23,7 +23,8 @@ export const permissionOutsideRoutes: Check = {
         reported.add(node);
         const routes = prefixes.length ? `routes ${prefixes.map((p) => JSON.stringify(p)).join(", ")}` : "no routes at all";
         context.report({
-          message: `${JSON.stringify(path)} is not scoped to a route of the composite backend (${routes}) under ${runtime.label}'s predicate (${runtime.routeScopingRule}), and the composite's default can execute shell commands: construction fails (permissions-with-sandbox).`,
+          message: `${JSON.stringify(path)} is not scoped to a route of the composite backend: construction fails.`,
+          detail: `${JSON.stringify(path)} is not scoped to a route of the composite backend (${routes}) under ${runtime.label}'s predicate (${runtime.routeScopingRule}), and the composite's default can execute shell commands: construction fails (permissions-with-sandbox).`,
           span: spanOf(node),
         });
       }

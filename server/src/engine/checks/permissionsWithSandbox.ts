@@ -33,7 +33,7 @@ export const permissionsWithSandbox: Check = {
         build.backend.shape.type !== "composite"
           ? "shell commands can reach any path, so path rules cannot hold"
           : build.backend.shape.routes.length === 0
-            ? "the composite has no routes, and the runtime scopes no path to a composite without routes (§5.1)"
+            ? "the composite has no routes, and the runtime scopes no path to a composite without routes"
             : "not every permission path is scoped to one of its route prefixes";
       // The runtime stops at the first error of the build: the `tools` it refuses, or (before the middleware is
       // built) a permission path it refuses. Then this is the error that comes next, and the message says so
@@ -43,7 +43,7 @@ export const permissionsWithSandbox: Check = {
       const refusedFactory = !!(build.backend.spec?.factory && runtime.backendFactoryRefusal);
       const earlierErrors = [
         ...(refusedPath ? ["the permission paths it refuses (path-… findings)"] : []),
-        ...(build.allowlist.error ? ["the `tools` it refuses (read-file-required)"] : []),
+        ...(build.allowlist.error ? ['the "tools" it refuses (read-file-required)'] : []),
         ...(refusedFactory ? ["the backend given as a factory (backend-factory-unsupported)"] : []),
       ];
       // "is" only for the backend alone; the paths and the tools are plural.
@@ -52,19 +52,20 @@ export const permissionsWithSandbox: Check = {
       const notes: string[] = [];
       if (build.replacedBy) {
         notes.push(
-          `The default filesystem middleware is still constructed with these permissions although ${middlewareLabel(model, build.replacedBy)} replaces it afterwards (§4.4), so ${
-            runtime.sandboxGuard.considersAllowlist ? "leaving `execute` out of that middleware's `tools` does not help" : "that middleware cannot avoid it"
+          `The default filesystem middleware is still constructed with these permissions although ${middlewareLabel(model, build.replacedBy)} replaces it afterwards, so ${
+            runtime.sandboxGuard.considersAllowlist ? "leaving execute out of that middleware's tools does not help" : "that middleware cannot avoid it"
           }.`,
         );
       }
       if (build.custom && !runtime.sandboxGuard.considersAllowlist && build.custom.tools !== undefined && !build.allowlist.tools.includes("execute")) {
-        notes.push(`${runtime.label} ignores \`tools\` here: leaving \`execute\` out does not avoid it (§4.2).`);
+        notes.push(`${runtime.label} ignores "tools" here: leaving execute out does not avoid it.`);
       }
       const related: Related[] = [];
       if (build.backend.spec) related.push({ message: "this backend can execute shell commands", span: spanOf(build.backend.spec.node) });
       if (build.replacedBy) related.push({ message: "this middleware replaces the default one, which is still built", span: spanOf(build.replacedBy.node) });
       context.report({
-        message: `${runtime.label} refuses this configuration when it constructs ${who}: its backend is ${backendWords}, which can execute shell commands, and ${scoping}. ${earlier ? `Once ${earlier}, it throws` : "It throws"}: ${runtime.sandboxGuard.message}${notes.length ? ` ${notes.join(" ")}` : ""}`,
+        message: `${runtime.label} refuses path rules on a backend that can execute shell commands.`,
+        detail: `${runtime.label} refuses this configuration when it constructs ${who}: its backend is ${backendWords}, which can execute shell commands, and ${scoping}. ${earlier ? `Once ${earlier}, it throws` : "It throws"}: ${runtime.sandboxGuard.message}${notes.length ? ` ${notes.join(" ")}` : ""}`,
         span: spanOf(propertyKeyNode(list.node) ?? list.node),
         related,
       });

@@ -35,7 +35,8 @@ export const permissionsWithSandboxFactory: Check = {
     for (const [rules, agents] of affected) {
       const many = agents.length > 1;
       context.report({
-        message: `${describeBuiltFor(agents)} ${many ? "use" : "uses"} a sandbox given as a factory, so ${runtime.label} does not refuse these permissions at construction; but \`execute\` stays visible and every call answers: "${message}"`,
+        message: "Every execute call fails: these permissions meet a sandbox backend given as a factory.",
+        detail: `${describeBuiltFor(agents)} ${many ? "use" : "uses"} a sandbox given as a factory, so ${runtime.label} does not refuse these permissions at construction; but execute stays visible and every call answers: "${message}"`,
         span: spanOf(propertyKeyNode(rules.node) ?? rules.node),
       });
     }

@@ -32,9 +32,10 @@ export const readFileRequired: Check = {
         const listed = isFilesystemToolName(node.value) && node.value !== "read_file" ? `["read_file", ${JSON.stringify(node.value)}]` : '["read_file"]';
         fixes.push({ title: `Change to ${listed}`, edits: [{ span: spanOf(node), newText: listed }], safe: false });
       }
-      const stringNote = node.type === "string" ? ` (a string other than "all" is read character by character)` : "";
+      const stringNote = node.type === "string" ? `A string other than "all" is read character by character. ` : "";
       context.report({
-        message: `${model.runtime.label} refuses ${middlewareLabel(model, middleware)}: its \`tools\` do not include "read_file"${stringNote}. It throws: ${error.message}`,
+        message: `${model.runtime.label} refuses ${middlewareLabel(model, middleware)}: its tools do not include "read_file".`,
+        detail: `${stringNote}It throws: ${error.message}`,
         span: spanOf(node),
         fixes,
       });

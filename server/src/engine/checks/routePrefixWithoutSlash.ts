@@ -18,7 +18,8 @@ export const routePrefixWithoutSlash: Check = {
         if (prefix.endsWith("/") || isFileMount(prefix)) continue;
         const fixed = `${prefix}/`;
         context.report({
-          message: `The route ${JSON.stringify(prefix)} does not end in "/": the composite backend matches routes as plain string prefixes, so ${JSON.stringify(`${prefix}X/file`)} is also sent to this backend (as ${JSON.stringify("/X/file")}). Write ${JSON.stringify(fixed)}, unless this route mounts a single file.`,
+          message: `The route ${JSON.stringify(prefix)} does not end in "/": it also captures sibling paths.`,
+          detail: `The composite backend matches routes as plain string prefixes, so ${JSON.stringify(`${prefix}X/file`)} is also sent to this backend (as ${JSON.stringify("/X/file")}). Write ${JSON.stringify(fixed)}, unless this route mounts a single file.`,
           span: spanOf(route.keyNode),
           fixes: [{ title: `Change to ${JSON.stringify(fixed)}`, edits: [{ span: spanOf(route.keyNode), newText: JSON.stringify(fixed) }], safe: false }],
         });

@@ -128,10 +128,22 @@ export function decider(list: RuleListSpec, index: number): string {
 
 export { Confirm };
 
-/** " (deepagents-py 0.7.8 matches `/a/` for the tool argument `/a\\`, docs/reference/paths.md)" when the path is not typed as it is matched. */
+/** ` (deepagents-py 0.7.8 matches "/a/" for the tool argument "/a\\")` when the path is not typed as it is matched. */
 export function argumentNote(runtime: Runtime, path: string): string {
   const argument = toolArgumentFor(runtime, path);
-  return argument === undefined || argument === path ? "" : ` (${runtime.label} matches \`${path}\` for the tool argument ${JSON.stringify(argument)}, §1.3)`;
+  return argument === undefined || argument === path ? "" : ` (${runtime.label} matches "${shown(path)}" for the tool argument ${JSON.stringify(argument)})`;
+}
+
+/** `read "/workspace/.env"`: an operation on a path, as messages name a witness. */
+export function call(operation: string, path: string): string {
+  return `${operation} "${shown(path)}"`;
+}
+
+/** "rule 0", "rules 0 and 2", "rules 0, 2 and 5", or "12 earlier rules": few enough words for a message. */
+export function fewRules(indices: readonly number[]): string {
+  if (indices.length === 1) return `rule ${indices[0]}`;
+  if (indices.length > 3) return `${indices.length} earlier rules`;
+  return `rules ${indices.slice(0, -1).join(", ")} and ${indices.at(-1)}`;
 }
 
 /**

@@ -20,7 +20,8 @@ export const ruleEmpty: Check = {
         // has rules (docs/reference/paths.md): then removing it lets `/a/../b` through, so the fix is offered but not applied by --fix.
         const validating = removalStopsValidation(list.rules.length, context.runtimes);
         context.report({
-          message: `This rule has ${what}, so it never matches any tool call in ${context.model.runtime.label}; it decides nothing.${validating ? ` It is the list's only rule, though: ${validating.label} checks tool paths (relative, \`..\`, \`~\`) only while the agent has a rule, so without it such paths are let through.` : ""}`,
+          message: `Rule ${rule.index} never matches: it has ${what}.`,
+          detail: `It never matches any tool call in ${context.model.runtime.label}, so it decides nothing.${validating ? ` It is the list's only rule, though: ${validating.label} checks tool paths (relative, "..", "~") only while the agent has a rule, so without it such paths are let through.` : ""}`,
           span: spanOf((emptyPaths ? rule.pathsNode : rule.operationsNode)!),
           tags: ["unnecessary"],
           // Proved on the list as it stands: with two such rules, each alone is not the last (`provenOn`).

@@ -1,6 +1,6 @@
 import { spanOf } from "../config/parse";
 import type { Check } from "./check";
-import { argumentNote, decided, namedRules, RELATED_RULES, reportVerdicts, ruleLabel, shown } from "./ruleAnalysisText";
+import { argumentNote, call, decided, fewRules, namedRules, RELATED_RULES, reportVerdicts, ruleLabel } from "./ruleAnalysisText";
 
 /**
  * docs/reference/decisions.md: part of the rule's paths is decided first by an earlier rule, the other way; the rest the rule still
@@ -24,10 +24,11 @@ export const rulePartiallyShadowed: Check = {
       if (!confirmed) return { unconfirmed: w.witness };
       const others = [...new Set(result.operations.flatMap((o) => o.takenBy.filter((t) => t.decision !== result.decision).map((t) => t.ruleIndex)))].sort((a, b) => a - b);
       return {
-        message:
+        message: `${fewRules(others).replace(/^./, (c) => c.toUpperCase())} decide${others.length === 1 ? "s" : ""} part of rule ${rule.index}'s paths first, the other way.`,
+        detail:
           `Part of this rule's paths is decided first, the other way, by ${namedRules(list, others)} in ${runtime.label}: ` +
-          `\`${w.operation} ${shown(w.witness)}\` is ${decided(taken.decision)} there, not ${decided(result.decision)} by this rule${argumentNote(runtime, w.witness)} (first match wins, §3.1). ` +
-          `The rest it still decides, e.g. \`${own!.operation} ${shown(own!.decides!)}\`.`,
+          `${call(w.operation, w.witness)} is ${decided(taken.decision)} there, not ${decided(result.decision)} by this rule${argumentNote(runtime, w.witness)} (first match wins). ` +
+          `The rest it still decides, for example ${call(own!.operation, own!.decides!)}.`,
         span: spanOf(rule.node),
         witness: w.witness,
         related: others.slice(0, RELATED_RULES).map((i) => ({ message: `${ruleLabel(list, i)} decides part of these paths first`, span: spanOf(list.rules[i]!.node) })),

@@ -5,7 +5,7 @@ import { removalStopsValidation } from "../permissions/decideToolPath";
 import type { PermissionRuleInput } from "../permissions/ruleList";
 import { OPERATIONS, type Runtime } from "../runtime/runtime";
 import type { Check } from "./check";
-import { argumentNote, Confirm, decided, decider, reportVerdicts, ruleLabel, shown } from "./ruleAnalysisText";
+import { argumentNote, call, Confirm, decided, decider, reportVerdicts, ruleLabel } from "./ruleAnalysisText";
 
 /**
  * docs/reference/decisions.md: removing the rule changes no decision: earlier rules decide all its paths its own way, or the paths it does
@@ -44,10 +44,11 @@ export const ruleRedundant: Check = {
       }
       const takenFirst = withRule.ruleIndex !== rule.index;
       const how = takenFirst
-        ? `earlier rules decide every path it matches, its own way: \`${w.operation} ${shown(w.path)}\` is ${decided(withRule.decision)} by ${ruleLabel(list, withRule.ruleIndex)} first`
-        : `every path it decides would be decided the same way without it: \`${w.operation} ${shown(w.path)}\` would still be ${decided(without.decision)}, by ${decider(list, without.ruleIndex)}`;
+        ? `earlier rules decide every path it matches, its own way: ${call(w.operation, w.path)} is ${decided(withRule.decision)} by ${ruleLabel(list, withRule.ruleIndex)} first`
+        : `every path it decides would be decided the same way without it: ${call(w.operation, w.path)} would still be ${decided(without.decision)}, by ${decider(list, without.ruleIndex)}`;
       return {
-        message: `Removing this rule changes no decision in ${runtime.label}: ${how}${argumentNote(runtime, w.path)}.${others.length > 0 ? ` (Proved for ${runtime.label} only: check ${others.map((o) => o.label).join(" and ")}, in compatibleWith, before removing it.)` : ""}`,
+        message: `Rule ${rule.index} is redundant: removing it changes no decision.`,
+        detail: `In ${runtime.label}, ${how}${argumentNote(runtime, w.path)}.${others.length > 0 ? ` (Proved for ${runtime.label} only: check ${others.map((o) => o.label).join(" and ")}, in compatibleWith, before removing it.)` : ""}`,
         span: spanOf(rule.node),
         tags: ["unnecessary"],
         witness: w.path,

@@ -2,7 +2,7 @@ import { moveArrayElementBefore } from "../config/arrayMove";
 import { spanOf } from "../config/parse";
 import type { Fix } from "../diagnostics";
 import type { Check } from "./check";
-import { argumentNote, decided, RELATED_RULES, reportVerdicts, ruleIndices, ruleLabel, shown } from "./ruleAnalysisText";
+import { argumentNote, call, decided, fewRules, RELATED_RULES, reportVerdicts, ruleIndices, ruleLabel } from "./ruleAnalysisText";
 
 /**
  * docs/reference/decisions.md: first match wins. A rule every one of whose paths (for every operation it names) an earlier rule decides
@@ -30,9 +30,10 @@ export const ruleShadowed: Check = {
       }
       const takers = earlier.length === 1 ? ruleLabel(list, earlier[0]!) : `earlier rules (${ruleIndices(earlier)})`;
       return {
-        message:
-          `This rule never decides anything in ${runtime.label}: ${takers} decide${earlier.length === 1 ? "s" : ""} every path it matches first (first match wins, §3.1). ` +
-          `For example \`${w.operation} ${shown(w.witness)}\` is ${decided(actual.decision)} by ${ruleLabel(list, w.ruleIndex)}, not ${decided(result.decision)} by this rule${argumentNote(runtime, w.witness)}.` +
+        message: `Rule ${rule.index} never applies: ${fewRules(earlier)} decide${earlier.length === 1 ? "s" : ""} every path it matches first.`,
+        detail:
+          `In ${runtime.label}, ${takers} decide${earlier.length === 1 ? "s" : ""} every path this rule matches first (first match wins). ` +
+          `For example ${call(w.operation, w.witness)} is ${decided(actual.decision)} by ${ruleLabel(list, w.ruleIndex)}, not ${decided(result.decision)} by this rule${argumentNote(runtime, w.witness)}.` +
           (fixes.length > 0 ? ` Moving it above rule ${target} makes it decide all its paths and changes no decision outside them.` : ""),
         span: spanOf(rule.node),
         tags: ["unnecessary"],

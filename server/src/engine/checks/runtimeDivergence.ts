@@ -2,7 +2,7 @@ import { analysisForCheck } from "../automata/modelAnalysis";
 import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
 import type { Check } from "./check";
-import { Confirm, decider, verb, shown } from "./ruleAnalysisText";
+import { call, Confirm, decider, verb, shown } from "./ruleAnalysisText";
 
 /**
  * docs/reference/globs.md: the same rules, another runtime in `compatibleWith`, another decision (dotfiles, the directory itself,
@@ -38,15 +38,16 @@ export const runtimeDivergence: Check = {
           const patterns = rule.pathNodes.filter((n) => typeof n.value === "string" && n.value.length > 0);
           const differing = patterns.find((n) => here.pattern(n.value as string).matches(d.path) !== there.pattern(n.value as string).matches(d.path));
           const why = differing
-            ? ` \`${differing.value}\` matches \`${shown(d.path)}\` in ${(here.pattern(differing.value as string).matches(d.path) ? primary : other).label} only.`
+            ? ` ${JSON.stringify(differing.value)} matches "${shown(d.path)}" in ${(here.pattern(differing.value as string).matches(d.path) ? primary : other).label} only.`
             : a.ruleIndex === b.ruleIndex ? ` The rule's mode ${JSON.stringify(rule.input.mode)} means something else in each runtime.` : "";
           context.report({
-            message:
-              `${other.label} (in compatibleWith) decides \`${d.operation} ${shown(d.path)}\` differently: ${primary.label} ${verb(a.decision)} it (${decider(list, a.ruleIndex)}), ` +
-              `${other.label} ${verb(b.decision)} it (${decider(list, b.ruleIndex)}).${why}`,
+            message: `${other.label} decides ${call(d.operation, d.path)} differently from ${primary.label}.`,
+            detail:
+              `${primary.label} ${verb(a.decision)} it (${decider(list, a.ruleIndex)}); ${other.label}, in compatibleWith, ` +
+              `${verb(b.decision)} it (${decider(list, b.ruleIndex)}).${why}`,
             span: spanOf(differing ?? rule.node),
             witness: d.path,
-            related: [a.ruleIndex, b.ruleIndex].filter((i, k, all) => i >= 0 && i !== d.ruleIndex && all.indexOf(i) === k).map((i) => ({ message: `decides \`${d.operation} ${d.path}\` in ${i === a.ruleIndex ? primary.label : other.label}`, span: spanOf(list.rules[i]!.node) })),
+            related: [a.ruleIndex, b.ruleIndex].filter((i, k, all) => i >= 0 && i !== d.ruleIndex && all.indexOf(i) === k).map((i) => ({ message: `decides ${call(d.operation, d.path)} in ${i === a.ruleIndex ? primary.label : other.label}`, span: spanOf(list.rules[i]!.node) })),
           });
         }
       }

@@ -17,7 +17,8 @@ export const skillAllowedToolsString: Check = {
       const line = (skill.frontmatter.allowedToolsLine ?? 0) + 1;
       const items = allowed.value.split(/[,\s]+/).filter((s) => s !== "");
       context.report({
-        message: `${skill.file} line ${line}: \`allowed-tools\` is a string (${JSON.stringify(allowed.value)}). DeerFlow requires a YAML list and drops the whole skill at load ("allowed-tools in ${skill.file} must be a list of strings"). Write \`allowed-tools: [${items.join(", ")}]\`.`,
+        message: `${skill.file} line ${line}: allowed-tools is a string, so DeerFlow drops the whole skill.`,
+        detail: `allowed-tools is ${JSON.stringify(allowed.value)}. DeerFlow requires a YAML list and drops the whole skill at load ("allowed-tools in ${skill.file} must be a list of strings"). Write "allowed-tools: [${items.join(", ")}]".`,
         span: spanOf(skill.entry.node),
       });
     }

@@ -24,7 +24,8 @@ export const skillToolUnknown: Check = {
         if (known.has(item.value)) continue;
         const suggestion = didYouMean(item.value, known);
         context.report({
-          message: `${skill.file} line ${item.line + 1}: \`allowed-tools\` lists ${JSON.stringify(item.value)}, which no agent in this file has (tool names are exact and case-sensitive), so it allows nothing.${suggestion ? ` Did you mean "${suggestion}"?` : ""}`,
+          message: `${skill.file} line ${item.line + 1}: allowed-tools lists ${JSON.stringify(item.value)}, which no agent here has.`,
+          detail: `No agent in this file has a tool named ${JSON.stringify(item.value)} (tool names are exact and case-sensitive), so it allows nothing.${suggestion ? ` Did you mean "${suggestion}"?` : ""}`,
           span: spanOf(skill.entry.node),
         });
       }

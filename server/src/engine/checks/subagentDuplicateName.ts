@@ -18,7 +18,8 @@ export const subagentDuplicateName: Check = {
         continue;
       }
       context.report({
-        message: `Another subagent is already named ${JSON.stringify(spec.name)}: ${model.runtime.label}: ${model.runtime.duplicateSubagentMessage(spec.name)}`,
+        message: `Another subagent is already named ${JSON.stringify(spec.name)}.`,
+        detail: `${model.runtime.label}: ${model.runtime.duplicateSubagentMessage(spec.name)}`,
         span: spanOf(spec.nameNode ?? spec.node),
         related: [{ message: "first declared here", span: spanOf(earlier.nameNode ?? earlier.node) }],
       });

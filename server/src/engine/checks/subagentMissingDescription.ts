@@ -18,8 +18,11 @@ export const subagentMissingDescription: Check = {
       const name = spec.name ?? `#${spec.index}`;
       context.report({
         message: spec.description
-          ? `Subagent ${JSON.stringify(name)} has an empty description: the \`task\` tool offers it to the model with nothing to choose it by.`
-          : `Subagent ${JSON.stringify(name)} has no \`description\`: the runtime accepts it, but the \`task\` tool offers it to the model with none (deepagents-js writes "- ${name}: undefined").`,
+          ? `Subagent ${JSON.stringify(name)} has an empty description.`
+          : `Subagent ${JSON.stringify(name)} has no description.`,
+        detail: spec.description
+          ? "The task tool offers it to the model with nothing to choose it by."
+          : `The runtime accepts it, but the task tool offers it to the model with none (deepagents-js writes "- ${name}: undefined").`,
         span: spanOf(spec.description?.node ?? spec.nameNode ?? spec.node),
       });
     }

@@ -15,13 +15,14 @@ export const subagentPermissionsNull: Check = {
       if (spec.permissions.kind !== "null") continue;
       const node = spec.permissions.node;
       const meanings = [deepagentsJs, deepagentsPy].map((r) => `${r.label}: ${r.nullSubagentPermissions === "inherit" ? "inherits the parent's rules" : "no rules at all (unrestricted)"}`);
-      const inherit: Fix = { title: "Remove `permissions` (inherit the parent's rules in every runtime)", edits: [], safe: false };
+      const inherit: Fix = { title: 'Remove "permissions" (inherit the parent\'s rules in every runtime)', edits: [], safe: false };
       const remove = removeProperty(context.text, node);
       if (remove) inherit.edits.push(remove);
       const unrestricted: Fix = { title: "Change to [] (unrestricted in every runtime)", edits: [{ span: spanOf(node), newText: "[]" }], safe: false };
       const fixes = (model.runtime.nullSubagentPermissions === "inherit" ? [inherit, unrestricted] : [unrestricted, inherit]).filter((f) => f.edits.length > 0);
       context.report({
-        message: `\`permissions: null\` means different things per runtime (${meanings.join("; ")}). Say what you mean: omit the key to inherit, or write [] for no rules.`,
+        message: `"permissions": null means different things in each runtime.`,
+        detail: `${meanings.join("; ")}. Say what you mean: omit the key to inherit, or write [] for no rules.`,
         span: spanOf(node),
         fixes,
       });

@@ -10,14 +10,15 @@ export const systemPromptConflict: Check = {
     const { systemPrompt, systemPromptFile } = context.model;
     if (systemPrompt && systemPromptFile) {
       context.report({
-        message: "Give the system prompt once: `systemPrompt` or `systemPromptFile`, not both.",
+        message: "Give the system prompt once: systemPrompt or systemPromptFile, not both.",
         span: spanOf(propertyKeyNode(systemPromptFile.node) ?? systemPromptFile.node),
         related: [{ message: "the inline prompt", span: spanOf(propertyKeyNode(systemPrompt.node) ?? systemPrompt.node) }],
       });
     }
     if (systemPromptFile && !context.fileExists(systemPromptFile.value)) {
       context.report({
-        message: `The system prompt file ${JSON.stringify(systemPromptFile.value)} does not exist or is not a file (paths are relative to this config file).`,
+        message: `The system prompt file ${JSON.stringify(systemPromptFile.value)} does not exist or is not a file.`,
+        detail: "Paths are relative to this config file.",
         span: spanOf(systemPromptFile.node),
       });
     }

@@ -21,8 +21,9 @@ export const toolNameCollision: Check = {
       context.report({
         severity: rule.refusesAtConstruction ? "error" : "warning",
         message: rule.refusesAtConstruction
-          ? `${JSON.stringify(tool.value)} is the name of a built-in tool: ${model.runtime.label} refuses to construct the agent. It throws: ${rule.message(names)}`
-          : `${JSON.stringify(tool.value)} is the name of a built-in tool: ${rule.message(names)}; rename the user tool.`,
+          ? `${JSON.stringify(tool.value)} is the name of a built-in tool: ${model.runtime.label} refuses to construct the agent.`
+          : `${JSON.stringify(tool.value)} is the name of a built-in tool: rename the user tool.`,
+        detail: rule.refusesAtConstruction ? `It throws: ${rule.message(names)}` : `${rule.message(names)}.`,
         span: spanOf(tool.node),
       });
     }
@@ -33,7 +34,8 @@ export const toolNameCollision: Check = {
         if (!subagentClash.has(tool.value)) continue;
         context.report({
           severity: "warning",
-          message: `${JSON.stringify(tool.value)} is the name of a built-in tool. ${model.runtime.label} does not check a subagent's own tools at construction: subagent ${JSON.stringify(s.name ?? `#${s.index}`)} fails only when it runs (§11.2). Rename the user tool.`,
+          message: `${JSON.stringify(tool.value)} is the name of a built-in tool: subagent ${JSON.stringify(s.name ?? `#${s.index}`)} fails when it runs.`,
+          detail: `${model.runtime.label} does not check a subagent's own tools at construction: subagent ${JSON.stringify(s.name ?? `#${s.index}`)} fails only when it runs. Rename the user tool.`,
           span: spanOf(tool.node),
         });
       }

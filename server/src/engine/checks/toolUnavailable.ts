@@ -24,7 +24,8 @@ export const toolUnavailable: Check = {
         if (!missing) return;
         const need = name === "execute" ? "a sandbox backend" : "a backend that deletes";
         context.report({
-          message: `"${name}" is listed, but ${runtime.label} filters it out at every model call: ${name} needs ${need}, and the backend of ${middlewareLabel(model, middleware)} is ${describeAgentBackend(model, backend)}.`,
+          message: `"${name}" is listed, but ${runtime.label} filters it out at every model call.`,
+          detail: `${name} needs ${need}, and the backend of ${middlewareLabel(model, middleware)} is ${describeAgentBackend(model, backend)}.`,
           span: spanOf(item),
           fixes: [{ title: `Remove "${name}"`, edits: [removeArrayElement(context.text, node, index)], safe: false }],
         });

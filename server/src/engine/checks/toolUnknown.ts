@@ -34,12 +34,13 @@ export const toolUnknown: Check = {
         const name = item.value as string;
         let suggestion = suggestions.get(name);
         if (suggestion === undefined && !suggestions.has(name)) suggestions.set(name, (suggestion = didYouMean(name, FILESYSTEM_TOOLS)));
-        const userNote = userTools.has(name) ? ` ${JSON.stringify(name)} is a user tool: user tools are never filtered by this allowlist (§4.1).` : "";
+        const userNote = userTools.has(name) ? ` ${JSON.stringify(name)} is a user tool: user tools are never filtered by this allowlist.` : "";
         const fixes: Fix[] = [];
         if (suggestion && !listed.has(suggestion)) fixes.push({ title: `Change to "${suggestion}"`, edits: [{ span: spanOf(item), newText: JSON.stringify(suggestion) }], safe: false });
         fixes.push({ title: `Remove ${JSON.stringify(name)}`, edits: [removeArrayElement(context.text, node!, index)], safe: false });
         context.report({
-          message: `${JSON.stringify(name)} is not a filesystem tool: ${model.runtime.label} silently ignores it in the \`tools\` of ${middlewareLabel(model, middleware)} (known: ${known}).${suggestion ? ` Did you mean "${suggestion}"?` : ""}${userNote}`,
+          message: `${JSON.stringify(name)} is not a filesystem tool: ${model.runtime.label} silently ignores it here.`,
+          detail: `The tools of ${middlewareLabel(model, middleware)} name only filesystem tools (known: ${known}).${suggestion ? ` Did you mean "${suggestion}"?` : ""}${userNote}`,
           span: spanOf(item),
           fixes,
         });
@@ -49,7 +50,8 @@ export const toolUnknown: Check = {
         if ((FILESYSTEM_TOOLS as readonly string[]).includes(name)) continue;
         const suggestion = didYouMean(name, FILESYSTEM_TOOLS);
         context.report({
-          message: `${JSON.stringify(name)} is not a filesystem tool: ${model.runtime.label} registers no tool of that name in ${middlewareLabel(model, middleware)}, so this description goes nowhere (known: ${known}).${suggestion ? ` Did you mean "${suggestion}"?` : ""}`,
+          message: `${JSON.stringify(name)} is not a filesystem tool: this description goes nowhere.`,
+          detail: `${model.runtime.label} registers no tool of that name in ${middlewareLabel(model, middleware)} (known: ${known}).${suggestion ? ` Did you mean "${suggestion}"?` : ""}`,
           span: spanOf(key),
           fixes: suggestion ? [renameKey(key, suggestion)] : [],
         });
@@ -67,7 +69,8 @@ export const toolUnknown: Check = {
         if (names.has(name) || (model.runtime.id === "deepagents-py" && name === "write_todos")) continue;
         const suggestion = didYouMean(name, candidates);
         context.report({
-          message: `No agent in this file has a tool named ${JSON.stringify(name)}: the \`interruptOn\` entry of ${who} never fires, and no call waits for approval because of it.${suggestion ? ` Did you mean "${suggestion}"?` : ""}`,
+          message: `No agent in this file has a tool named ${JSON.stringify(name)}: this interruptOn entry never fires.`,
+          detail: `The interruptOn entry of ${who} never fires, and no call waits for approval because of it.${suggestion ? ` Did you mean "${suggestion}"?` : ""}`,
           span: spanOf(key),
           fixes: suggestion ? [renameKey(key, suggestion)] : [],
         });

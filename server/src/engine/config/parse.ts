@@ -24,20 +24,23 @@ export interface ParsedJsonc {
 
 export function parseJsonc(text: string): ParsedJsonc {
   const findings: Finding[] = [];
-  const syntax = (message: string, start: number, end = start + 1, refused?: ParsedJsonc["refused"]): ParsedJsonc => {
-    findings.push({ code: "json-syntax", severity: "error", message, span: { start, end: Math.min(Math.max(end, start), text.length) } });
+  const syntax = (message: string, detail: string | undefined, start: number, end = start + 1, refused?: ParsedJsonc["refused"]): ParsedJsonc => {
+    const finding: Finding = { code: "json-syntax", severity: "error", message, span: { start, end: Math.min(Math.max(end, start), text.length) } };
+    if (detail !== undefined) finding.detail = detail;
+    findings.push(finding);
     return refused ? { text, root: undefined, findings, refused } : { text, root: undefined, findings };
   };
   if (text.length > MAX_FILE_BYTES) {
     return syntax(
-      `The file is ${(text.length / 1024 / 1024).toFixed(1)} MB; files over ${MAX_FILE_BYTES / 1024 / 1024} MB are not analysed (no agent configuration is this large).`,
+      `The file is ${(text.length / 1024 / 1024).toFixed(1)} MB: files over ${MAX_FILE_BYTES / 1024 / 1024} MB are not analysed.`,
+      "No agent configuration is this large.",
       0,
       1,
       "too-large",
     );
   }
   const nul = text.indexOf("\u0000");
-  if (nul >= 0) return syntax("The file contains binary data (a NUL byte); it is not a JSONC configuration.", nul, nul + 1, "binary");
+  if (nul >= 0) return syntax("The file contains binary data (a NUL byte): it is not a JSONC configuration.", undefined, nul, nul + 1, "binary");
   const errors: ParseError[] = [];
   let root: JsonNode | undefined;
   try {
@@ -48,7 +51,7 @@ export function parseJsonc(text: string): ParsedJsonc {
     root = parseJsoncTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true }, MAX_NESTING);
   } catch (e) {
     if (e instanceof NestingTooDeep) {
-      return syntax(`Nesting deeper than ${MAX_NESTING} levels; the file was not analysed further (no configuration is this deep).`, e.offset, e.offset + 1, "too-deep");
+      return syntax(`Nesting deeper than ${MAX_NESTING} levels: the file was not analysed further.`, "No configuration is this deep.", e.offset, e.offset + 1, "too-deep");
     }
     throw e;
   }
@@ -64,7 +67,7 @@ export function parseJsonc(text: string): ParsedJsonc {
     });
   }
   if (!root) {
-    if (errors.length === 0) return syntax("The file is empty: a configuration needs at least `{ \"version\": 1 }`.", 0, 0);
+    if (errors.length === 0) return syntax("The file is empty.", 'A configuration needs at least { "version": 1 }.', 0, 0);
     return { text, root: undefined, findings };
   }
   return { text, root, findings };
@@ -78,8 +81,8 @@ function syntaxMessage(code: string): string {
     ValueExpected: "A value is expected",
     ColonExpected: "A colon is expected",
     CommaExpected: "A comma is expected",
-    CloseBraceExpected: "A closing brace `}` is expected",
-    CloseBracketExpected: "A closing bracket `]` is expected",
+    CloseBraceExpected: 'A closing brace "}" is expected',
+    CloseBracketExpected: 'A closing bracket "]" is expected',
     EndOfFileExpected: "End of file expected: there is text after the top-level value",
     InvalidCommentToken: "Invalid comment",
     UnexpectedEndOfComment: "The comment is not closed",

@@ -85,7 +85,7 @@ export class SchemaValidator {
     if (schema.anyOf) return this.checkAnyOf(node, schema, out);
     if (schema["x-laxBool"]) {
       if (pydanticBool(node.type === "string" || node.type === "number" || node.type === "boolean" ? node.value : undefined) === undefined) {
-        out.push(error(node, `Expected true or false (DeerFlow also reads Pydantic's lax forms: "yes"/"no", "on"/"off", "t"/"f", "y"/"n", 1/0), found ${node.type === "string" ? JSON.stringify(node.value) : article(kindOf(node))}.`));
+        out.push(error(node, `Expected true or false, found ${node.type === "string" ? JSON.stringify(node.value) : article(kindOf(node))}.`, false, `DeerFlow also reads Pydantic's lax forms: "yes"/"no", "on"/"off", "t"/"f", "y"/"n", 1/0.`));
       }
       return;
     }
@@ -118,7 +118,7 @@ export class SchemaValidator {
         const words = schema.enum.map((v) => JSON.stringify(v)).join(", ");
         const suggestion = typeof node.value === "string" ? didYouMean(node.value, schema.enum.filter(isString)) : undefined;
         out.push({
-          ...error(node, `${node.type === "string" ? JSON.stringify(node.value) : `A ${kindOf(node)}`} is not allowed here. Expected one of: ${words}.${suggestion ? ` Did you mean ${JSON.stringify(suggestion)}?` : ""}`),
+          ...error(node, `${node.type === "string" ? JSON.stringify(node.value) : `A ${kindOf(node)}`} is not allowed here${didYouMeanNote(suggestion)}.`, false, `Expected one of: ${words}.`),
           ...(suggestion ? { fixes: [{ title: `Change to ${JSON.stringify(suggestion)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(suggestion) }], safe: false }] } : {}),
         });
         return false;
@@ -153,12 +153,12 @@ export class SchemaValidator {
       if (propertySchema) {
         if (valueNode) this.check(valueNode, propertySchema, out);
       } else if (schema.additionalProperties === false && schema["x-misplacedKeys"] && Object.prototype.hasOwnProperty.call(schema["x-misplacedKeys"], key)) {
-        out.push(error(keyNode, `Unknown key ${JSON.stringify(key)}. ${schema["x-misplacedKeys"][key]}`));
+        out.push(error(keyNode, `Unknown key ${JSON.stringify(key)}.`, false, schema["x-misplacedKeys"][key]));
       } else if (schema.additionalProperties === false) {
         const suggestion = didYouMean(key, known);
         const allowed = known.filter((k) => k !== "$schema").map((k) => `"${k}"`).join(", ");
         out.push({
-          ...error(keyNode, `Unknown key ${JSON.stringify(key)}.${suggestion ? ` Did you mean ${JSON.stringify(suggestion)}?` : ` Allowed keys: ${allowed}.`}`),
+          ...error(keyNode, `Unknown key ${JSON.stringify(key)}${didYouMeanNote(suggestion)}.`, false, suggestion ? undefined : `Allowed keys: ${allowed}.`),
           ...(suggestion
             ? { fixes: [{ title: `Rename to ${JSON.stringify(suggestion)}`, edits: [{ span: spanOf(keyNode), newText: JSON.stringify(suggestion) }], safe: false }] }
             : {}),
@@ -210,7 +210,10 @@ export class SchemaValidator {
       const suggestion = node.type === "string" ? didYouMean(String(node.value), words) : undefined;
       const found = node.type === "string" ? JSON.stringify(node.value) : article(kindOf(node));
       out.push({
-        ...error(node, `Expected ${kinds.join(" or ")}, found ${found}.${suggestion ? ` Did you mean ${JSON.stringify(suggestion)}?` : ""}`),
+        // A long list of what would do goes into the detail: the message says what is wrong in a few words.
+        ...(kinds.length > 3
+          ? error(node, `${found.replace(/^./, (c) => c.toUpperCase())} is not allowed here${didYouMeanNote(suggestion)}.`, false, `Expected ${kinds.join(" or ")}.`)
+          : error(node, `Expected ${kinds.join(" or ")}, found ${found}${didYouMeanNote(suggestion)}.`)),
         ...(suggestion ? { fixes: [{ title: `Change to ${JSON.stringify(suggestion)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(suggestion) }], safe: false }] } : {}),
       });
       return;
@@ -283,11 +286,16 @@ function withoutRef(s: Schema): Schema {
   return rest.description === undefined ? {} : { description: rest.description };
 }
 
-function error(node: JsonNode, message: string, atStart = false): Finding {
+function error(node: JsonNode, message: string, atStart = false, detail?: string): Finding {
   const key = node.parent?.type === "property" ? node.parent.children?.[0] : undefined;
   // A missing key is reported on the key that names the object (or its opening brace), not on the whole block.
   const span = atStart ? (key ? spanOf(key) : { start: node.offset, end: node.offset + 1 }) : spanOf(node);
-  return { code: "schema", severity: "error", message, span };
+  return detail === undefined ? { code: "schema", severity: "error", message, span } : { code: "schema", severity: "error", message, detail, span };
+}
+
+/** ` (did you mean "x"?)` before a message's period, or nothing. */
+function didYouMeanNote(suggestion: string | undefined): string {
+  return suggestion ? ` (did you mean ${JSON.stringify(suggestion)}?)` : "";
 }
 
 /** The keys of an object's properties, and each key's last position when some key is written twice. */

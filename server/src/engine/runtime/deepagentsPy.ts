@@ -191,9 +191,9 @@ export const deepagentsPy: Runtime = {
     // deepagents-py 0.7.8 has no construction-time check (not observed in the spec): the names still clash.
     names: [...FILESYSTEM_TOOLS, "task"],
     refusesAtConstruction: false,
-    message: (names) => `deepagents-py does not refuse ${names.map((n) => `\`${n}\``).join(", ")} at construction, but a built-in tool has the same name`,
+    message: (names) => `deepagents-py does not refuse ${names.map((n) => JSON.stringify(n)).join(", ")} at construction, but a built-in tool has the same name`,
   },
-  duplicateSubagentMessage: (name) => `two subagents named '${name}': the \`task\` tool cannot tell them apart`,
+  duplicateSubagentMessage: (name) => `two subagents named '${name}': the task tool cannot tell them apart`,
   // `append_to_system_message` separates parts with a blank line (docs/reference/prompt.md).
   promptSurface: { middlewarePromptSeparator: "\n\n", routeSectionWhenExecuteVisible: true },
 };
