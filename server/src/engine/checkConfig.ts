@@ -93,6 +93,7 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
       // Built field by field rather than spread: every check reports objects of its own shape, and a spread of
       // so many shapes takes V8's slow path.
       const finding: Finding = { code: check.code, severity: f.severity ?? check.severity, message: f.message, span: f.span };
+      if (f.detail !== undefined) finding.detail = f.detail;
       if (f.related !== undefined) finding.related = f.related;
       if (f.witness !== undefined) finding.witness = f.witness;
       if (f.fixes !== undefined) finding.fixes = f.fixes;
