@@ -28,11 +28,14 @@ export const dotSegmentBypass: Check = {
   run(context) {
     const runtime = context.model.runtime;
     if (!keepsDotSegments(runtime)) return;
-    const governed = agentsByList(context.model);
+    let governed: Map<RuleListSpec, AgentRef[]> | undefined;
     for (const list of allRuleLists(context.model)) {
       const denyRules = list.rules.filter((r) => r.input.mode === "deny");
+      if (denyRules.length === 0) continue;
+      // Which agents each list governs, asked once and only when some list has a deny rule.
+      governed ??= agentsByList(context.model);
       const agents = governed.get(list);
-      if (denyRules.length === 0 || !agents) continue;
+      if (!agents) continue;
       const exploiters = exploitersOf(context.model, agents);
       if (exploiters.length === 0) continue;
       const inputs = list.rules.map((r) => r.input);
