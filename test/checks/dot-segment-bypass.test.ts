@@ -4,6 +4,9 @@ import { applyFix, config, expectFindings, expectNoFindings, findings } from "..
 import { deepagentsJs } from "../../server/src/engine/runtime";
 import { CompiledRuleList, type PermissionRuleInput } from "../../server/src/engine/permissions/ruleList";
 import { decideToolPath } from "../../server/src/engine/permissions/decideToolPath";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { scratchDir } from "../helpers/scratch";
 
 const CODE = "dot-segment-bypass";
 const FILESYSTEM = `"backend": { "type": "filesystem", "rootDir": "/srv/agent", "virtualMode": true },\n  `;
@@ -18,9 +21,10 @@ test("fires once per rule list, on its first deny rule, with a call the rules le
     CODE,
   );
   assert.equal(finding!.severity, "warning");
+  assert.equal(finding!.message, "Agent main can read /secrets/./key with read_file: dot segments bypass this deny.");
   assert.equal(
-    finding!.message,
-    "deepagents-js 1.14.1 keeps `.` segments in tool paths, and its matcher never lets `*` or `**` match one: `read_file(\"/secrets/./key\")` is not denied by these rules, though `/secrets/key` is, and the `filesystem` backend opens that same file (§1.3). Deny `.` segments in a first rule.",
+    finding!.detail,
+    'deepagents-js 1.14.1 keeps "." segments in tool paths, and its matcher never lets * or ** match one: read_file("/secrets/./key") is not denied by these rules, though /secrets/key is, and the filesystem backend opens that same file. Agent main has read_file. Deny "." segments in a first rule.',
   );
   assert.equal(finding!.witness, "/secrets/./key");
   // The witness, through the runtime's own tool-path decision (T6): allowed, while its dot-free twin is denied.
@@ -45,7 +49,7 @@ test("fires for a sandbox, a composite routing to real files, and a subagent's o
     CODE,
   );
   assert.equal(routed!.witness, "/data/private/./key");
-  assert.match(routed!.message, /the `filesystem` backend behind the route `\/data\/` opens that same file/);
+  assert.match(routed!.detail!, /the filesystem backend behind the route \/data\/ opens that same file/);
   expectFindings(
     config(`${FILESYSTEM}"subagents": [{ "name": "auditor", "description": "d", "permissions": [
     ⟦{ "operations": ["read"], "paths": ["/secrets/*"], "mode": "deny" }⟧
@@ -63,7 +67,7 @@ test("does not fire without real files, in deepagents-py, without deny rules, or
   // The composite sends /secrets/./key to its state default: no real file behind it.
   expectNoFindings(config(`"backend": { "type": "composite", "default": { "type": "state" }, "routes": { "/data/": { "type": "filesystem" } } },\n  ${deny}`), CODE);
   // The denied paths live on a store route; `/./mem/key` goes to the filesystem default, another file altogether,
-  // which the rule never protected (review finding, 4 Dec).
+  // which the rule never protected.
   expectNoFindings(config(`"backend": { "type": "composite", "default": { "type": "filesystem", "rootDir": "/srv" }, "routes": { "/mem/": { "type": "store" } } },
   "permissions": [{ "operations": ["read"], "paths": ["/mem/**"], "mode": "deny" }]`), CODE);
   expectNoFindings(config(`${FILESYSTEM}"permissions": [
@@ -83,6 +87,89 @@ test("still fires behind a guard that stops at one `.` segment (micromatch's `**
     { operations: ["read"], paths: ["/secrets/**"], mode: "deny" },
   ]);
   assert.equal(decideToolPath(deepagentsJs, rules, "read", "/secrets/././key").outcome, "allow");
+});
+
+test("only operations an agent of the list can perform with a tool that opens the file count", () => {
+  // The main agent's custom middleware registers no write tool, and the general-purpose subagent inherits it:
+  // nobody governed by these rules can write, so only the read is a bypass, and only reads get a guard.
+  const readOnly = (rules: string) => config(`${FILESYSTEM}"middleware": [{ "type": "filesystem", "backend": { "type": "filesystem", "rootDir": "/srv/agent", "virtualMode": true }, "tools": ["ls", "read_file", "glob"], "permissions": [
+    ${rules}
+  ] }]`);
+  expectNoFindings(readOnly(`{ "operations": ["write"], "paths": ["/secrets/**"], "mode": "deny" }`), CODE);
+  const text = readOnly(`⟦{ "operations": ["read", "write"], "paths": ["/secrets/**"], "mode": "deny" }⟧`);
+  const [finding] = expectFindings(text, CODE);
+  assert.equal(finding!.message, "Agent main can read /secrets/./key with read_file: dot segments bypass this deny.");
+  const fixed = applyFix(text.replace(/[⟦⟧]/g, ""), finding!);
+  assert.ok(fixed.includes(`/* agent-sandbox-ignore pattern-runtime-syntax */ { "operations": ["read"], "paths": ["/.", "/./@(*|.)*(/*|/.)", "/secrets/*(*/|./).*(/*|/.)"], "mode": "deny" },`), fixed);
+  assert.ok(!fixed.includes(`"operations": ["write"], "paths": ["/."`), fixed);
+  expectNoFindings(fixed, CODE);
+  // ls, glob and grep do not open the file (they filter what they list): without read_file there is no read bypass.
+  // (A middleware without read_file is refused, so read_file is hidden here by a role instead.)
+  expectNoFindings(config(`${FILESYSTEM}"authorization": { "enabled": true, "default_role": "user", "roles": { "user": { "tools": { "allow": "*", "deny": ["read_file", "write_file", "edit_file"] } } } },
+  "permissions": [{ "operations": ["read", "write"], "paths": ["/secrets/**"], "mode": "deny" }]`), CODE);
+});
+
+test("names the agent that can exploit it, and the role that lets it", () => {
+  // Top-level rules govern only the subagent that inherits them: the main agent (and general-purpose) use the
+  // custom middleware's own list, which has no deny.
+  const [finding] = expectFindings(config(`${FILESYSTEM}"middleware": [{ "type": "filesystem", "backend": { "type": "filesystem", "rootDir": "/srv/agent", "virtualMode": true }, "tools": ["read_file"] }],
+  "permissions": [⟦{ "operations": ["write"], "paths": ["/secrets/**"], "mode": "deny" }⟧],
+  "subagents": [{ "name": "writer", "description": "d" }]`), CODE);
+  assert.equal(finding!.message, "Agent writer can write /secrets/./key with write_file: dot segments bypass this deny.");
+  // Authorization: only the role admin may write.
+  const [byRole] = expectFindings(config(`${FILESYSTEM}"authorization": { "enabled": true, "default_role": "user", "roles": { "user": { "tools": { "allow": "*", "deny": ["write_file", "edit_file"] } }, "admin": { "tools": { "allow": "*" } } } },
+  "permissions": [⟦{ "operations": ["write"], "paths": ["/secrets/**"], "mode": "deny" }⟧]`), CODE);
+  assert.equal(byRole!.message, "Agent main can write /secrets/./key with write_file: dot segments bypass this deny.");
+  assert.match(byRole!.detail!, /Agent main has write_file \(as role "admin"\)\./);
+  // No role may write: nothing to report.
+  expectNoFindings(config(`${FILESYSTEM}"authorization": { "enabled": true, "default_role": "user", "roles": { "user": { "tools": { "allow": "*", "deny": ["write_file", "edit_file"] } } } },
+  "permissions": [{ "operations": ["write"], "paths": ["/secrets/**"], "mode": "deny" }]`), CODE);
+});
+
+test("a path routed to a store is a different key, however the composite routes its dot-free twin", () => {
+  // CompositeBackend.getBackendAndKey routes /memories (the prefix without its slash) to the store too: the rule
+  // protects the store's root, and /./memories opens the filesystem default's folder, another thing altogether.
+  const memories = `"backend": { "type": "composite", "default": { "type": "filesystem", "rootDir": "/srv" }, "routes": { "/memories/": { "type": "store" } } },\n  `;
+  expectNoFindings(config(`${memories}"permissions": [{ "operations": ["read", "write"], "paths": ["/memories"], "mode": "deny" }]`), CODE);
+  expectNoFindings(config(`${memories}"permissions": [{ "operations": ["read", "write"], "paths": ["/memories/**", "/memories"], "mode": "deny" }]`), CODE);
+  // A deny on the filesystem side still fires, with a witness the filesystem default serves.
+  const [finding] = expectFindings(config(`${memories}"permissions": [⟦{ "operations": ["read"], "paths": ["/memories/**", "/etc/**"], "mode": "deny" }⟧]`), CODE);
+  assert.equal(finding!.witness, "/etc/./key");
+  assert.match(finding!.detail!, /the filesystem backend \(the composite's default\) opens that same file/);
+});
+
+test("the real deepagents-js tools: read_file, write_file and edit_file open the dotted path; ls, glob, grep and delete do not", async () => {
+  const { FilesystemBackend, createFilesystemMiddleware } = await import("deepagents");
+  const root = scratchDir("dot-segment");
+  const reset = () => {
+    rmSync(join(root, "secrets"), { recursive: true, force: true });
+    mkdirSync(join(root, "secrets"));
+    writeFileSync(join(root, "secrets", "key"), "SECRET\n");
+  };
+  const middleware = createFilesystemMiddleware({
+    backend: new FilesystemBackend({ rootDir: root, virtualMode: true }),
+    permissions: [{ operations: ["read", "write"], paths: ["/secrets/**"], mode: "deny" }],
+  } as never);
+  const call = async (name: string, args: Record<string, unknown>): Promise<string> => {
+    const tool = middleware.tools!.find((t) => t.name === name) as unknown as { invoke(a: unknown, c: unknown): Promise<unknown> };
+    const result = (await tool.invoke(args, { toolCall: { id: "1", name, args } })) as { content: unknown };
+    return JSON.stringify(result.content);
+  };
+  const secrets = () => readdirSync(join(root, "secrets")).sort().map((f) => `${f}:${readFileSync(join(root, "secrets", f), "utf8").trim()}`).join(" ");
+  reset();
+  assert.match(await call("read_file", { file_path: "/secrets/./key" }), /SECRET/);
+  assert.match(await call("read_file", { file_path: "/secrets/key" }), /permission denied for read on \/secrets\/key/);
+  await call("write_file", { file_path: "/secrets/./new", content: "n" });
+  assert.equal(secrets(), "key:SECRET new:n");
+  reset();
+  await call("edit_file", { file_path: "/secrets/./key", old_string: "SECRET", new_string: "X" });
+  assert.equal(secrets(), "key:X");
+  reset();
+  for (const [name, args] of [["ls", { path: "/secrets/." }], ["glob", { pattern: "*", path: "/secrets/." }], ["grep", { pattern: "SECRET", path: "/secrets/." }]] as const) {
+    assert.match(await call(name, args), /^"No (files found|matches found)/, name);
+  }
+  assert.match(await call("delete", { file_path: "/secrets/./key" }), /permission denied for write/);
+  assert.equal(secrets(), "key:SECRET");
 });
 
 /** Every canonical deepagents-js path up to `depth` segments over `names`. */
@@ -106,7 +193,7 @@ test("fix: insert a first rule that denies every path with a `.` segment, anchor
     { "operations": ["write"], "paths": ["/data/private/*.key"], "mode": "deny" }
   ]`);
   const [finding] = findings(text, CODE);
-  assert.deepEqual(finding!.fixes!.map((f) => [f.title, f.safe]), [["Insert a first rule that denies every path with a `.` segment", false]]);
+  assert.deepEqual(finding!.fixes!.map((f) => [f.title, f.safe]), [["Insert a first rule that denies every path with a . segment", false]]);
   const fixed = applyFix(text, finding!);
   const readGuard = ["/.", "/./@(*|.)*(/*|/.)", "/secrets/*(*/|./).*(/*|/.)"];
   const writeGuard = ["/.", "/./@(*|.)*(/*|/.)", "/data/.", "/data/./@(*|.)*(/*|/.)", "/data/private/*(*/|./).*(/*|/.)"];

@@ -90,3 +90,59 @@ for (const analysis of [true, false]) {
     });
   });
 }
+
+/**
+ * Severities and suppressions are the engine's, for every kind of file: `check --severity` and the editor's
+ * `severities` setting give the same list on a dry-run scenario with an `agent-sandbox-ignore` comment (the CLI
+ * once ignored `--severity` there while the editor applied it).
+ */
+describe("CLI and language server agree on a dry-run file with severities and a suppression", () => {
+  const folder = new FixtureFolder();
+  const text = `{
+  "config": "agent-sandbox.jsonc",
+  "steps": [
+    // agent-sandbox-ignore schema
+    { "tool": "read_file", "silenced": 1 },
+    { "tool": "write_file", "reported": 2 }
+  ]
+}
+`;
+  const path = folder.write({ file: "scenario.dryrun.jsonc", text }).path;
+  const cli = (severity: string): { status: number; diagnostics: CliDiagnostic[] } => {
+    let out: string;
+    let status = 0;
+    try {
+      out = execFileSync(process.execPath, [join(ROOT, "dist", "cli.js"), "check", "--format", "json", "--severity", severity, path], { encoding: "utf8" });
+    } catch (error) {
+      ({ stdout: out, status } = error as { stdout: string; status: number });
+    }
+    return { status, diagnostics: (JSON.parse(out) as { files: { diagnostics: CliDiagnostic[] }[] }).files[0]!.diagnostics };
+  };
+  const server = async (severities: Record<string, string>) => {
+    const client = await LspTestClient.start({ pull: true, settings: () => ({ ruleAnalysis: false, severities }) });
+    try {
+      const uri = pathToFileURL(path).href;
+      await client.open(uri, text, "agent-sandbox-dryrun");
+      const diagnostics = await client.pullDiagnostics(uri);
+      assert.deepEqual(client.failures, [], "no request may fail");
+      return diagnostics.map((d) => ({ code: d.code, severity: SEVERITY[d.severity!], message: d.message, range: d.range }));
+    } finally {
+      await client.stop();
+    }
+  };
+  after(() => folder.dispose());
+
+  it("schema=warning: the suppressed step is silent in both, the other is a warning in both", async () => {
+    const fromCli = cli("schema=warning");
+    assert.equal(fromCli.status, 0, "warnings only: exit 0");
+    assert.deepEqual(fromCli.diagnostics.map((d) => [d.code, d.severity, d.range.start.line]), [["schema", "warning", 5]]);
+    assert.match(fromCli.diagnostics[0]!.message, /"reported"/);
+    assert.deepEqual(await server({ schema: "warning" }), fromCli.diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message, range: d.range })));
+  });
+
+  it("schema=off: nothing in either, and the CLI exits 0", async () => {
+    const fromCli = cli("schema=off");
+    assert.deepEqual(fromCli, { status: 0, diagnostics: [] });
+    assert.deepEqual(await server({ schema: "off" }), []);
+  });
+});

@@ -201,7 +201,7 @@ function check(args: ParsedArgs, io: Io): number {
     if (options.analysis && !dryRun) setAnalysisV8Flags();
     const run = (t: string) => {
       noteInputCharacters(t.length);
-      return dryRun ? { ...later.dryRun().checkDryRunText(t), model: undefined, skipped: [] } : later.checkConfig().checkConfigText(t, options);
+      return dryRun ? { ...later.dryRun().checkDryRunText(t, options), model: undefined, skipped: [] } : later.checkConfig().checkConfigText(t, options);
     };
     let result = run(text);
     // A file that does not parse is read with error recovery, and an edit worked out on that reading may land

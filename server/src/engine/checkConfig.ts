@@ -7,8 +7,9 @@ import { PatternTable } from "./checks/patternTable";
 import { buildModel, type ConfigModel } from "./config/model";
 import { parseJsonc } from "./config/parse";
 import { SchemaValidator, type Schema } from "./config/schemaValidator";
-import type { Finding, Severity, Skipped } from "./diagnostics";
-import { isSuppressed, suppressedLines } from "./suppressions";
+import type { Finding, Skipped } from "./diagnostics";
+import type { RuntimeId } from "./runtime";
+import { byCodePoints, compareFindings, finishFindings, type SeverityOverrides } from "./suppressions";
 import { LineIndex } from "./text";
 import { AnalysisCancelled } from "./cancellation";
 
@@ -19,8 +20,13 @@ export interface CheckOptions {
   readFile?: (relativePath: string) => string | undefined;
   /** Lists a folder relative to the config file's folder (entry names; `undefined` when it cannot be listed). */
   listDirectory?: (relativePath: string) => string[] | undefined;
-  /** Per-code severity overrides (`off` drops the code). */
-  severities?: Readonly<Record<string, Severity | "off">>;
+  /**
+   * Per-code severity overrides (`off` drops the code, and a check turned off does not run). Applied by the engine,
+   * with the file's `agent-sandbox-ignore` comments, to every kind of file: hosts pass them and show what comes back.
+   */
+  severities?: SeverityOverrides;
+  /** The runtime of a config that names none (the editor's `defaultRuntime` setting; default: deepagents-js). */
+  defaultRuntime?: RuntimeId;
   /** Also run the exact rule-order analysis (ANALYSIS_CHECKS and the path half of subagent-escalation). */
   analysis?: boolean;
   /**
@@ -60,14 +66,14 @@ export function checkConfigText(text: string, options: CheckOptions = {}): Check
       if (whole) findings.push({ code: "schema", severity: "error", message: "A configuration must be a JSON object.", detail: 'For example: { "version": 1 }', span: { start: parsed.root.offset, end: parsed.root.offset + parsed.root.length } });
     } else {
       if (whole) findings.push(...configValidator.validate(parsed.root));
-      model = buildModel(parsed.root);
+      model = buildModel(parsed.root, options.defaultRuntime);
       runChecks(model, text, options, findings, skipped);
     }
   }
   skipped.sort((a, b) => a.span.start - b.span.start || byCodePoints(a.what, b.what));
   // Then what the exact analysis could not decide, in its own order: every host shows the two lists as one.
   if ((options.analysis || options.analysisOnly) && model) skipped.push(...exactAnalysis().skippedAnalyses(model));
-  return { findings: finish(findings, text, lines, options), model, lines, skipped };
+  return { findings: finishFindings(findings, text, lines, options.severities), model, lines, skipped };
 }
 
 function runChecks(model: ConfigModel, text: string, options: CheckOptions, out: Finding[], skipped: Skipped[]): void {
@@ -127,36 +133,7 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
   }
 }
 
-function finish(findings: Finding[], text: string, lines: LineIndex, options: CheckOptions): Finding[] {
-  const suppressed = suppressedLines(text, lines);
-  // Fixes are written with `\n`; in a file whose lines end in `\r\n` (as Windows editors save), they get its line
-  // ends, so a fix never leaves a file with both kinds.
-  const crlf = usesCrlf(text);
-  const result: Finding[] = [];
-  for (const f of findings) {
-    const override = options.severities?.[f.code];
-    if (override === "off" || isSuppressed(f, lines, suppressed)) continue;
-    const found = crlf && f.fixes?.length ? { ...f, fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, newText: withCrlf(e.newText) })) })) } : f;
-    result.push(override ? { ...found, severity: override } : found);
-  }
-  return result.sort(compareFindings);
-}
-
-/** The file's first line break is `\r\n`. */
-export function usesCrlf(text: string): boolean {
-  const at = text.indexOf("\n");
-  return at > 0 && text.charCodeAt(at - 1) === 13;
-}
-
-/** Every bare `\n` as `\r\n`. */
-function withCrlf(newText: string): string {
-  return newText.includes("\n") ? newText.replace(/\r?\n/g, "\r\n") : newText;
-}
-
-/** File order: by start, then end, then code; the sort is stable, so findings of one check keep their order. */
-export function compareFindings(a: Finding, b: Finding): number {
-  return a.span.start - b.span.start || a.span.end - b.span.end || byCodePoints(a.code, b.code);
-}
+export { compareFindings, usesCrlf } from "./suppressions";
 
 /**
  * The findings of a whole check from those of a check without the analysis (`first`) and an `analysisOnly` one
@@ -167,12 +144,4 @@ export function compareFindings(a: Finding, b: Finding): number {
  */
 export function mergeFindings(first: readonly Finding[], analysed: readonly Finding[]): Finding[] {
   return [...first, ...analysed].sort(compareFindings);
-}
-
-/**
- * Plain string order. (`localeCompare` gives the same order for codes, which are lowercase ASCII and `-`, but its
- * first call loads ICU's collator: some 7 ms of every CLI run.)
- */
-function byCodePoints(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

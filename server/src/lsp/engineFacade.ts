@@ -8,12 +8,11 @@
  * replaced by that call.
  */
 import { dirname, resolve } from "node:path";
-import { createScanner } from "jsonc-parser";
 import { relativeAccess, isConfigFileName, isDryRunFileName } from "../cli/files";
 import { agentsOf, findAgent, rulesForAgent } from "../engine/agents/agents";
 import { effectiveTools, policyOf, userToolsOf, type EffectiveTool } from "../engine/agents/effectiveTools";
 import { promptPreview, renderPromptPreview } from "../engine/agents/promptPreview";
-import { checkConfigText, mergeFindings, type CheckOptions, type CheckResult } from "../engine/checkConfig";
+import { checkConfigText, mergeFindings, type CheckOptions } from "../engine/checkConfig";
 import { checkDryRunText } from "../engine/checkDryRun";
 import type { SkippedAnalysis } from "../engine/analysis";
 import { allRuleLists, type ConfigModel, type RuleListSpec, type RuleSpec } from "../engine/config/model";
@@ -90,22 +89,19 @@ export function analyze(fsPath: string, text: string, settings: AnalysisSettings
   const started = performance.now();
   const dependencies = new Set<string>();
   if (kind === "dry-run") {
-    const result = checkDryRunText(text);
-    return { kind, text, lines: result.lines, findings: applySeverities(result.findings, settings.severities), model: undefined, dependencies, durationMs: performance.now() - started, skipped: [] };
+    const result = checkDryRunText(text, { ...recordingAccess(fsPath, dependencies), severities: settings.severities });
+    return { kind, text, lines: result.lines, findings: result.findings, model: undefined, dependencies, durationMs: performance.now() - started, skipped: [] };
   }
-  const options: CheckOptions = { ...recordingAccess(fsPath, dependencies), severities: settings.severities, ...(settings.analysis ? { analysis: true } : {}), ...(analysisOnly ? { analysisOnly: true } : {}) };
-  let result: CheckResult = checkConfigText(text, options);
-  let runtimeFromSetting: RuntimeId | undefined;
-  if (settings.defaultRuntime && settings.defaultRuntime !== result.model?.runtime.id && result.model && !result.model.runtimeNode) {
-    const injected = withRuntime(text, result.model, settings.defaultRuntime);
-    if (injected) {
-      result = shiftBack(checkConfigText(injected.text, options), injected.at, injected.length);
-      runtimeFromSetting = settings.defaultRuntime;
-    }
-  }
-  const lines = result.lines.text === text ? result.lines : new LineIndex(text);
-  const analysis: Analysis = { kind, text, lines, findings: result.findings, model: result.model, dependencies, durationMs: performance.now() - started, skipped: result.skipped };
-  if (runtimeFromSetting) analysis.runtimeFromSetting = runtimeFromSetting;
+  const options: CheckOptions = {
+    ...recordingAccess(fsPath, dependencies),
+    severities: settings.severities,
+    ...(settings.defaultRuntime && RUNTIME_IDS.includes(settings.defaultRuntime) ? { defaultRuntime: settings.defaultRuntime } : {}),
+    ...(settings.analysis ? { analysis: true } : {}),
+    ...(analysisOnly ? { analysisOnly: true } : {}),
+  };
+  const result = checkConfigText(text, options);
+  const analysis: Analysis = { kind, text, lines: result.lines, findings: result.findings, model: result.model, dependencies, durationMs: performance.now() - started, skipped: result.skipped };
+  if (options.defaultRuntime && options.defaultRuntime !== "deepagents-js" && result.model && !result.model.runtimeNode) analysis.runtimeFromSetting = options.defaultRuntime;
   return analysis;
 }
 
@@ -157,55 +153,6 @@ export function failedSecondPhase(first: Analysis, error: string): Analysis {
     span: { start: 0, end: 0 },
   };
   return { ...first, findings: [finding, ...first.findings], exact: "done" };
-}
-
-/** Dry-run checks take no options; severity overrides still apply in every host. */
-function applySeverities(findings: Finding[], severities: AnalysisSettings["severities"]): Finding[] {
-  if (Object.keys(severities).length === 0) return findings;
-  const out: Finding[] = [];
-  for (const f of findings) {
-    const s = severities[f.code];
-    if (s === "off") continue;
-    out.push(s ? { ...f, severity: s } : f);
-  }
-  return out;
-}
-
-/**
- * The `defaultRuntime` setting for a file that names no runtime: the engine is asked about the same file with a
- * `"runtime"` member appended just before the root's closing brace. Nothing before that point moves, so every
- * node of the model and every finding keeps its offsets; the few offsets after it are moved back.
- */
-/** jsonc-parser `SyntaxKind` values (a const enum, which isolated builds cannot inline). */
-const COMMA_TOKEN = 5;
-const EOF_TOKEN = 17;
-
-function withRuntime(text: string, model: ConfigModel, runtime: RuntimeId): { text: string; at: number; length: number } | undefined {
-  if (!RUNTIME_IDS.includes(runtime)) return undefined;
-  const root = model.root;
-  const close = root.offset + root.length - 1;
-  if (text.charCodeAt(close) !== 125 /* } */) return undefined;
-  const last = root.children?.at(-1);
-  let needsComma = false;
-  if (last) {
-    needsComma = true;
-    const scanner = createScanner(text.slice(last.offset + last.length, close), false);
-    for (let t = scanner.scan(); t !== EOF_TOKEN; t = scanner.scan()) if (t === COMMA_TOKEN) needsComma = false;
-  }
-  const member = `${needsComma ? "," : ""}"runtime":${JSON.stringify(runtime)}`;
-  return { text: text.slice(0, close) + member + text.slice(close), at: close, length: member.length };
-}
-
-function shiftBack(result: CheckResult, at: number, length: number): CheckResult {
-  const move = (o: number) => (o >= at + length ? o - length : Math.min(o, at));
-  const span = (s: { start: number; end: number }) => ({ start: move(s.start), end: move(s.end) });
-  const findings = result.findings.map((f) => ({
-    ...f,
-    span: span(f.span),
-    ...(f.related ? { related: f.related.map((r) => ({ ...r, span: span(r.span) })) } : {}),
-    ...(f.fixes ? { fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: span(e.span) })), ...(x.provenOn ? { provenOn: span(x.provenOn) } : {}) })) } : {}),
-  }));
-  return { ...result, findings, skipped: result.skipped.map((k) => ({ ...k, span: span(k.span) })) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -394,21 +341,6 @@ export function patternFacts(model: ConfigModel, pattern: string, sample: Sample
 
 /** The eight built-in filesystem tools (the runtimes' registration order). */
 export const BUILTIN_TOOLS: readonly string[] = FILESYSTEM_TOOLS;
-
-/**
- * Which path-rule operation a filesystem tool's path argument is checked for (config-format.md `permissions`:
- * `read` covers ls, read_file, glob, grep; `write` covers write_file, edit_file, delete). `execute` takes no path.
- */
-export const TOOL_OPERATION: Readonly<Record<string, Operation | undefined>> = {
-  ls: "read",
-  read_file: "read",
-  glob: "read",
-  grep: "read",
-  write_file: "write",
-  edit_file: "write",
-  delete: "write",
-  execute: undefined,
-};
 
 /** User tool names the file declares (top level and subagents), in file order, without duplicates. */
 export function declaredUserTools(model: ConfigModel): string[] {

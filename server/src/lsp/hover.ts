@@ -19,7 +19,6 @@ import {
   ruleAt,
   rulesCovering,
   sampleFilesDecidedBy,
-  TOOL_OPERATION,
   toolDescription,
   type Analysis,
   type SampleWorkspace,
@@ -27,6 +26,7 @@ import {
 import { descriptionAt } from "./schemaNavigator";
 import { didYouMean } from "../engine/didYouMean";
 import { valueText } from "../engine/text";
+import { OPERATIONS, TOOLS_BY_OPERATION } from "../engine/runtime/runtime";
 
 /** How many sample files a hover lists before "and N more". */
 const LIST_LIMIT = 5;
@@ -164,7 +164,7 @@ function toolHover(input: HoverInput, model: ConfigModel, tool: string, agent: s
   out.push(`**\`${tool}\`**: ${kind}`);
   const description = toolDescription(model, input.fsPath, agent, tool);
   if (description) out.push("", description);
-  const operation = TOOL_OPERATION[tool];
+  const operation = OPERATIONS.find((op) => (TOOLS_BY_OPERATION[op] as readonly string[]).includes(tool));
   if (builtin) {
     out.push("", operation ? `Path rules decide it as a **${operation}** (\`operations: ["${operation}"]\`).` : "It takes no path: path rules do not govern it.");
   } else out.push("", "Path rules do not govern it.");

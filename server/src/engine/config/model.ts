@@ -108,9 +108,10 @@ export interface ConfigModel {
   workspace?: { root?: Located<string>; mountAt: string };
 }
 
-export function buildModel(root: JsonNode): ConfigModel {
+/** `defaultRuntime`: the runtime of a config that names none (an unknown name still means deepagents-js). */
+export function buildModel(root: JsonNode, defaultRuntime: RuntimeId = "deepagents-js"): ConfigModel {
   const runtimeNode = property(root, "runtime");
-  const runtimeId = runtimeNode && RUNTIME_IDS.includes(runtimeNode.value) ? (runtimeNode.value as RuntimeId) : "deepagents-js";
+  const runtimeId = !runtimeNode ? defaultRuntime : RUNTIME_IDS.includes(runtimeNode.value) ? (runtimeNode.value as RuntimeId) : "deepagents-js";
   const backend = backendOf(property(root, "backend"));
   const middleware = middlewareListOf(property(root, "middleware"), "main", true);
   const customFs = middleware.filter((m) => m.type === "filesystem").at(-1);
