@@ -202,7 +202,7 @@ function patternHover(model: ConfigModel, pattern: string, sample: SampleWorkspa
   }
   out.push("", `Matches ${facts.matchedFiles.length} of ${sample.files.length} sample files${facts.matchedFiles.length ? ":" : "."}`);
   out.push(...listed(facts.matchedFiles));
-  if (facts.matchedFolders.length) out.push("", `and ${facts.matchedFolders.length} folder(s): ${facts.matchedFolders.slice(0, LIST_LIMIT).map((f) => `\`${f}\``).join(", ")}${facts.matchedFolders.length > LIST_LIMIT ? ", …" : ""}`);
+  if (facts.matchedFolders.length) out.push("", `and ${facts.matchedFolders.length} folder${facts.matchedFolders.length === 1 ? "" : "s"}: ${facts.matchedFolders.slice(0, LIST_LIMIT).map((f) => `\`${f}\``).join(", ")}${facts.matchedFolders.length > LIST_LIMIT ? ", …" : ""}`);
   return out.join("\n");
 }
 
