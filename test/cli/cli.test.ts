@@ -493,6 +493,16 @@ describe("words a new user reads", () => {
     assert.match(run(["tools", EXAMPLE, "--agent", "auditor"]).stdout, /^auditor: \d+ tools: ls, /);
   });
 
+  test("tools: the hidden tools are grouped by step and reason, each reason said once", () => {
+    const file = tempConfig(JSON.stringify({ version: 1, tools: ["web_search"], middleware: [{ type: "filesystem", tools: ["ls", "write_file"] }] }));
+    const main = run(["tools", file, "--agent", "main"]).stdout;
+    assert.equal(
+      main,
+      "main: 2 tools: web_search, task\n" +
+        "  hidden ls, read_file, write_file, edit_file, delete, glob, grep, execute (allowlist): not registered: deepagents-js 1.14.1 refuses the custom filesystem middleware (middleware #0): Error: read_file must be included in tools; it is required by FilesystemMiddleware\n",
+    );
+  });
+
   test("a missing file and a folder are said in words, not as ENOENT and EISDIR", () => {
     const dir = dirname(tempConfig('{ "version": 1 }'));
     const missing = run(["tools", join(dir, "nothere.jsonc")]);

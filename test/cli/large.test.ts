@@ -136,7 +136,7 @@ describe("tools text: grouping roles", () => {
     assert.match(blocks[1]!, /^main \(role admin\): 8 tools: /);
     // A name that needs quoting is quoted; `ls` is also a tool's name, but only where it names the role is it <role>.
     assert.match(blocks[2]!, /^main \(4 roles\): 2 tools: ls, read_file\n {2}roles: "guest one", ls, guest2, tool\n/);
-    assert.match(blocks[2]!, /\n {2}hidden write_file \(authorization\): denied by DeerFlow's authorization to role "<role>"\n/);
+    assert.match(blocks[2]!, /\n {2}hidden write_file, edit_file, delete, glob, grep, task \(authorization\): denied by DeerFlow's authorization to role "<role>"\n/);
     // `tool` is in the group too: the reasons no longer quote DeerFlow's message, which named the resource (on
     // resource 'tool') and kept that role apart.
   });
@@ -154,9 +154,9 @@ describe("tools text: grouping roles", () => {
     assert.deepEqual(r.stdout.split("\n").filter((l) => /^\S/.test(l)).map((l) => l.replace(/: .*/, "")), ["main", "main (2 roles)", "main (2 roles)"]);
   });
 
-  test("with --role, one role's entry exactly as before", () => {
+  test("with --role, one role's entry, its hidden tools by reason", () => {
     const r = runInProcess(["tools", file, "--agent", "main", "--role", "guest2"]);
-    assert.match(r.stdout, /^main \(role guest2\): 2 tools: ls, read_file\n {2}hidden write_file \(authorization\): denied by DeerFlow's authorization to role "guest2"\n/);
+    assert.match(r.stdout, /^main \(role guest2\): 2 tools: ls, read_file\n {2}hidden write_file, edit_file, delete, glob, grep, task \(authorization\): denied by DeerFlow's authorization to role "guest2"\n/);
   });
 });
 

@@ -12,7 +12,7 @@ import type { ConfigModel } from "../engine/config/model";
 import { flag, oneOf, onlyOptions, parseArgs, UsageError, type ParsedArgs } from "./args";
 import { BatchedOutput, listedName, unknownNameMessage, writeJsonList } from "./output";
 import { isTerminal, writeAll } from "./stdio";
-import { counted, paint, textReport, toolsWords } from "./text";
+import { counted, hiddenToolLines, paint, textReport, toolsWords } from "./text";
 
 /**
  * What only some commands or options need, loaded when one does: start-up is most of a CLI run on a small file
@@ -436,12 +436,11 @@ interface ToolsEntry {
   tools: import("../engine/agents/effectiveTools").EffectiveTool[];
 }
 
-/** One agent × role entry of `tools`' text output: the visible tools on one line, then each hidden one. */
+/** One agent × role entry of `tools`' text output: the visible tools on one line, then the hidden ones by reason. */
 function toolsText(entry: ToolsEntry, color: boolean): string {
   const visible = entry.tools.filter((t) => t.visible);
   let text = `${paint(entry.agent, "bold", color)}${entry.role !== null ? ` (role ${entry.role})` : ""}: ${toolsWords(visible.map((t) => t.name))}\n`;
-  for (const t of entry.tools) if (!t.visible) text += `  ${paint(`hidden ${t.name}`, "gray", color)} (${t.hiddenBy}): ${t.reason}\n`;
-  return text;
+  return text + hiddenToolLines(entry.tools.filter((t) => !t.visible), color);
 }
 
 /** Roles of one agent whose effective tools are the same but for the role's own name in the reasons. */
@@ -503,7 +502,7 @@ const WRAP_COLUMN = 100;
 
 /**
  * Several roles with the same tools: `main (3 roles): 2 tools: ls, read_file`, then every role's name (wrapped),
- * then the hidden tools with `<role>` where each role's reason names the role.
+ * then the hidden tools by reason, with `<role>` where each role's reason names the role.
  */
 function groupText(group: RoleGroup, color: boolean): string {
   const { entry, roles, reasons } = group;
@@ -519,10 +518,8 @@ function groupText(group: RoleGroup, color: boolean): string {
     line += ` ${word}`;
   });
   text += `${line}\n`;
-  entry.tools.filter((t) => !t.visible).forEach((t, i) => {
-    text += `  ${paint(`hidden ${t.name}`, "gray", color)} (${t.hiddenBy}): ${reasons[i]!.split(QUOTED_ROLE).join('"<role>"').split(ROLE).join("<role>")}\n`;
-  });
-  return text;
+  const hidden = entry.tools.filter((t) => !t.visible).map((t, i) => ({ ...t, reason: reasons[i]!.split(QUOTED_ROLE).join('"<role>"').split(ROLE).join("<role>") }));
+  return text + hiddenToolLines(hidden, color);
 }
 
 function prompt(args: ParsedArgs, io: Io): number {

@@ -16,6 +16,25 @@ export function toolsWords(names: readonly string[]): string {
   return names.length === 0 ? "no tools" : `${counted(names.length, "tool")}: ${names.join(", ")}`;
 }
 
+/**
+ * The hidden tools of one `tools` entry, one line per step and reason (`  hidden ls, read_file (allowlist): …`),
+ * in the order each reason first comes: a refused middleware hides eight tools for one reason, said once.
+ */
+export function hiddenToolLines(hidden: readonly { name: string; hiddenBy?: string; reason?: string }[], color: boolean): string {
+  const groups = new Map<string, { names: string[]; hiddenBy: string; reason: string }>();
+  for (const t of hidden) {
+    const hiddenBy = `${t.hiddenBy}`;
+    const reason = `${t.reason}`;
+    const key = JSON.stringify([hiddenBy, reason]);
+    const group = groups.get(key);
+    if (group) group.names.push(t.name);
+    else groups.set(key, { names: [t.name], hiddenBy, reason });
+  }
+  let text = "";
+  for (const g of groups.values()) text += `  ${paint(`hidden ${g.names.join(", ")}`, "gray", color)} (${g.hiddenBy}): ${g.reason}\n`;
+  return text;
+}
+
 const SEVERITY_COLOUR = { error: "red", warning: "yellow", information: "blue", hint: "gray" } as const;
 
 /** Human-friendly output, one block per file, in the style linters use (`line:col  severity  message  code`). */
