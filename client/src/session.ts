@@ -233,8 +233,13 @@ const SHOW_RENDERED = "markdown.showPreviewToSide";
  */
 async function openPreview(uri: vscode.Uri): Promise<vscode.Uri> {
   const document = await vscode.workspace.openTextDocument(uri);
-  if ((await vscode.commands.getCommands(true)).includes(SHOW_RENDERED)) await vscode.commands.executeCommand(SHOW_RENDERED, document.uri);
-  else await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+  try {
+    // Not looked up in getCommands first: that lists only the commands of extensions already active, and the
+    // markdown extension activates on its command (the first preview of a session found it missing).
+    await vscode.commands.executeCommand(SHOW_RENDERED, document.uri);
+  } catch {
+    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+  }
   return uri;
 }
 
