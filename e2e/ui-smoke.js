@@ -59,8 +59,10 @@ const lap = (m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}
     await page.keyboard.type("guest");
     await page.keyboard.press("Enter");
     await page.locator(".tab", { hasText: "Prompt preview" }).first().waitFor({ timeout: 60000 });
-    await page.locator(".view-line", { hasText: "Prompt preview: `main`" }).first().waitFor({ timeout: 60000 });
-    check(true, "Preview Effective Prompt opens the preview beside the config");
+    // Rendered: the heading is an h1 in the markdown preview's webview (its content sits in an inner frame), not
+    // a line of markdown text in an editor.
+    await page.frameLocator("iframe.webview").last().frameLocator("#active-frame").locator("h1", { hasText: "Prompt preview" }).first().waitFor({ timeout: 60000 });
+    check((await page.locator(".view-line", { hasText: "# Prompt preview" }).count()) === 0, "Preview Effective Prompt opens the preview rendered beside the config");
     await page.waitForTimeout(600);
     await page.screenshot({ path: SHOT });
     lap("done");

@@ -20,6 +20,7 @@ import {
   type ExplainResult,
 } from "../../server/src/protocol";
 import { LANGUAGES, PREVIEW_SCHEME } from "./constants";
+import { operationItems, pathInputOptions } from "./explainInput";
 
 export type ExplainArgs = AgentCommandArgs & { operation?: "read" | "write"; path?: string };
 
@@ -143,16 +144,27 @@ export class PreviewDocuments implements vscode.TextDocumentContentProvider {
     return result.markdown;
   }
 
-  /** A check of the config finished: every open preview of it is re-rendered. */
+  /**
+   * A check of the config finished: every preview of it on screen is re-rendered. A rendered preview shows its
+   * document without an editor, and VS Code closes a document no editor holds after a while: a preview whose
+   * document is closed but whose tab is still open gets its document opened again, which the markdown preview
+   * takes as its cue to render it anew. A preview neither open nor on screen is forgotten.
+   */
   configChanged(configUri: string): void {
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs);
     for (const [key, uri] of this.open) {
-      if (!vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) {
-        this.open.delete(key);
-        continue;
-      }
-      if ((JSON.parse(uri.query) as PreviewQuery).uri === configUri) this.changed.fire(uri);
+      if ((JSON.parse(uri.query) as PreviewQuery).uri !== configUri) continue;
+      if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) this.changed.fire(uri);
+      else if (tabs.some((t) => showsPreview(t, uri))) void vscode.workspace.openTextDocument(uri);
+      else this.open.delete(key);
     }
   }
+}
+
+/** A tab that shows a preview document: as text, or rendered (the markdown preview's title ends with the file name). */
+function showsPreview(tab: vscode.Tab, uri: vscode.Uri): boolean {
+  if (tab.input instanceof vscode.TabInputText) return tab.input.uri.toString() === uri.toString();
+  return tab.input instanceof vscode.TabInputWebview && tab.label.endsWith(uri.path.slice(1));
 }
 
 // -----------------------------------------------------------------------------------------------------------------
@@ -211,9 +223,23 @@ async function showEffectiveTools(languageClient: LanguageClient, previews: Prev
   return result;
 }
 
+/** The markdown extension's command that renders a document beside the editor (built into VS Code, offline). */
+const SHOW_RENDERED = "markdown.showPreviewToSide";
+
+/**
+ * Opens a preview document rendered (headings, tables) beside the editor: the markdown preview of the virtual
+ * document, which re-renders when the document changes. Where the markdown extension is disabled, the markdown
+ * text itself.
+ */
 async function openPreview(uri: vscode.Uri): Promise<vscode.Uri> {
   const document = await vscode.workspace.openTextDocument(uri);
-  await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+  try {
+    // Not looked up in getCommands first: that lists only the commands of extensions already active, and the
+    // markdown extension activates on its command (the first preview of a session found it missing).
+    await vscode.commands.executeCommand(SHOW_RENDERED, document.uri);
+  } catch {
+    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+  }
   return uri;
 }
 
@@ -222,12 +248,15 @@ async function explainDecision(languageClient: LanguageClient, args?: ExplainArg
   if (!uri) return undefined;
   const picked = await pickAgent(languageClient, uri, args?.agent, false, null);
   if (!picked) return undefined;
-  const operation = args?.operation ?? ((await vscode.window.showQuickPick(["read", "write"], { title: `Explain a decision for ${picked.agent}`, placeHolder: "Operation" })) as "read" | "write" | undefined);
+  let operation = args?.operation;
+  if (!operation) {
+    // Which of the agent's tools each operation stands for, and whether it has any.
+    const tools = await languageClient.sendRequest(EffectiveToolsRequest, { uri, agent: picked.agent, role: null });
+    const item = await vscode.window.showQuickPick(operationItems(tools.tables[0]?.tools ?? []), { title: `Explain a decision for ${picked.agent}`, placeHolder: "Operation" });
+    operation = item?.label;
+  }
   if (!operation) return undefined;
-  const mount = picked.info.mountAt ? `${picked.info.mountAt.replace(/\/$/, "")}/` : "/";
-  const path =
-    args?.path ??
-    (await vscode.window.showInputBox({ title: `Explain: ${operation} by ${picked.agent}`, prompt: "The path the tool is called with", value: mount, valueSelection: [mount.length, mount.length] }));
+  const path = args?.path ?? (await vscode.window.showInputBox(pathInputOptions(picked.agent, operation, picked.info.mountAt)));
   if (path === undefined) return undefined;
   const result = await languageClient.sendRequest(ExplainRequest, { uri, agent: picked.agent, operation, path });
   if (!result.available) {

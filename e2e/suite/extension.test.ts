@@ -30,6 +30,9 @@ function positionOf(doc: vscode.TextDocument, snippet: string, caret = 1): vscod
   return doc.positionAt(at + caret);
 }
 const timings: Record<string, number> = {};
+/** A tab of the markdown extension's rendered preview (a webview; its title ends with the document's file name). */
+const isMarkdownPreview = (t: vscode.Tab) => t.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(t.input.viewType);
+const renderedTab = (uri: vscode.Uri) => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => isMarkdownPreview(t) && t.label.endsWith(uri.path.split("/").at(-1)!));
 
 describe("Agent Sandbox in VS Code", () => {
   const folders = () => vscode.workspace.workspaceFolders ?? [];
@@ -168,7 +171,7 @@ describe("Agent Sandbox in VS Code", () => {
     assert.ok(titles.includes("Preview prompt") && titles.includes("Explain…"));
   });
 
-  it("Preview Effective Prompt opens a read-only markdown document that follows the config", async () => {
+  it("Preview Effective Prompt opens the preview rendered, and it follows the config", async () => {
     let t0 = Date.now();
     const uri = await vscode.commands.executeCommand<vscode.Uri>("agentSandbox.previewPrompt", { uri: a.uri.toString(), agent: "main", role: "guest" });
     const preview = await vscode.workspace.openTextDocument(uri);
@@ -177,6 +180,9 @@ describe("Agent Sandbox in VS Code", () => {
     assert.match(preview.getText(), /# Prompt preview: `main`/);
     assert.match(preview.getText(), /You are a careful research assistant\./);
     assert.doesNotMatch(preview.getText(), /`write_file`/, "hidden tools appear nowhere (guest may not write)");
+    // Rendered (headings, tables), not the markdown text: the markdown extension's preview of the document.
+    await until("the rendered prompt preview", () => renderedTab(uri));
+    assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === uri.toString()), "no editor shows the markdown text");
     const editor = await vscode.window.showTextDocument(a);
     const at = a.getText().indexOf("You are a careful");
     await editor.edit((e) => e.replace(new vscode.Range(a.positionAt(at), a.positionAt(at + "You are a careful".length)), "You are a meticulous"));
@@ -190,6 +196,7 @@ describe("Agent Sandbox in VS Code", () => {
     const result = await vscode.commands.executeCommand<{ tables: { agent: string; role: string | null }[] }>("agentSandbox.showEffectiveTools", { uri: a.uri.toString() });
     const keys = result.tables.map((t) => `${t.agent}/${t.role}`);
     for (const k of ["main/null", "main/guest", "general-purpose/user", "auditor/null"]) assert.ok(keys.includes(k), keys.join(", "));
+    await until("the rendered effective tools", () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => isMarkdownPreview(t) && t.label.includes("Effective tools")));
   });
 
   it("Explain Decision… names the deciding rule and jumps to it", async () => {

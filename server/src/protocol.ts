@@ -43,6 +43,8 @@ export interface EffectiveToolRow {
   kind: string;
   hiddenBy?: string;
   reason?: string;
+  /** A filesystem tool's path-rule operation (`execute` and user tools have none). */
+  operation?: "read" | "write";
 }
 export interface EffectiveToolsResult {
   available: boolean;

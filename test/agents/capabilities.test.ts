@@ -81,7 +81,7 @@ test("a hidden tool says which step hid it and why, in a sentence", () => {
   const routed = effectiveTools(modelOf({ backend: { type: "composite", default: { type: "store" }, routes: { "/sb/": SANDBOX } } }), "main")!;
   assert.match(routed.find((t) => t.name === "execute")!.reason!, /a composite whose default is store .*"\/sb\/" does not count/);
   const allow = effectiveTools(modelOf({ middleware: [{ type: "filesystem", tools: ["read_file"] }] }), "main")!;
-  assert.equal(allow.find((t) => t.name === "ls")!.reason, "ls is not in the `tools` allowlist of the custom filesystem middleware (middleware #0)");
+  assert.equal(allow.find((t) => t.name === "ls")!.reason, "not in the tools allowlist of the custom filesystem middleware (middleware #0)");
   const fallback = effectiveTools(modelOf({ backend: SANDBOX, middleware: [{ type: "filesystem" }] }), "main")!;
   assert.match(fallback.find((t) => t.name === "execute")!.reason!, /its own state backend \(middleware #0 has no "backend"/);
 });
@@ -100,6 +100,6 @@ test("a filesystem middleware the runtime refuses (§4.1: tools without read_fil
     const model = modelOf({ version: 1, runtime, tools: ["web_search"], middleware: [{ type: "filesystem", tools: ["ls", "grep"] }] });
     const tools = effectiveTools(model, "main")!;
     assert.deepEqual(tools.filter((t) => t.visible && t.kind === "filesystem").map((t) => t.name), [], runtime);
-    assert.match(tools.find((t) => t.name === "ls")!.reason!, /is not registered: the custom filesystem middleware .* is refused by the runtime \(.*read_file/, runtime);
+    assert.match(tools.find((t) => t.name === "ls")!.reason!, /^not registered: deepagents-(js|py) .* refuses the custom filesystem middleware \(middleware #0\): .*read_file/, runtime);
   }
 });

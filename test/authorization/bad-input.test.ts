@@ -93,7 +93,7 @@ test("the effective tools of every one of 10,000 roles (what `agent-sandbox tool
   assert.equal(visible[ROLES - 1], "ls,read_file");
   const hidden = effectiveTools(model, "main", "role9999")!.find((t) => t.name === "task")!;
   assert.equal(hidden.hiddenBy, "authorization");
-  assert.equal(hidden.reason, `role "role9999" may not call it: role 'role9999' is denied 'task' on resource 'tool'`);
+  assert.equal(hidden.reason, `denied by DeerFlow's authorization to role "role9999"`);
   assert.equal(policyOf(model), policyOf(model), "compiled once per parsed file, not once per question");
   assert.deepEqual(checkConfigText(text).findings.filter((f) => f.code.startsWith("authz-")), []);
 });

@@ -140,8 +140,9 @@ describe("agent-sandbox check", () => {
     const missing = join(dirname(good), "missing", "agent-sandbox.jsonc");
     const r = run(["check", good, missing]);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /^agent-sandbox: cannot read .*missing\/agent-sandbox\.jsonc: ENOENT\n$/);
-    assert.equal(r.stdout.trimEnd().split("\n").at(-1), "✖ 1 file(s) checked, no problems; 1 file(s) could not be read");
+    // In words: "ENOENT" says nothing to most people.
+    assert.match(r.stderr, /^agent-sandbox: cannot read .*missing\/agent-sandbox\.jsonc: no such file\n$/);
+    assert.equal(r.stdout.trimEnd().split("\n").at(-1), "✖ 1 file checked, no problems; 1 file could not be read");
     // JSON keeps its contract: the file that was read, and the exit code says the rest.
     const json = run(["check", good, missing, "--format", "json"]);
     assert.equal(json.code, 2);
@@ -248,7 +249,7 @@ describe("agent-sandbox check", () => {
     const json = run(["check", good, missing, "--format", "json"]);
     assert.equal(json.code, 2);
     const doc = JSON.parse(json.stdout);
-    assert.deepEqual(doc.files.map((f: { path: string; error?: string }) => [basename(f.path), f.error]), [["agent-sandbox.jsonc", undefined], ["missing.agent-sandbox.jsonc", "cannot read (ENOENT)"]]);
+    assert.deepEqual(doc.files.map((f: { path: string; error?: string }) => [basename(f.path), f.error]), [["agent-sandbox.jsonc", undefined], ["missing.agent-sandbox.jsonc", "cannot read (no such file)"]]);
     assert.equal(doc.summary.files, 1);
     assert.equal(doc.summary.failed, 1);
     assert.equal(JSON.parse(run(["check", good, "--format", "json"]).stdout).summary.failed, undefined);
@@ -256,7 +257,7 @@ describe("agent-sandbox check", () => {
     const invocation = sarif.runs[0].invocations[0];
     assert.equal(invocation.executionSuccessful, false);
     assert.equal(invocation.toolExecutionNotifications.length, 1);
-    assert.match(invocation.toolExecutionNotifications[0].message.text, /missing\.agent-sandbox\.jsonc: cannot read \(ENOENT\)$/);
+    assert.match(invocation.toolExecutionNotifications[0].message.text, /missing\.agent-sandbox\.jsonc: cannot read \(no such file\)$/);
     assert.equal(JSON.parse(run(["check", good, "--format", "sarif"]).stdout).runs[0].invocations, undefined);
   });
 
@@ -306,7 +307,7 @@ describe("agent-sandbox explain", () => {
       const r = run([...args, "--format", "json"]);
       assert.equal(r.code, 1, args.join(" "));
       assert.doesNotThrow(() => JSON.parse(r.stdout));
-      assert.match(r.stderr, /^agent-sandbox: note: \S+agent-sandbox\.jsonc has 2 error\(s\) \(`agent-sandbox check` lists them\); the first, at 1:17: Duplicate key "version"[^\n]*\n$/, args[0]);
+      assert.match(r.stderr, /^agent-sandbox: note: \S+agent-sandbox\.jsonc has 2 errors \(agent-sandbox check lists them\); the first, at 1:17: Duplicate key "version"[^\n]*\n$/, args[0]);
     }
     // A config without errors: nothing on stderr.
     for (const args of [["explain", EXAMPLE, "--op", "read", "--path", "/b"], ["tools", EXAMPLE], ["prompt", EXAMPLE]]) {
@@ -402,7 +403,7 @@ describe("agent-sandbox tools and prompt", () => {
     assert.deepEqual(heads.map((line) => line.replace(/:.*/, "")), ["main", "main (2 roles)", "main (2 roles)"]);
     assert.match(text, /roles: a, b\n/);
     assert.match(text, /roles: c, d\n/);
-    assert.match(text, /role "<role>" may not call it: role '<role>' is denied/);
+    assert.match(text, /denied by DeerFlow's authorization to role "<role>"\n/);
     assert.match(text, /needs a sandbox backend/);
   });
 
@@ -466,14 +467,15 @@ describe("skills folders", () => {
 });
 
 describe("start-up", () => {
-  test("--version, --help and usage errors run without the engine's bundle (it is not even loaded)", () => {
+  test("--version, --help and usage errors other than a mistyped command run without the engine's bundle (it is not even loaded)", () => {
     // The CLI's bundle alone, without engine.js beside it: anything that loaded the engine would fail.
     const dir = scratchDir("cli-alone");
     copyFileSync(CLI, join(dir, "cli.js"));
     const alone = (args: string[]) => spawnSync(process.execPath, [join(dir, "cli.js"), ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
     assert.match(alone(["--version"]).stdout, /^\d+\.\d+\.\d+\n$/);
     assert.match(alone(["--help"]).stdout, /^agent-sandbox .*\n\nUsage:/);
-    for (const args of [["frobnicate"], ["check", "--bogus"], ["tools", "--format", "xml", "x"]]) {
+    // A mistyped command loads the engine's did-you-mean ("agent-sandbox tests" below).
+    for (const args of [["check", "--bogus"], ["tools", "--format", "xml", "x"]]) {
       const r = alone(args);
       assert.equal(r.status, 2, args.join(" "));
       assert.match(r.stderr, /^agent-sandbox: (unknown command|unknown option|--format must be)/, args.join(" "));
@@ -481,5 +483,48 @@ describe("start-up", () => {
     // The same bundle does need it to check a file: the test above would pass for a broken copy too otherwise.
     const file = tempConfig('{ "version": 1 }');
     assert.equal(alone(["check", file]).status, 2);
+  });
+});
+
+describe("words a new user reads", () => {
+  test("tools: an agent without tools says no tools, and counts are in the singular or plural as they should be", () => {
+    // The filesystem middleware is refused (no read_file): main keeps only task, general-purpose nothing.
+    const file = tempConfig(JSON.stringify({ version: 1, middleware: [{ type: "filesystem", tools: ["ls"] }] }));
+    const lines = run(["tools", file]).stdout.split("\n").filter((l) => /^\S/.test(l));
+    assert.deepEqual(lines, ["main: 1 tool: task", "general-purpose: no tools"]);
+    assert.match(run(["tools", EXAMPLE, "--agent", "auditor"]).stdout, /^auditor: \d+ tools: ls, /);
+  });
+
+  test("tools: the hidden tools are grouped by step and reason, each reason said once", () => {
+    const file = tempConfig(JSON.stringify({ version: 1, tools: ["web_search"], middleware: [{ type: "filesystem", tools: ["ls", "write_file"] }] }));
+    const main = run(["tools", file, "--agent", "main"]).stdout;
+    assert.equal(
+      main,
+      "main: 2 tools: web_search, task\n" +
+        "  hidden ls, read_file, write_file, edit_file, delete, glob, grep, execute (allowlist): not registered: deepagents-js 1.14.1 refuses the custom filesystem middleware (middleware #0): Error: read_file must be included in tools; it is required by FilesystemMiddleware\n",
+    );
+  });
+
+  test("a missing file and a folder are said in words, not as ENOENT and EISDIR", () => {
+    const dir = dirname(tempConfig('{ "version": 1 }'));
+    const missing = run(["tools", join(dir, "nothere.jsonc")]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /^agent-sandbox: cannot read \S*nothere\.jsonc: no such file\n$/);
+    const folder = run(["tools", dir]);
+    assert.equal(folder.code, 2);
+    assert.match(folder.stderr, /^agent-sandbox: cannot read \S+: it is a folder, not a file\n$/);
+  });
+
+  test("a misspelt command gets the command meant; one far from any gets the list", () => {
+    const r = run(["chek", "."]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^agent-sandbox: unknown command "chek"; did you mean "check"\?\n/);
+    assert.match(run(["frobnicate"]).stderr, /^agent-sandbox: unknown command "frobnicate" \(commands: check, explain, tools, prompt[^)]*, help\)\n/);
+  });
+
+  test("version 2 says which versions this product reads", () => {
+    const r = run(["check", tempConfig('{ "version": 2 }'), "--format", "json"]);
+    const messages = JSON.parse(r.stdout).files[0].diagnostics.map((d: { message: string }) => d.message);
+    assert.deepEqual(messages, ["Unsupported version 2: Agent Sandbox reads version 1 configs."]);
   });
 });

@@ -81,13 +81,27 @@ const CASES: Record<string, Case> = {
   "every tool name inside a role's list, user tools included": {
     given: research,
     caret: '"deny": ["‸execute"',
-    offers: ["ls", "read_file", "write_file", "edit_file", "delete", "glob", "grep", "execute", "task", "web_search"],
+    // `delete` is in the list already; `execute` is the item being written.
+    offers: ["ls", "read_file", "write_file", "edit_file", "glob", "grep", "execute", "task", "web_search"],
+    notOffered: ["delete"],
   },
   "the eight built-in tools in a filesystem middleware's list": {
     given: FIXTURES.toolDuplicate,
     caret: '"tools": ["‸read_file"',
-    offers: ["ls", "read_file", "write_file", "edit_file", "delete", "glob", "grep", "execute"],
-    notOffered: ["task"],
+    offers: ["read_file", "write_file", "edit_file", "delete", "glob", "grep", "execute"],
+    notOffered: ["task", "ls"],
+  },
+  "tools already in the list are not offered again": {
+    given: { text: '{ "version": 1, "tools": ["web_search", "fetch_url"], "middleware": [{ "type": "filesystem", "tools": ["read_file", "ls", ""] }], "subagents": [{ "name": "a", "description": "d", "tools": ["fetch_url", ""] }] }' },
+    caret: '"ls", "‸"',
+    offers: ["write_file", "edit_file", "delete", "glob", "grep", "execute"],
+    notOffered: ["read_file", "ls"],
+  },
+  "user tools already in a subagent's list are not offered again": {
+    given: { text: '{ "version": 1, "tools": ["web_search", "fetch_url"], "subagents": [{ "name": "a", "description": "d", "tools": ["fetch_url", ""] }] }' },
+    caret: '"fetch_url", "‸"',
+    offers: ["web_search"],
+    notOffered: ["fetch_url"],
   },
   "the file's user tools in a subagent's tools": {
     given: { text: '{ "version": 1, "tools": ["web_search", "fetch_url"], "subagents": [{ "name": "a", "description": "d", "tools": [""] }] }' },

@@ -37,6 +37,19 @@ describe("outline, folding, formatting, code lens", () => {
     symbols.forEach(inside);
   });
 
+  it("Given one rule and one role, When the outline is asked for, Then their counts are in the singular", async () => {
+    const given = await session.open(FIXTURES.research);
+    const symbols = await request<DocumentSymbol[]>(session, given, "textDocument/documentSymbol");
+    const details = (s: DocumentSymbol): string[] => [`${s.name}: ${s.detail ?? ""}`, ...(s.children ?? []).flatMap(details)];
+    const all = details(symbols[0]!);
+    assert.ok(all.includes("permissions: 3 rules"), all.join("\n"));
+    assert.ok(all.includes("permissions: 1 rule"), all.join("\n"));
+    assert.ok(all.includes("authorization: 2 roles"), all.join("\n"));
+    const one = await session.open({ text: '{ "version": 1, "authorization": { "enabled": true, "default_role": "r", "roles": { "r": { "tools": { "allow": "*" } } } } }' });
+    const roles = (await request<DocumentSymbol[]>(session, one, "textDocument/documentSymbol"))[0]!.children!.find((s) => s.name === "authorization")!;
+    assert.equal(roles.detail, "1 role");
+  });
+
   it("Given a dry-run scenario, When the outline is asked for, Then its steps are listed", async () => {
     const given = await session.open(FIXTURES.scenario);
     const symbols = await request<DocumentSymbol[]>(session, given, "textDocument/documentSymbol");
@@ -85,5 +98,13 @@ describe("outline, folding, formatting, code lens", () => {
     const args = lenses.find((l) => l.command!.title === "auditor: 7 tools")!.command!;
     assert.equal(args.command, "agentSandbox.showEffectiveTools");
     assert.deepEqual(args.arguments, [{ uri: given.uri, agent: "auditor" }]);
+  });
+
+  it("Given a filesystem middleware the runtime refuses, When code lenses are asked for, Then the count is of the tools the agent sees and the lens says the middleware is refused", async () => {
+    // No read_file: deepagents-js throws when it builds the middleware; ls and write_file are not tools of anyone.
+    const given = await session.open({ text: '{\n  "version": 1,\n  "tools": ["web_search"],\n  "middleware": [{ "type": "filesystem", "tools": ["ls", "write_file"] }],\n  "subagents": [{ "name": "helper", "description": "d", "systemPrompt": "p" }]\n}\n' });
+    const lenses = await request<CodeLens[]>(session, given, "textDocument/codeLens");
+    const counts = lenses.map((l) => l.command!.title).filter((t) => /tool/.test(t));
+    assert.deepEqual(counts, ["2 tools (deepagents-js 1.14.1 refuses middleware #0)", "general-purpose: 1 tool (deepagents-js 1.14.1 refuses middleware #0)", "helper: 8 tools"]);
   });
 });

@@ -78,6 +78,33 @@ export function readTextFile(path: string): { text: string; byteOrderMark: boole
   return { text, byteOrderMark: text !== raw };
 }
 
+/**
+ * Why a file could not be read or written, in words: `ENOENT` and `EISDIR` mean nothing to most people. A code
+ * not listed here is said as Node says it.
+ */
+export function fileErrorWords(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case "ENOENT":
+      return "no such file";
+    case "EISDIR":
+      return "it is a folder, not a file";
+    case "ENOTDIR":
+      return "a part of its path is a file, not a folder";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "ELOOP":
+      return "too many levels of symbolic links";
+    case "EROFS":
+      return "the file system is read-only";
+    case "ENAMETOOLONG":
+      return "the name is too long";
+    default:
+      return code ?? (error as Error).message;
+  }
+}
+
 /** `text` as `readTextFile` found it: with its byte order mark if it had one. */
 export function asWritten(text: string, byteOrderMark: boolean): string {
   return byteOrderMark ? BYTE_ORDER_MARK + text : text;

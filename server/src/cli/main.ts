@@ -12,7 +12,7 @@ import type { ConfigModel } from "../engine/config/model";
 import { flag, oneOf, onlyOptions, parseArgs, UsageError, type ParsedArgs } from "./args";
 import { BatchedOutput, listedName, unknownNameMessage, writeJsonList } from "./output";
 import { isTerminal, writeAll } from "./stdio";
-import { paint, textReport } from "./text";
+import { counted, hiddenToolLines, paint, textReport, toolsWords } from "./text";
 import { pathToFileURL } from "node:url";
 
 /**
@@ -20,7 +20,8 @@ import { pathToFileURL } from "node:url";
  * (bench/cli.ts), and each module costs its load and initialisation.
  */
 const later = {
-  // The engine itself: `--version`, `--help` and a mistyped command or option run without loading it.
+  // The engine itself: `--version`, `--help` and a mistyped option run without loading it (a mistyped command
+  // loads only the engine's did-you-mean, to name the command meant).
   checkConfig: () => require("../engine/checkConfig") as typeof import("../engine/checkConfig"),
   diagnostics: () => require("../engine/diagnostics") as typeof import("../engine/diagnostics"),
   checks: () => require("../engine/checks/index") as typeof import("../engine/checks/index"),
@@ -107,8 +108,11 @@ export function main(argv: readonly string[], io: Io): number {
         return tools(args, io);
       case "prompt":
         return prompt(args, io);
-      default:
-        throw new UsageError(`unknown command "${args.command}"`);
+      default: {
+        const commands = [...Object.keys(COMMAND_OPTIONS), "help"];
+        const near = later.didYouMean().didYouMean(args.command, commands);
+        throw new UsageError(`unknown command "${args.command}"${near ? `; did you mean "${near}"?` : ` (commands: ${commands.join(", ")})`}`);
+      }
     }
   } catch (error) {
     if (error instanceof UsageError) {
@@ -310,11 +314,11 @@ function explain(args: ParsedArgs, io: Io): number {
 
 /** A file's text as the editor shows it (`readTextFile`), or why it cannot be read, once stderr has said so. */
 function readOrSay(file: string, io: Io): { text: string; byteOrderMark: boolean } | string {
-  const { displayPath, readTextFile } = later.files();
+  const { displayPath, fileErrorWords, readTextFile } = later.files();
   try {
     return readTextFile(file);
   } catch (error) {
-    const cause = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    const cause = fileErrorWords(error);
     io.err(`agent-sandbox: cannot read ${displayPath(file)}: ${cause}\n`);
     return `cannot read (${cause})`;
   }
@@ -352,7 +356,7 @@ function noteErrors(io: Io, shownPath: string, result: { findings: readonly Find
   }
   if (!first) return 0;
   const at = result.lines.positionAt(first.span.start);
-  io.err(`agent-sandbox: note: ${shownPath} has ${errors} error(s) (\`agent-sandbox check\` lists them); the first, at ${at.line + 1}:${at.character + 1}: ${first.message}\n`);
+  io.err(`agent-sandbox: note: ${shownPath} has ${counted(errors, "error")} (agent-sandbox check lists them); the first, at ${at.line + 1}:${at.character + 1}: ${first.message}\n`);
   return errors;
 }
 
@@ -438,12 +442,11 @@ interface ToolsEntry {
   tools: import("../engine/agents/effectiveTools").EffectiveTool[];
 }
 
-/** One agent × role entry of `tools`' text output: the visible tools on one line, then each hidden one. */
+/** One agent × role entry of `tools`' text output: the visible tools on one line, then the hidden ones by reason. */
 function toolsText(entry: ToolsEntry, color: boolean): string {
   const visible = entry.tools.filter((t) => t.visible);
-  let text = `${paint(entry.agent, "bold", color)}${entry.role !== null ? ` (role ${entry.role})` : ""}: ${visible.length} tool(s): ${visible.map((t) => t.name).join(", ")}\n`;
-  for (const t of entry.tools) if (!t.visible) text += `  ${paint(`hidden ${t.name}`, "gray", color)} (${t.hiddenBy}): ${t.reason}\n`;
-  return text;
+  let text = `${paint(entry.agent, "bold", color)}${entry.role !== null ? ` (role ${entry.role})` : ""}: ${toolsWords(visible.map((t) => t.name))}\n`;
+  return text + hiddenToolLines(entry.tools.filter((t) => !t.visible), color);
 }
 
 /** Roles of one agent whose effective tools are the same but for the role's own name in the reasons. */
@@ -461,8 +464,8 @@ const ROLE = "\u0001";
 
 /**
  * The roles grouped by their effective tools, in the order each group's first role comes in the config. A
- * role's tools are its group's key with the role's name taken out of the reasons (`role "x" may not call it: role
- * 'x' is denied …`): two roles are in one group exactly when their entries differ only where each names itself,
+ * role's tools are its group's key with the role's name taken out of the reasons (`denied by DeerFlow's
+ * authorization to role "x"`): two roles are in one group exactly when their entries differ only where each names itself,
  * so printing the group's reasons with `<role>` in those places says what each entry says. A role whose name or
  * reasons already hold one of the two marks (a tool named with a control character) is a group of its own.
  */
@@ -504,13 +507,13 @@ function groupRoles(roles: readonly string[], entryOf: (role: string) => ToolsEn
 const WRAP_COLUMN = 100;
 
 /**
- * Several roles with the same tools: `main (3 roles): 2 tool(s): ls, read_file`, then every role's name (wrapped),
- * then the hidden tools with `<role>` where each role's reason names the role.
+ * Several roles with the same tools: `main (3 roles): 2 tools: ls, read_file`, then every role's name (wrapped),
+ * then the hidden tools by reason, with `<role>` where each role's reason names the role.
  */
 function groupText(group: RoleGroup, color: boolean): string {
   const { entry, roles, reasons } = group;
   const visible = entry.tools.filter((t) => t.visible);
-  let text = `${paint(entry.agent, "bold", color)} (${roles.length.toLocaleString("en")} roles): ${visible.length} tool(s): ${visible.map((t) => t.name).join(", ")}\n`;
+  let text = `${paint(entry.agent, "bold", color)} (${roles.length.toLocaleString("en")} roles): ${toolsWords(visible.map((t) => t.name))}\n`;
   let line = "  roles:";
   roles.forEach((role, i) => {
     const word = `${listedName(role)}${i < roles.length - 1 ? "," : ""}`;
@@ -521,10 +524,8 @@ function groupText(group: RoleGroup, color: boolean): string {
     line += ` ${word}`;
   });
   text += `${line}\n`;
-  entry.tools.filter((t) => !t.visible).forEach((t, i) => {
-    text += `  ${paint(`hidden ${t.name}`, "gray", color)} (${t.hiddenBy}): ${reasons[i]!.split(QUOTED_ROLE).join('"<role>"').split(ROLE).join("<role>")}\n`;
-  });
-  return text;
+  const hidden = entry.tools.filter((t) => !t.visible).map((t, i) => ({ ...t, reason: reasons[i]!.split(QUOTED_ROLE).join('"<role>"').split(ROLE).join("<role>") }));
+  return text + hiddenToolLines(hidden, color);
 }
 
 function prompt(args: ParsedArgs, io: Io): number {

@@ -6,6 +6,35 @@ export function paint(text: string, colour: keyof typeof CODES, enabled: boolean
   return enabled ? `\u001b[${CODES[colour]}m${text}\u001b[0m` : text;
 }
 
+/** `0 tools`, `1 tool`, `2 tools`: a count and its noun, in the plural unless the count is one. */
+export function counted(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n.toLocaleString("en")} ${n === 1 ? singular : plural}`;
+}
+
+/** An agent's visible tools as the `tools` command prints them: `2 tools: ls, read_file`, or `no tools`. */
+export function toolsWords(names: readonly string[]): string {
+  return names.length === 0 ? "no tools" : `${counted(names.length, "tool")}: ${names.join(", ")}`;
+}
+
+/**
+ * The hidden tools of one `tools` entry, one line per step and reason (`  hidden ls, read_file (allowlist): …`),
+ * in the order each reason first comes: a refused middleware hides eight tools for one reason, said once.
+ */
+export function hiddenToolLines(hidden: readonly { name: string; hiddenBy?: string; reason?: string }[], color: boolean): string {
+  const groups = new Map<string, { names: string[]; hiddenBy: string; reason: string }>();
+  for (const t of hidden) {
+    const hiddenBy = `${t.hiddenBy}`;
+    const reason = `${t.reason}`;
+    const key = JSON.stringify([hiddenBy, reason]);
+    const group = groups.get(key);
+    if (group) group.names.push(t.name);
+    else groups.set(key, { names: [t.name], hiddenBy, reason });
+  }
+  let text = "";
+  for (const g of groups.values()) text += `  ${paint(`hidden ${g.names.join(", ")}`, "gray", color)} (${g.hiddenBy}): ${g.reason}\n`;
+  return text;
+}
+
 const SEVERITY_COLOUR = { error: "red", warning: "yellow", information: "blue", hint: "gray" } as const;
 
 /** Characters of a detail's line, after the 22 columns it is indented by (so a line fits 100 columns). */
@@ -59,11 +88,11 @@ export function textReport(
     out += "\n";
   }
   const total = summary.errors + summary.warnings + summary.information + summary.hints;
-  const counts = `${summary.errors} error(s), ${summary.warnings} warning(s), ${summary.information} information, ${summary.hints} hint(s)`;
+  const counts = `${counted(summary.errors, "error")}, ${counted(summary.warnings, "warning")}, ${summary.information} information, ${counted(summary.hints, "hint")}`;
   const failed = unreadable + unwritable;
-  const unread = (unreadable > 0 ? `; ${unreadable} file(s) could not be read` : "") + (unwritable > 0 ? `; ${unwritable} file(s) could not be written` : "");
+  const unread = (unreadable > 0 ? `; ${counted(unreadable, "file")} could not be read` : "") + (unwritable > 0 ? `; ${counted(unwritable, "file")} could not be written` : "");
   out += total === 0
-    ? `${paint(failed > 0 ? "✖" : "✔", failed > 0 ? "red" : "green", color)} ${summary.files} file(s) checked, no problems${unread}\n`
-    : `${paint("✖", summary.errors || failed ? "red" : "yellow", color)} ${total} problem(s) in ${summary.files} file(s): ${counts}${unread}\n`;
+    ? `${paint(failed > 0 ? "✖" : "✔", failed > 0 ? "red" : "green", color)} ${counted(summary.files, "file")} checked, no problems${unread}\n`
+    : `${paint("✖", summary.errors || failed ? "red" : "yellow", color)} ${counted(total, "problem")} in ${counted(summary.files, "file")}: ${counts}${unread}\n`;
   return out;
 }

@@ -1,9 +1,14 @@
-/** textDocument/codeLens: above each agent, "N tools · Preview prompt · Explain…" (client commands). */
+/**
+ * textDocument/codeLens: above each agent, "N tools · Preview prompt · Explain…" (client commands). N counts the
+ * tools the agent sees; when the runtime refuses its filesystem middleware, the lens says so, since the agent is
+ * then never built and N tools is only what it would have.
+ */
 import { findNodeAtLocation } from "jsonc-parser";
 import type { CodeLens } from "vscode-languageserver/node";
 import { Commands, type AgentCommandArgs } from "../protocol";
 import { effectiveToolTables, type Analysis } from "./engineFacade";
-import { GENERAL_PURPOSE } from "../engine/agents/agents";
+import { findAgent, GENERAL_PURPOSE } from "../engine/agents/agents";
+import { filesystemRefusal } from "../engine/agents/effectiveTools";
 
 export function codeLenses(analysis: Analysis, uri: string): CodeLens[] {
   const model = analysis.model;
@@ -17,8 +22,10 @@ export function codeLenses(analysis: Analysis, uri: string): CodeLens[] {
     const args: AgentCommandArgs = { uri, agent };
     const visible = tools.filter((t) => t.visible).length;
     const prefix = agent === "main" ? "" : `${agent}: `;
+    const ref = findAgent(model, agent);
+    const refused = ref && filesystemRefusal(model, ref);
     lenses.push(
-      { range, command: { title: `${prefix}${visible} tool${visible === 1 ? "" : "s"}`, command: Commands.showEffectiveTools, arguments: [args] } },
+      { range, command: { title: `${prefix}${visible === 0 ? "no tools" : `${visible} tool${visible === 1 ? "" : "s"}`}${refused ? ` (${refused})` : ""}`, command: Commands.showEffectiveTools, arguments: [args] } },
       { range, command: { title: "Preview prompt", command: Commands.previewPrompt, arguments: [args] } },
       { range, command: { title: "Explain…", command: Commands.explainDecision, arguments: [args] } },
     );

@@ -147,13 +147,18 @@ async function valueProposals(input: CompletionInput, path: JSONPath, root: Node
     if (typeof last === "number" && parent === "paths" && model) {
       for (const p of await pathProposals(input, model)) add(p);
     }
+    // A tool list names each tool once: the names already in it are not offered again.
+    const listed = typeof last === "number" ? otherItems(root, path) : new Set<string>();
+    const addTool = (t: string, detail: string) => {
+      if (!listed.has(t)) add({ value: t, kind: CompletionItemKind.Function, detail });
+    };
     if (typeof last === "number" && parent === "tools") {
-      if (inMiddleware(path)) for (const t of BUILTIN_TOOLS) add({ value: t, kind: CompletionItemKind.Function, detail: "filesystem tool" });
-      else if (pathEquals(path, ["subagents", "#", "tools", "#"])) for (const t of toolNames(model, "user")) add({ value: t, kind: CompletionItemKind.Function, detail: "user tool" });
-      else if (pathEquals(path, ["tools", "#"])) for (const t of toolNames(model, "mentioned-user")) add({ value: t, kind: CompletionItemKind.Function, detail: "user tool named elsewhere in this file" });
+      if (inMiddleware(path)) for (const t of BUILTIN_TOOLS) addTool(t, "filesystem tool");
+      else if (pathEquals(path, ["subagents", "#", "tools", "#"])) for (const t of toolNames(model, "user")) addTool(t, "user tool");
+      else if (pathEquals(path, ["tools", "#"])) for (const t of toolNames(model, "mentioned-user")) addTool(t, "user tool named elsewhere in this file");
     }
     if (typeof last === "number" && path[0] === "authorization" && path[1] === "roles" && path[3] === "tools" && (parent === "allow" || parent === "deny")) {
-      for (const t of toolNames(model, "all")) add({ value: t, kind: CompletionItemKind.Function, detail: "tool" });
+      for (const t of toolNames(model, "all")) addTool(t, "tool");
     }
     if (pathEquals(path, ["authorization", "default_role"]) && model) for (const r of roleNames(model)) add({ value: r, kind: CompletionItemKind.EnumMember, detail: "role" });
   } else {
@@ -170,6 +175,17 @@ async function valueProposals(input: CompletionInput, path: JSONPath, root: Node
     add({ value: v.value, kind: CompletionItemKind.Value, ...(v.description ? { documentation: v.description } : {}) });
   }
   return out;
+}
+
+/** The strings of the list that holds `path`'s item, but for that item itself (the one being written). */
+function otherItems(root: Node | undefined, path: JSONPath): Set<string> {
+  const list = root && findNodeAtLocation(root, path.slice(0, -1));
+  const items = new Set<string>();
+  if (list?.type !== "array") return items;
+  (list.children ?? []).forEach((item, i) => {
+    if (i !== path.at(-1) && typeof item.value === "string") items.add(item.value);
+  });
+  return items;
 }
 
 /** Tool names for a place: every tool the file can name, user tools it declares, or user tools named but not declared. */

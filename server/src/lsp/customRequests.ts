@@ -1,6 +1,8 @@
 /** The custom requests of ../protocol.ts: agents and roles for pickers, effective tools, prompt preview, explain. */
-import type { AgentsResult, EffectiveToolsParams, EffectiveToolsResult, ExplainParams, ExplainResult, PromptPreviewParams, PromptPreviewResult } from "../protocol";
+import type { AgentsResult, EffectiveToolRow, EffectiveToolsParams, EffectiveToolsResult, ExplainParams, ExplainResult, PromptPreviewParams, PromptPreviewResult } from "../protocol";
 import { unknownNameMessage } from "../engine/names";
+import { toolOperation } from "../engine/runtime/runtime";
+import type { EffectiveTool } from "../engine/agents/effectiveTools";
 import { agentNames, effectiveToolTables, explain, promptPreviewMarkdown, renderToolTables, roleNames, type Analysis } from "./engineFacade";
 
 const NOT_A_CONFIG = "This file is not an Agent Sandbox configuration (agent-sandbox.jsonc).";
@@ -32,7 +34,13 @@ export function effectiveToolsOfConfig(analysis: Analysis | undefined, params: E
   }
   const tables = effectiveToolTables(model, params.agent, params.role);
   const heading = `# Effective tools${params.agent ? ` of \`${params.agent}\`` : ""}\n\nRuntime: ${model.runtime.label}\n\n`;
-  return { available: true, tables: tables.map((t) => ({ agent: t.agent, role: t.role, tools: t.tools.map((x) => ({ ...x })) })), markdown: `${heading}${renderToolTables(tables)}\n` };
+  return { available: true, tables: tables.map((t) => ({ agent: t.agent, role: t.role, tools: t.tools.map((x) => toolRow(x)) })), markdown: `${heading}${renderToolTables(tables)}\n` };
+}
+
+/** A tool as the client gets it: with the operation path rules decide it as (Explain Decision says which tools each operation has). */
+function toolRow(tool: EffectiveTool): EffectiveToolRow {
+  const operation = tool.kind === "filesystem" ? toolOperation(tool.name) : undefined;
+  return { ...tool, ...(operation ? { operation } : {}) };
 }
 
 export function promptPreviewOfConfig(analysis: Analysis | undefined, fsPath: string, params: PromptPreviewParams): PromptPreviewResult {

@@ -6,6 +6,11 @@ import { parseJsonc } from "../engine/config/parse";
 import { roleNames, type Analysis } from "./engineFacade";
 import { valueText } from "../engine/text";
 
+/** `1 rule`, `2 rules`. */
+function counted(n: number, noun: string): string {
+  return `${n} ${n === 1 ? noun : `${noun}s`}`;
+}
+
 export function documentSymbols(analysis: Analysis): DocumentSymbol[] {
   const range = (node: Node) => analysis.lines.rangeOf({ start: node.offset, end: node.offset + node.length });
   const symbol = (name: string, kind: SymbolKind, node: Node, selection: Node, detail?: string, children: DocumentSymbol[] = []): DocumentSymbol => ({
@@ -39,7 +44,7 @@ export function documentSymbols(analysis: Analysis): DocumentSymbol[] {
       return symbol(`rule ${r.index}: ${mode} ${paths}`, SymbolKind.Field, r.node, r.modeNode ?? r.pathsNode ?? r.node, Array.isArray(r.input.operations) ? r.input.operations.map(valueText).join(", ") : undefined);
     });
   const permissions = (list: RuleListSpec | undefined): DocumentSymbol[] =>
-    list ? [symbol("permissions", SymbolKind.Array, withKey(list.node), keyOf(list.node), `${list.rules.length} rules`, rules(list))] : [];
+    list ? [symbol("permissions", SymbolKind.Array, withKey(list.node), keyOf(list.node), counted(list.rules.length, "rule"), rules(list))] : [];
   const middleware = (list: readonly MiddlewareSpec[]): DocumentSymbol[] =>
     list.map((m) => symbol(m.type === "filesystem" ? "filesystem middleware" : (m.name ?? m.type ?? "middleware"), SymbolKind.Object, m.node, m.node, `middleware #${m.index}`, permissions(m.permissions)));
 
@@ -57,7 +62,7 @@ export function documentSymbols(analysis: Analysis): DocumentSymbol[] {
       const name = String(p.children![0]!.value);
       return symbol(name, SymbolKind.EnumMember, p, p.children![0]!, declared.has(name) ? "role" : "role (not in effect)");
     });
-    children.push(symbol("authorization", SymbolKind.Namespace, withKey(model.authorization), keyOf(model.authorization), `${roleSymbols.length} roles`, roleSymbols));
+    children.push(symbol("authorization", SymbolKind.Namespace, withKey(model.authorization), keyOf(model.authorization), counted(roleSymbols.length, "role"), roleSymbols));
   }
   const nameNode = findNodeAtLocation(model.root, ["name"]);
   return [symbol(model.name ?? "main", SymbolKind.Module, model.root, nameNode ?? model.root, "main agent", children)];

@@ -201,23 +201,49 @@ export function effectiveToolTables(model: ConfigModel, agent?: string, role?: s
   return tables;
 }
 
+/**
+ * One agent's effective tools as markdown: the visible ones first, in a table, then the hidden ones grouped by
+ * why they are hidden. A refused middleware hides all eight filesystem tools for one reason: said once, under
+ * the tools it hides, rather than once per tool above the few tools the agent does have.
+ */
 export function renderToolTable(table: ToolTable, options: { heading?: boolean } = {}): string {
   const out: string[] = [];
-  const visible = table.tools.filter((t) => t.visible).length;
-  if (options.heading !== false) out.push(`**${table.agent}**${table.role === null ? "" : ` as role \`${table.role}\``}: ${visible} of ${table.tools.length} tools visible`, "");
-  out.push("| tool | kind | visible | why hidden |", "| --- | --- | --- | --- |");
-  for (const t of table.tools) {
-    out.push(`| \`${t.name}\` | ${t.kind} | ${t.visible ? "yes" : `no (${t.hiddenBy})`} | ${t.reason ? escapeCell(t.reason) : ""} |`);
+  const visible = table.tools.filter((t) => t.visible);
+  if (options.heading !== false) out.push(`**${table.agent}**${table.role === null ? "" : ` as role \`${table.role}\``}: ${visible.length} of ${table.tools.length} tools visible`, "");
+  if (visible.length > 0) {
+    out.push("| visible tool | kind |", "| --- | --- |");
+    for (const t of visible) out.push(`| \`${t.name}\` | ${t.kind} |`);
+  } else out.push("No tool is visible.");
+  const hidden = hiddenByReason(table.tools);
+  if (hidden.length > 0) {
+    out.push("", "Hidden:", "");
+    for (const group of hidden) out.push(`- ${group.tools.map((t) => `\`${t}\``).join(", ")} (${group.hiddenBy}): ${escapeMarkdown(group.reason)}`);
   }
   return out.join("\n");
+}
+
+/** The hidden tools grouped by step and reason, each group where its first tool comes in the table. */
+export function hiddenByReason(tools: readonly EffectiveTool[]): { hiddenBy: string; reason: string; tools: string[] }[] {
+  const groups = new Map<string, { hiddenBy: string; reason: string; tools: string[] }>();
+  for (const t of tools) {
+    if (t.visible) continue;
+    const hiddenBy = t.hiddenBy ?? "configuration";
+    const reason = t.reason ?? "";
+    const key = JSON.stringify([hiddenBy, reason]);
+    const group = groups.get(key);
+    if (group) group.tools.push(t.name);
+    else groups.set(key, { hiddenBy, reason, tools: [t.name] });
+  }
+  return [...groups.values()];
 }
 
 export function renderToolTables(tables: readonly ToolTable[]): string {
   return tables.map((t) => renderToolTable(t)).join("\n\n");
 }
 
-function escapeCell(text: string): string {
-  return text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+/** A reason as literal text in a markdown list item: it holds the runtime's own words, which may hold anything. */
+function escapeMarkdown(text: string): string {
+  return text.replace(/\r?\n/g, " ").replace(/[\\`*_[\]<>|#]/g, (c) => `\\${c}`);
 }
 
 export function promptPreviewMarkdown(model: ConfigModel, fsPath: string, agent: string, role: string | null): string | undefined {

@@ -26,7 +26,7 @@ import {
 import { descriptionAt } from "./schemaNavigator";
 import { didYouMean } from "../engine/didYouMean";
 import { valueText } from "../engine/text";
-import { OPERATIONS, TOOLS_BY_OPERATION } from "../engine/runtime/runtime";
+import { toolOperation } from "../engine/runtime/runtime";
 
 /** How many sample files a hover lists before "and N more". */
 const LIST_LIMIT = 5;
@@ -164,7 +164,7 @@ function toolHover(input: HoverInput, model: ConfigModel, tool: string, agent: s
   out.push(`**\`${tool}\`**: ${kind}`);
   const description = toolDescription(model, input.fsPath, agent, tool);
   if (description) out.push("", description);
-  const operation = OPERATIONS.find((op) => (TOOLS_BY_OPERATION[op] as readonly string[]).includes(tool));
+  const operation = toolOperation(tool);
   if (builtin) {
     out.push("", operation ? `Path rules decide it as a **${operation}** (\`operations: ["${operation}"]\`).` : "It takes no path: path rules do not govern it.");
   } else out.push("", "Path rules do not govern it.");
@@ -221,7 +221,7 @@ function patternHover(model: ConfigModel, pattern: string, sample: SampleWorkspa
   }
   out.push("", `Matches ${facts.matchedFiles.length} of ${sample.files.length} sample files${facts.matchedFiles.length ? ":" : "."}`);
   out.push(...listed(facts.matchedFiles));
-  if (facts.matchedFolders.length) out.push("", `and ${facts.matchedFolders.length} folder(s): ${facts.matchedFolders.slice(0, LIST_LIMIT).map((f) => `\`${f}\``).join(", ")}${facts.matchedFolders.length > LIST_LIMIT ? ", …" : ""}`);
+  if (facts.matchedFolders.length) out.push("", `and ${facts.matchedFolders.length} folder${facts.matchedFolders.length === 1 ? "" : "s"}: ${facts.matchedFolders.slice(0, LIST_LIMIT).map((f) => `\`${f}\``).join(", ")}${facts.matchedFolders.length > LIST_LIMIT ? ", …" : ""}`);
   return out.join("\n");
 }
 

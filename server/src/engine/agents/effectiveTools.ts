@@ -54,10 +54,10 @@ export function effectiveToolsOf(model: ConfigModel, agent: AgentRef, role: stri
   for (const name of FILESYSTEM_TOOLS) {
     // A middleware the runtime refuses registers nothing, whatever names its `tools` held (docs/reference/tools-and-backends.md: `["ls"]` throws).
     if (fs.allowlist.error || !fs.allowlist.tools.includes(name)) {
-      tools.push({ name, visible: false, kind: "filesystem", hiddenBy: "allowlist", reason: allowlistReason(model, agent, fs, name) });
+      tools.push({ name, visible: false, kind: "filesystem", hiddenBy: "allowlist", reason: allowlistReason(model, agent, fs) });
     } else if (fs.backend.spec?.factory && runtime.backendFactoryRefusal) {
       // deepagents-py refuses the middleware itself (backend-factory-unsupported): none of its tools exists.
-      tools.push({ name, visible: false, kind: "filesystem", hiddenBy: "backend", reason: `${name} is not registered: ${runtime.label} refuses a backend given as a factory when it builds the filesystem middleware (${runtime.backendFactoryRefusal.split(". ")[0]})` });
+      tools.push({ name, visible: false, kind: "filesystem", hiddenBy: "backend", reason: `not registered: ${runtime.label} refuses a backend given as a factory when it builds the filesystem middleware (${runtime.backendFactoryRefusal.split(". ")[0]})` });
     } else if (name === "execute" && !canExecute) {
       tools.push({ name, visible: false, kind: "filesystem", hiddenBy: "backend", reason: capabilityReason(model, "execute", fs.backend) });
     } else if (name === "delete" && !canDelete) {
@@ -84,18 +84,23 @@ export function effectiveToolsOf(model: ConfigModel, agent: AgentRef, role: stri
   if (activePolicy) {
     // No role is not "no authorization": DeerFlow gives a request without a role the default role
     // (deerflow-authorization.md A.1.1, `default_role`; principal.py L50–52), and `decideTool` does the same.
-    const who = role === null || role === "" ? `a request with no role gets the default role ${JSON.stringify(activePolicy.defaultRole)}, which` : `role ${JSON.stringify(role)}`;
+    // DeerFlow's own message (`role 'guest' is denied 'write_file' on resource 'tool'`) names the role and the
+    // tool, which the reason's reader already has: a plain denial is said once, in words that do not depend on
+    // the tool, so that a table can list the tools one role is denied under one reason. Any other outcome (the
+    // provider failing closed) keeps DeerFlow's message.
+    const who = role === null || role === "" ? `the default role ${JSON.stringify(activePolicy.defaultRole)}, which a request with no role gets` : `role ${JSON.stringify(role)}`;
     for (const tool of tools) {
       if (!tool.visible) continue;
       const decision = activePolicy.decideTool(role, tool.name);
-      if (!decision.allowed) hide(tool, "authorization", `${who} may not call it: ${decision.message}`);
+      if (decision.allowed) continue;
+      hide(tool, "authorization", `denied by DeerFlow's authorization to ${who}${decision.reasonCode === "authz.denied" ? "" : `: ${decision.message}`}`);
     }
   }
   const skill = options.activeSkill;
   if (skill) {
     const allowed = new Set([...skill.allowedTools, ...SKILL_FRAMEWORK_TOOLS]);
     for (const tool of tools) {
-      if (tool.visible && !allowed.has(tool.name)) hide(tool, "skill", `the active skill ${JSON.stringify(skill.name)} does not list it in \`allowed-tools\``);
+      if (tool.visible && !allowed.has(tool.name)) hide(tool, "skill", `the active skill ${JSON.stringify(skill.name)} does not list it in allowed-tools`);
     }
   }
   return tools;
@@ -127,6 +132,18 @@ function hide(tool: EffectiveTool, by: HiddenBy, reason: string): void {
   tool.reason = reason;
 }
 
+/**
+ * What of an agent's filesystem middleware the runtime refuses when it builds the agent (`undefined`: nothing):
+ * the same two conditions that hide every filesystem tool in `effectiveToolsOf`. The runtime then throws, so
+ * the agent's other tools are the tools it would have once the refusal is mended, not tools it has.
+ */
+export function filesystemRefusal(model: ConfigModel, agent: AgentRef): string | undefined {
+  const fs = agentFilesystem(model, agent);
+  if (fs.allowlist.error && fs.custom) return `${model.runtime.label} refuses ${middlewareLabel(model, fs.custom)}`;
+  if (fs.backend.spec?.factory && model.runtime.backendFactoryRefusal) return `${model.runtime.label} refuses a backend given as a factory`;
+  return undefined;
+}
+
 /** User tools: the top-level `tools` for the main and general-purpose agents; a subagent's own, else the parent's. */
 export function userToolsOf(model: ConfigModel, agent: AgentRef): readonly Located<string>[] {
   if (agent.kind === "subagent" && agent.spec.tools) return agent.spec.tools;
@@ -138,12 +155,13 @@ export function hasTask(model: ConfigModel, agent: AgentRef): boolean {
   return agent.kind === "main" || (agent.kind === "subagent" && isForked(model, agent.spec));
 }
 
-function allowlistReason(model: ConfigModel, agent: AgentRef, fs: AgentFilesystem, name: string): string {
+/** Why the middleware's allowlist hides a filesystem tool, in words that do not depend on the tool (tables group tools by reason). */
+function allowlistReason(model: ConfigModel, agent: AgentRef, fs: AgentFilesystem): string {
   const m = fs.custom!;
   const label = middlewareLabel(model, m);
   const whose = fs.inherited ? `the parent's custom filesystem middleware (${label}), which ${agent.kind === "general-purpose" ? "the general-purpose subagent inherits by name" : "a forked subagent inherits"}` : `the custom filesystem middleware (${label})`;
-  if (fs.allowlist.error) return `${name} is not registered: ${whose} is refused by the runtime (${fs.allowlist.error.message})`;
-  return `${name} is not in the \`tools\` allowlist of ${whose}`;
+  if (fs.allowlist.error) return `not registered: ${model.runtime.label} refuses ${whose}: ${fs.allowlist.error.message}`;
+  return `not in the tools allowlist of ${whose}`;
 }
 
 /** The backend an agent's tools run against, in words (for previews and messages). */

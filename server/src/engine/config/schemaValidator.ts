@@ -29,6 +29,8 @@ export interface Schema {
   "x-misplacedKeys"?: Record<string, string>;
   /** A bool as Pydantic reads it in lax mode (DeerFlow's config): true/false, 1/0, or "yes", "off", "t", … in any case. */
   "x-laxBool"?: boolean;
+  /** What a value other than `const` means, `{found}` standing for the value found ("Expected 1." says too little). */
+  "x-constMessage"?: string;
 }
 
 export class SchemaValidator {
@@ -110,7 +112,8 @@ export class SchemaValidator {
       return false;
     }
     if (schema.const !== undefined && node.value !== schema.const) {
-      out.push(error(node, `Expected ${JSON.stringify(schema.const)}.`));
+      const found = node.type === "number" || node.type === "string" || node.type === "boolean" || node.type === "null" ? JSON.stringify(node.value) : `(${article(kindOf(node))})`;
+      out.push(error(node, schema["x-constMessage"]?.replace("{found}", found) ?? `Expected ${JSON.stringify(schema.const)}.`));
       return false;
     }
     if (schema.enum) {

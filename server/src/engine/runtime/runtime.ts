@@ -68,6 +68,11 @@ export const TOOLS_BY_OPERATION: Record<Operation, readonly (typeof FILESYSTEM_T
   read: ["ls", "read_file", "glob", "grep"],
   write: ["write_file", "edit_file", "delete"],
 };
+
+/** The operation a filesystem tool's path rules are asked about (`undefined` for `execute` and non-filesystem tools). */
+export function toolOperation(tool: string): Operation | undefined {
+  return OPERATIONS.find((op) => (TOOLS_BY_OPERATION[op] as readonly string[]).includes(tool));
+}
 export type FilesystemToolName = (typeof FILESYSTEM_TOOLS)[number];
 
 export function isFilesystemToolName(name: unknown): name is FilesystemToolName {
