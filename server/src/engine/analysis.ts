@@ -12,3 +12,4 @@ import { runtimeDivergence } from "./checks/runtimeDivergence";
 export { ruleShadowed, ruleRedundant, rulePartiallyShadowed, runtimeDivergence };
 export { pathEscalationFindings } from "./automata/escalation";
 export { skippedAnalyses, type SkippedAnalysis } from "./automata/modelAnalysis";
+export { dotfileGaps } from "./automata/dotfileGaps";
