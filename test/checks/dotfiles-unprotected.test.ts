@@ -182,7 +182,7 @@ test("out of budget it reports nothing for the list and says so; a pattern it ca
     { "operations": ["read"], "paths": ["/a/{1..2000}"], "mode": "deny" },
     { "operations": ["read"], "paths": ["/secrets/**"], "mode": "deny" }
   ]`);
-  const result = checkConfigText(text);
+  const result = checkConfigText(text, { analysis: true });
   assert.deepEqual(result.findings.filter((f) => f.code === CODE), []);
   const note = result.skipped.find((s) => s.checks.includes(CODE));
   assert.ok(note, JSON.stringify(result.skipped));
@@ -192,14 +192,14 @@ test("out of budget it reports nothing for the list and says so; a pattern it ca
 
 test("the findings do not depend on what earlier runs left in the kept results", () => {
   const text = generateConfigText(60, 7, "https://example.invalid/schema.json");
-  const summary = () => checkConfigText(text).findings.filter((f) => f.code === CODE).map((f) => JSON.stringify([f.span, f.severity, f.witness, f.message, f.fixes]));
+  const summary = () => checkConfigText(text, { analysis: true }).findings.filter((f) => f.code === CODE).map((f) => JSON.stringify([f.span, f.severity, f.witness, f.message, f.fixes]));
   clearDotfileGaps();
   const fresh = summary();
   assert.ok(fresh.length > 3, `only ${fresh.length} findings: the comparison would say little`);
   assert.deepEqual(summary(), fresh);
 });
 
-test("a check turned off in the severities does not run at all", () => {
+test("part of the exact analysis: run with it, left out by --no-analysis and when turned off", () => {
   const text = generateConfigText(50, 5, "https://agent-sandbox.dev/schemas/agent-sandbox.schema.json");
   const original = dotfilesUnprotected.run;
   let runs = 0;
@@ -208,9 +208,11 @@ test("a check turned off in the severities does not run at all", () => {
     original.call(dotfilesUnprotected, context);
   };
   try {
-    checkConfigText(text);
+    assert.ok(checkConfigText(text, { analysis: true }).findings.some((f) => f.code === CODE));
     assert.equal(runs, 1);
-    const off = checkConfigText(text, { severities: { [CODE]: "off" } });
+    assert.equal(checkConfigText(text).findings.filter((f) => f.code === CODE).length, 0, "not without the analysis");
+    assert.equal(runs, 1);
+    const off = checkConfigText(text, { analysis: true, severities: { [CODE]: "off" } });
     assert.equal(runs, 1, "not run when off");
     assert.equal(off.findings.filter((f) => f.code === CODE).length, 0);
   } finally {

@@ -91,6 +91,17 @@ export function clearDotfileGaps(): void {
 
 function computeGaps(runtime: Runtime, inputs: readonly PermissionRuleInput[], depth: number, limits: BudgetLimits): DotfileGapsResult {
   const skipped: { ruleIndex: number; reason: string; byBudget?: boolean }[] = [];
+  // One budget for all of it: compiling the patterns (a 65,000-rule file has that many), the walk and its questions.
+  const budget = new Budget(limits);
+  try {
+    return gapsWithin(runtime, inputs, depth, budget, skipped);
+  } catch (error) {
+    if (!(error instanceof BudgetExceeded)) throw error;
+    return { gaps: [], skipped: [...skipped, { ruleIndex: 0, reason: `the walk over its rules for dotfiles ${error.message}`, byBudget: true }] };
+  }
+}
+
+function gapsWithin(runtime: Runtime, inputs: readonly PermissionRuleInput[], depth: number, budget: Budget, skipped: { ruleIndex: number; reason: string; byBudget?: boolean }[]): DotfileGapsResult {
   const patternsOf = (rule: PermissionRuleInput): string[] => (Array.isArray(rule.paths) ? rule.paths.filter((p): p is string => typeof p === "string" && p.length > 0) : []);
 
   // Both readings of every pattern; an operation with a rule whose pattern is not analysed is not decided at all.
@@ -98,6 +109,7 @@ function computeGaps(runtime: Runtime, inputs: readonly PermissionRuleInput[], d
   // none of them in a reading is not compiled for it (`undefined`): most `**` and `*` of deepagents-py, whose
   // automata were most of the check's cold time. The test is read off the text (`mayMatchDotName`).
   const unusable = (p: string): PatternLanguage | undefined => {
+    budget.checkTime();
     const error = pyGlobError(p);
     return error === undefined ? undefined : { ok: false, pattern: p, kind: "unusable", reason: error };
   };
@@ -136,24 +148,16 @@ function computeGaps(runtime: Runtime, inputs: readonly PermissionRuleInput[], d
   // Only paths with a hidden name are walked (`hidden`, required), and a rule that matches none of them in a reading
   // is left out of that reading's list: there it never decides.
   const hidden = space.table(hiddenPaths());
-  const budget = new Budget(limits);
   const reachesHidden = (tables: Table[]): Table[] => (tables.some((t) => space.exists([{ any: [t], want: true }, { any: [hidden], want: true }], budget)) ? tables : []);
   const shallowTrack = 0;
-  let walk;
-  try {
-    add([space.table(shallowPaths(depth))], 2, 0, (1 << OPERATIONS.length) - 1);
-    inputs.forEach((rule, i) => {
-      const mask = opsMask(rule);
-      if (mask === 0) return;
-      add(reachesHidden(pyLanguages[i]!.flatMap(tablesOf)), 0, i, mask);
-      add(reachesHidden(dotLanguages[i]!.flatMap(tablesOf)), 1, i, mask);
-    });
-    walk = exploreProduct(tracks, [space.table(canonicalPaths(runtime)), hidden], space.alphabet, budget, deciders);
-  } catch (error) {
-    if (!(error instanceof BudgetExceeded)) throw error;
-    skipped.push({ ruleIndex: 0, reason: `the walk over its rules for dotfiles ${error.message}`, byBudget: true });
-    return { gaps: [], skipped };
-  }
+  add([space.table(shallowPaths(depth))], 2, 0, (1 << OPERATIONS.length) - 1);
+  inputs.forEach((rule, i) => {
+    const mask = opsMask(rule);
+    if (mask === 0) return;
+    add(reachesHidden(pyLanguages[i]!.flatMap(tablesOf)), 0, i, mask);
+    add(reachesHidden(dotLanguages[i]!.flatMap(tablesOf)), 1, i, mask);
+  });
+  const walk = exploreProduct(tracks, [space.table(canonicalPaths(runtime)), hidden], space.alphabet, budget, deciders);
 
   const decision = inputs.map((rule) => decisionOf(runtime, rule.mode));
   // Per (deciding deny, op): the cheapest outcome at any depth and the cheapest shallow one.

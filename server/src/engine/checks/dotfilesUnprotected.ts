@@ -1,5 +1,4 @@
-import { exactAnalysis } from "../analysisLoader";
-import type { DotfileGap } from "../automata/dotfileGaps";
+import { dotfileGaps, type DotfileGap } from "../automata/dotfileGaps";
 import { describeList, quotedText } from "../config/describe";
 import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
@@ -26,8 +25,7 @@ export const dotfilesUnprotected: Check = {
     if (!runtime) return;
     const who = runtime === context.model.runtime ? runtime.label : `${runtime.label} (in compatibleWith)`;
     for (const list of allRuleLists(context.model)) {
-      // The automata live in the analysis bundle (analysisLoader.ts): loaded only for a config deepagents-py reads.
-      const { gaps, skipped } = exactAnalysis().dotfileGaps(runtime, list.rules.map((r) => r.input), DOTFILE_FIX_DEPTH);
+      const { gaps, skipped } = dotfileGaps(runtime, list.rules.map((r) => r.input), DOTFILE_FIX_DEPTH);
       for (const s of skipped) {
         const node = s.byBudget ? list.node : list.rules[s.ruleIndex]!.node;
         context.skip?.({ what: s.byBudget ? describeList(list) : `rule ${s.ruleIndex} of ${describeList(list)}`, why: s.reason, span: spanOf(node) });
