@@ -52,7 +52,9 @@ export const dotfilesUnprotected: Check = {
             `${runtime.label} matches with wcmatch without DOTGLOB, where *, ** and ? never take a name that starts with ".", and no rule of the list denies it there. ` +
             `No finite list of patterns reaches hidden folders at every depth in ${runtime.label}: ` +
             (gap.shallow
-              ? fix
+              ? fix?.complete
+                ? `here one level is enough, and the quick fix adds ${fix.added.join(", ")}, which covers every hidden name there.`
+                : fix
                 ? `the quick fix adds patterns for up to ${DOTFILE_FIX_DEPTH} nested hidden names (${fix.added.join(", ")}).`
                 : `spell the hidden names out in patterns of their own (for a folder, "<dir>/.*" and "<dir>/**/.*").`
               : `every path with up to ${DOTFILE_FIX_DEPTH} nested hidden names is denied, and ${witness} is the first one still open.`),
@@ -79,16 +81,15 @@ const LITERAL = /^[^*?[\]{}()!+@|\\]*$/;
  * of them) and `<dir>/**` or `<dir>/**\/<name…>` (any depth: patterns for 1 to `DOTFILE_FIX_DEPTH` nested hidden
  * names, each a `.*` between `**`s). `{,/**}` adds "or anything below it": wcmatch's trailing `/**` needs a `/`.
  */
-export function fixFor(pattern: string): { readonly title: string; readonly added: readonly string[] } | undefined {
+export function fixFor(pattern: string): { readonly title: string; readonly added: readonly string[]; readonly complete: boolean } | undefined {
   if (pattern.endsWith("/*") && LITERAL.test(pattern.slice(0, -2))) {
     const added = [`${pattern.slice(0, -2)}/.*`];
-    return { title: `Also deny dotfiles: add ${JSON.stringify(added[0])}`, added };
+    return { title: `Also deny dotfiles: add ${JSON.stringify(added[0])}`, added, complete: true };
   }
-  const deep = (dir: string, tail: string): readonly string[] =>
-    Array.from({ length: DOTFILE_FIX_DEPTH }, (_, k) => `${dir}/**${"/.*/**".repeat(k)}/.*${tail}`);
   let added: readonly string[] | undefined;
   if (pattern.endsWith("/**") && LITERAL.test(pattern.slice(0, -3))) {
-    added = deep(pattern.slice(0, -3), "{,/**}");
+    const dir = pattern.slice(0, -3);
+    added = Array.from({ length: DOTFILE_FIX_DEPTH }, (_, k) => `${dir}/**${"/.*/**".repeat(k)}/.*{,/**}`);
   } else {
     const at = pattern.indexOf("/**/");
     const dir = at < 0 ? "" : pattern.slice(0, at);
@@ -98,5 +99,5 @@ export function fixFor(pattern: string): { readonly title: string; readonly adde
     }
   }
   if (!added) return undefined;
-  return { title: `Also deny dotfiles up to ${DOTFILE_FIX_DEPTH} nested hidden names: add ${added.length} patterns`, added };
+  return { title: `Also deny dotfiles up to ${DOTFILE_FIX_DEPTH} nested hidden names: add ${added.length} patterns`, added, complete: false };
 }
