@@ -179,6 +179,17 @@ test("python3-wcmatch, with and without DOTGLOB, loses the same paths as the eng
   const answers = JSON.parse(run.stdout) as Record<string, [string, string]>;
   const index = new Map(PATHS.map((p, k) => [p, k]));
   const wc = (pattern: string, flag: 0 | 1, path: string) => answers[pattern]![flag]![index.get(path)!] === "1";
+  // Pattern by pattern first: deepagents-py's matcher against wcmatch, and the dot-matching reading against DOTGLOB.
+  let matches = 0;
+  for (const pattern of patterns) {
+    if (answers[pattern]!.some((row) => row.startsWith("error"))) continue;
+    for (const path of PATHS) {
+      assert.equal(pyGlobMatch(path, pattern), wc(pattern, 0, path), `${pattern} against ${path}`);
+      assert.equal(dotMatches(pattern, path), wc(pattern, 1, path), `${pattern} against ${path} with DOTGLOB`);
+      if (wc(pattern, 1, path)) matches++;
+    }
+  }
+  assert.ok(matches > 1000, `only ${matches} matches with DOTGLOB`);
   let compared = 0;
   for (const { list, findings, lost } of lists) {
     // A pattern wcmatch refuses fails every call that reaches it: such lists are skipped by the check already.

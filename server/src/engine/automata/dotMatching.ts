@@ -22,7 +22,7 @@ import { regexDfa } from "./regexAutomaton";
  * exchanged in the port's own output (runtime/pyGlob.ts), so brace expansion, classes and errors stay the port's.
  */
 const P = WCMATCH_PIECES;
-/** wcmatch `_PATH_STAR_DOTMATCH`: `_NO_DIR` + `_PATH_STAR`. */
+/** A `*` at the start of a name (wcmatch `_NEED_CHAR` + `_PATH_STAR_NO_DOTMATCH`), and with `_PATH_STAR_DOTMATCH`. */
 const STAR_NO_DOTMATCH = P.NEED_CHAR_PATH + P.PATH_STAR_NO_DOTMATCH;
 const STAR_DOTMATCH = P.NEED_CHAR_PATH + P.NO_DIR + P.PATH_STAR;
 /** wcmatch `_PATH_GSTAR_DOTMATCH`: `**` may cross any name but `.` and `..`. */
