@@ -136,10 +136,10 @@ test("the README's example shows what its text says: clean, and what one change 
   const auditorRules = /("permissions": \[\n)(\s*\{ "operations": \["read", "write"\], "paths": \["\/workspace\/secrets\/\*\*"\], "mode": "deny" \},\n)(\s*\{ "operations": \["write"\], "paths": \["\/\*\*"\], "mode": "deny" \}\n)/;
   assert.match(example.text, auditorRules);
   assert.deepEqual(codes(example.text.replace(auditorRules, "$1$3")), ["subagent-escalation"]);
-  // "move runtime to deepagents-py and dotfiles-unprotected tells you /workspace/secrets/.env is no longer denied".
+  // "move runtime to deepagents-py and dotfiles-unprotected tells you hidden files under /workspace/secrets (witness /workspace/secrets/.a) are no longer denied".
   const python = checkConfigText(example.text.replace('"runtime": "deepagents-js"', '"runtime": "deepagents-py"'), { analysis: true }).findings;
   assert.deepEqual([...new Set(python.map((f) => f.code))], ["dotfiles-unprotected"]);
-  assert.ok(python.some((f) => f.witness === "/workspace/secrets/.env"), JSON.stringify(python.map((f) => f.witness)));
+  assert.ok(python.some((f) => f.witness === "/workspace/secrets/.a"), JSON.stringify(python.map((f) => f.witness)));
 });
 
 test("the CLI links every code to its page in the installed docs (SARIF helpUri, the --severity hint)", () => {

@@ -60,7 +60,7 @@ Usage:
 PATH: config files (agent-sandbox.jsonc, *.agent-sandbox.jsonc), dry-run files (*.dryrun.jsonc) or folders
 to search (default: the current folder; node_modules, .git, dist, out and .vscode-test are not searched, a
 file named on the command line is always checked). --no-analysis leaves out the exact rule-order analysis (rule-shadowed,
-rule-redundant, rule-partially-shadowed, runtime-divergence, subagent-escalation's paths), the slowest part on
+rule-redundant, rule-partially-shadowed, runtime-divergence, dotfiles-unprotected, subagent-escalation's paths), the slowest part on
 configs with hundreds of rules. LEVEL: error, warning, information, hint or off.
 Exit codes: 0 nothing at error level, 1 findings at error level, 2 the command could not run.
 `;

@@ -8,7 +8,8 @@ import { ruleShadowed } from "./checks/ruleShadowed";
 import { ruleRedundant } from "./checks/ruleRedundant";
 import { rulePartiallyShadowed } from "./checks/rulePartiallyShadowed";
 import { runtimeDivergence } from "./checks/runtimeDivergence";
+import { dotfilesUnprotected } from "./checks/dotfilesUnprotected";
 
-export { ruleShadowed, ruleRedundant, rulePartiallyShadowed, runtimeDivergence };
+export { ruleShadowed, ruleRedundant, rulePartiallyShadowed, runtimeDivergence, dotfilesUnprotected };
 export { pathEscalationFindings } from "./automata/escalation";
 export { skippedAnalyses, type SkippedAnalysis } from "./automata/modelAnalysis";

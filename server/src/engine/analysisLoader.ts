@@ -17,7 +17,7 @@ export function exactAnalysisLoaded(): boolean {
   return loaded !== undefined;
 }
 
-type CheckName = "ruleShadowed" | "ruleRedundant" | "rulePartiallyShadowed" | "runtimeDivergence";
+type CheckName = "ruleShadowed" | "ruleRedundant" | "rulePartiallyShadowed" | "runtimeDivergence" | "dotfilesUnprotected";
 
 /**
  * A check that stands for one of the analysis checks: every property is read from the real check, which is

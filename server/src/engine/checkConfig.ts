@@ -102,6 +102,7 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
       if (f.detail !== undefined) finding.detail = f.detail;
       if (f.related !== undefined) finding.related = f.related;
       if (f.witness !== undefined) finding.witness = f.witness;
+      if (f.detail !== undefined) finding.detail = f.detail;
       if (f.fixes !== undefined) finding.fixes = f.fixes;
       if (f.tags !== undefined) finding.tags = f.tags;
       out.push(finding);

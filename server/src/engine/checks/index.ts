@@ -1,6 +1,5 @@
 import { lazyAnalysisCheck } from "../analysisLoader";
 import type { Check } from "./check";
-import { dotfilesUnprotected } from "./dotfilesUnprotected";
 import { dotSegmentBypass } from "./dotSegmentBypass";
 import { authzInvalid } from "./authzInvalid";
 import { authzDefaultRoleUndefined } from "./authzDefaultRoleUndefined";
@@ -60,7 +59,6 @@ export const CHECKS: readonly Check[] = [
   operationsNotList,
   modeUnknown,
   dotSegmentBypass,
-  dotfilesUnprotected,
   authzInvalid,
   authzDefaultRoleUndefined,
   authzResourceUnknown,
@@ -96,7 +94,9 @@ export const CHECKS: readonly Check[] = [
  * They live in ../analysis.ts with the automata and refa, loaded on first use (../analysisLoader.ts): hosts that do
  * not analyse never load them.
  */
-const ANALYSIS_CHECK_NAMES = ["ruleShadowed", "ruleRedundant", "rulePartiallyShadowed", "runtimeDivergence"] as const;
+// dotfiles-unprotected is decided on the automata too (a walk over every rule in two readings): it runs with the
+// analysis, in the editor's worker, not in the first phase every keystroke waits for.
+const ANALYSIS_CHECK_NAMES = ["ruleShadowed", "ruleRedundant", "rulePartiallyShadowed", "runtimeDivergence", "dotfilesUnprotected"] as const;
 export const ANALYSIS_CHECKS: readonly Check[] = ANALYSIS_CHECK_NAMES.map(lazyAnalysisCheck);
 
 /** Codes reported by the parser and the schema rather than by a `Check`. */

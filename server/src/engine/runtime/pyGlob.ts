@@ -2101,3 +2101,19 @@ export function countBraceExpansions(pattern: string): number {
   if (braces.recursionFallback || !braces.root) return 1;
   return yieldCount(braces.root);
 }
+
+/**
+ * The JavaScript (`su`) source of the regular expression wcmatch joins from `fragments` (as `wcmatchFragments`
+ * gives them, possibly with pieces exchanged: automata/dotMatching.ts reads patterns with `DOTGLOB`), matched from
+ * start to end; `undefined` where Python's `re` rejects a piece.
+ */
+export function wcmatchFragmentsSource(fragments: readonly string[]): string | undefined {
+  let js = "";
+  for (const fragment of fragments) {
+    if (fragment === "") continue;
+    const ast = parseWcmatchFragment(fragment);
+    if (!ast) return undefined;
+    js += astToJs(ast);
+  }
+  return `^(?:${js})$`;
+}
