@@ -49,6 +49,8 @@ Usage:
   agent-sandbox explain CONFIG --op read|write --path PATH [--agent NAME] [--role ROLE] [--format text|json]
   agent-sandbox tools CONFIG [--agent NAME] [--role ROLE] [--format text|json]
   agent-sandbox prompt CONFIG [--agent NAME] [--role ROLE] [--format text|json]
+  agent-sandbox dry-run [SCENARIO|FOLDER ...] [--format text|json|junit] [--junit FILE]
+  agent-sandbox map CONFIG [--agent NAME] [--role ROLE] [--format text|json]
 
 PATH: config files (agent-sandbox.jsonc, *.agent-sandbox.jsonc), dry-run files (*.dryrun.jsonc) or folders
 to search (default: the current folder; node_modules, .git, dist, out and .vscode-test are not searched, a
@@ -70,12 +72,14 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   explain: ["op", "path", "agent", "role", "format"],
   tools: ["agent", "role", "format"],
   prompt: ["agent", "role", "format"],
+  "dry-run": ["format", "junit"],
+  map: ["agent", "role", "format"],
 };
 
 export function main(argv: readonly string[], io: Io): number {
   let args: ParsedArgs;
   try {
-    args = parseArgs(argv, { values: ["format", "severity", "op", "path", "agent", "role"], repeatable: ["severity"], booleans: ["fix", "help", "version", "analysis", "no-analysis"] });
+    args = parseArgs(argv, { values: ["format", "severity", "op", "path", "agent", "role", "junit"], repeatable: ["severity"], booleans: ["fix", "help", "version", "analysis", "no-analysis"] });
     if (flag(args, "analysis") && flag(args, "no-analysis")) throw new UsageError("--analysis and --no-analysis contradict each other; give one");
     if (flag(args, "version")) {
       io.out(`${VERSION}\n`);
@@ -101,6 +105,10 @@ export function main(argv: readonly string[], io: Io): number {
         return tools(args, io);
       case "prompt":
         return prompt(args, io);
+      case "dry-run":
+        return (require("./dryRun") as typeof import("./dryRun")).dryRun(args, io);
+      case "map":
+        return (require("./map") as typeof import("./map")).map(args, io, () => loadModel(args, io, "map"));
       default:
         throw new UsageError(`unknown command "${args.command}"`);
     }
