@@ -39,6 +39,8 @@ export interface DryBackend {
   delete?(path: string): { error?: string; path?: string };
   glob(pattern: string, path: string): { files?: FileInfo[]; error?: string };
   grep(pattern: string, path: string, glob: string | null, maxCount: number | null): { matches?: GrepMatch[]; error?: string; truncated?: boolean };
+  /** Every file it holds now, by its path in this backend's own key space (for tests and previews). */
+  snapshot(): Map<string, string>;
 }
 
 export const EMPTY_CONTENT_WARNING = "System reminder: File exists but has empty contents";
@@ -144,7 +146,7 @@ function now(): string {
 }
 
 export class StateLikeBackend implements DryBackend {
-  readonly files = new Map<string, StateFile>();
+  files = new Map<string, StateFile>();
   constructor(readonly label: string, initial?: Iterable<[string, string]>) {
     // Sample files predate the run; the order they are given in is the state's key order.
     for (const [k, v] of initial ?? []) this.files.set(k, { content: v, modified_at: "2000-01-01T00:00:00.000Z" });
@@ -242,6 +244,26 @@ export class StateLikeBackend implements DryBackend {
     return { files: found.map(([p, fd]) => ({ path: p, is_dir: false, size: fd.content.length, modified_at: fd.modified_at })) };
   }
 
+  snapshot(): Map<string, string> {
+    return new Map([...this.files].map(([k, v]) => [k, v.content]));
+  }
+
+  /** The state as a subagent starts with it (see `mergeSubagentFiles`). */
+  copyFiles(): Map<string, StateFile> {
+    return new Map([...this.files].map(([k, v]) => [k, { ...v }]));
+  }
+
+  /**
+   * A subagent returns its whole `files` state to the parent, which merges it key by key (`fileDataReducer`):
+   * what it wrote or changed arrives, what it deleted comes back from the parent's copy.
+   */
+  mergeSubagentFiles(atStart: ReadonlyMap<string, StateFile>): void {
+    const merged = new Map<string, StateFile>();
+    for (const [k, v] of atStart) merged.set(k, this.files.get(k) ?? v);
+    for (const [k, v] of this.files) if (!merged.has(k)) merged.set(k, v);
+    this.files = merged;
+  }
+
   /** `filterFilesByPath`: an exact file, else the files under the folder; `undefined` for an invalid path. */
   private filterByPath(path: string | null): [string, StateFile][] | undefined {
     const exact = path ? (path.startsWith("/") ? path : `/${path}`) : "/";
@@ -288,7 +310,10 @@ export class FilesystemLikeBackend implements DryBackend {
   private resolve(key: string): string[] {
     const vpath = key.startsWith("/") ? key : `/${key}`;
     if (vpath.includes("..") || vpath.startsWith("~")) throw new FsError("Path traversal not allowed");
-    return vpath.substring(1).split("/").filter((s) => s !== "" && s !== ".");
+    const parts = vpath.substring(1).split("/").filter((s) => s !== "" && s !== ".");
+    // `path.resolve(root, "/x")` is the host's /x: a path that still starts with a slash leaves the root.
+    if (vpath.startsWith("//")) throw new FsError(`Path: /${parts.join("/")} outside root directory: ${this.hostPath([])}`);
+    return parts;
   }
 
   /** `fs.stat`: the node, or the error Node.js throws. */
@@ -419,6 +444,10 @@ export class FilesystemLikeBackend implements DryBackend {
       searchLines(textOf(file), pattern, this.virtual(fileParts), matches);
     }
     return applyGrepMaxCount({ matches }, maxCount);
+  }
+
+  snapshot(): Map<string, string> {
+    return new Map([...this.tree.files()].map(([parts, file]) => [this.virtual(parts), textOf(file)]));
   }
 
   glob(pattern: string, searchPath = "/") {
@@ -562,6 +591,12 @@ export class CompositeLikeBackend implements DryBackend {
     return { files };
   }
 
+  snapshot(): Map<string, string> {
+    const all = new Map(this.defaultBackend.snapshot());
+    for (const [prefix, backend] of this.routes) for (const [k, v] of backend.snapshot()) all.set(prefix.replace(/\/$/, "") + k, v);
+    return all;
+  }
+
   delete(filePath: string) {
     const [baseBackend, baseKey] = this.backendAndKey(filePath);
     const baseRoute = this.sortedRoutes.find(([p]) => this.withinRoute(filePath, p))?.[0];
@@ -604,5 +639,6 @@ export function withoutDelete(backend: DryBackend): DryBackend {
     edit: (p, a, b, r) => backend.edit(p, a, b, r),
     glob: (p, d) => backend.glob(p, d),
     grep: (p, d, g, m) => backend.grep(p, d, g, m),
+    snapshot: () => backend.snapshot(),
   };
 }

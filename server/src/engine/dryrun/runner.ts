@@ -1,5 +1,6 @@
+import { getNodeValue } from "jsonc-parser";
 import { agentsOf, findAgent, rulesForAgent, type AgentRef } from "../agents/agents";
-import { agentFilesystem, type AgentBackend } from "../agents/backends";
+import { agentFilesystem, topLevelBackend, type AgentBackend } from "../agents/backends";
 import { routeScoping } from "../agents/construction";
 import { effectiveToolsOf, policyOf, type EffectiveTool } from "../agents/effectiveTools";
 import type { BackendSpec, ConfigModel } from "../config/model";
@@ -9,6 +10,12 @@ import { isFilesystemToolName } from "../runtime/runtime";
 import { emptyDir, workspaceDir, type OverlayDir } from "../workspace/overlay";
 import type { WorkspaceSource } from "../workspace/source";
 import { CompositeLikeBackend, FilesystemLikeBackend, StateLikeBackend, withoutDelete, type DryBackend } from "./backends";
+
+function stateBackendsIn(b: DryBackend): StateLikeBackend[] {
+  if (b instanceof StateLikeBackend) return [b];
+  if (b instanceof CompositeLikeBackend) return [b.defaultBackend, ...b.routes.map(([, r]) => r)].flatMap(stateBackendsIn);
+  return [];
+}
 import type { DecidingRule, DenialEntry, Outcome, ToolAnswer } from "./outcomes";
 import { runDelete, runEditFile, runExecute, runGlob, runGrep, runLs, runReadFile, runWriteFile, type ToolContext } from "./tools";
 
@@ -57,6 +64,8 @@ export interface StepResult {
   /** Nesting depth: 0 for the scenario's own steps, 1 inside a `task`, … */
   depth: number;
   node?: JsonNode;
+  /** The scenario step this result is for. */
+  input?: StepInput;
 }
 
 export interface DryRunResult {
@@ -67,6 +76,8 @@ export interface DryRunResult {
   passed: boolean;
   /** The runtime whose semantics ran. */
   runtime: string;
+  /** Every file the run's backends hold at its end: `[virtual path, content]`, backend after backend. */
+  snapshot(): [string, string][];
 }
 
 /** How deep `task` calls may nest before the run stops descending (a bad input must not exhaust the stack). */
@@ -89,6 +100,7 @@ export function runScenario(model: ConfigModel, scenario: ScenarioInput, workspa
     journal: run.journal,
     passed: run.results.every((s) => s.passed !== false),
     runtime: model.runtime.label,
+    snapshot: () => run.snapshot(),
   };
 }
 
@@ -101,13 +113,20 @@ class Run {
 
   constructor(private readonly model: ConfigModel, private readonly workspace: WorkspaceSource | undefined, private readonly role: string | null) {}
 
+  /** Every backend's files: `[path, content]`, backend after backend (two backends may hold one path). */
+  snapshot(): [string, string][] {
+    // The top-level backend holds the sample files even when no step reached it.
+    this.backendOf(topLevelBackend(this.model));
+    return [...this.backends.values()].flatMap((b) => [...b.snapshot()]);
+  }
+
   runSteps(agent: AgentRef, steps: readonly StepInput[], depth: number): void {
     for (const step of steps) this.runStep(agent, step, depth);
   }
 
   private runStep(agent: AgentRef, step: StepInput, depth: number): void {
     const callId = `call_${++this.calls}`;
-    const result: StepResult = { index: this.results.length + 1, agent: agent.name, tool: step.tool, args: step.args, callId, outcome: "ok", output: "", depth, node: step.node };
+    const result: StepResult = { index: this.results.length + 1, agent: agent.name, tool: step.tool, args: step.args, callId, outcome: "ok", output: "", depth, node: step.node, input: step };
     this.results.push(result);
     const answer = this.answer(agent, step, callId);
     result.outcome = answer.outcome;
@@ -123,7 +142,12 @@ class Run {
         if (step.expect) judge(result, step.expect);
         return;
       }
+      // State backends are a graph state the subagent gets a copy of and hands back to be merged.
+      this.contextOf(answer.subagent);
+      const states = [...this.backends.values()].flatMap(stateBackendsIn);
+      const atStart = states.map((b) => b.copyFiles());
       this.runSteps(answer.subagent, step.steps ?? [], depth + 1);
+      states.forEach((b, i) => b.mergeSubagentFiles(atStart[i]!));
     }
   }
 
@@ -182,7 +206,7 @@ class Run {
     return { outcome: "ok", output: `[dry run] subagent ${target.name} runs ${n} step${n === 1 ? "" : "s"}`, subagent: target };
   }
 
-  private contextOf(agent: AgentRef): { ctx: ToolContext; tools: EffectiveTool[] } {
+  contextOf(agent: AgentRef): { ctx: ToolContext; tools: EffectiveTool[] } {
     let entry = this.contexts.get(agent);
     if (!entry) {
       const model = this.model;
@@ -203,11 +227,15 @@ class Run {
 
   /** One backend per backend in the config (subagents share their parent's); a middleware's own state backend each. */
   private backendOf(b: AgentBackend): DryBackend {
-    const key = b.spec ?? (b.origin === "middleware-default" ? b.middleware : "default");
+    // The same backend written twice (a middleware given the agent's backend) is one backend; a custom filesystem
+    // middleware without one has its own state.
+    const key = b.spec ? `${JSON.stringify(getNodeValue(b.spec.node))}` : b.origin === "middleware-default" ? b.middleware : "default";
     let backend = this.backends.get(key);
     if (!backend) {
       const mountAt = this.model.workspace?.mountAt ?? "/workspace";
-      const serves = b.origin === "agent" || b.origin === "default" ? mountAt : b.origin === "middleware" && b.spec === this.model.backend ? mountAt : undefined;
+      const top = this.model.backend;
+      const sameAsTop = b.spec !== undefined && top !== undefined && JSON.stringify(getNodeValue(b.spec.node)) === JSON.stringify(getNodeValue(top.node));
+      const serves = b.origin === "agent" || b.origin === "default" || sameAsTop ? mountAt : undefined;
       backend = b.spec ? this.build(b.spec, serves, "") : new StateLikeBackend("the state backend", serves !== undefined ? this.sampleFiles(serves) : undefined);
       this.backends.set(key, backend);
     }
@@ -237,7 +265,7 @@ class Run {
         return new StateLikeBackend(`the ${spec.type} backend`, serves !== undefined ? this.sampleFiles(serves) : undefined);
       default: {
         const root = serves !== undefined ? this.mounted(serves) : emptyDir();
-        const fs = new FilesystemLikeBackend(spec.type === "custom" ? `custom backend ${JSON.stringify(spec.name ?? "")}` : `the ${spec.type ?? "unknown"} backend`, root, (parts) => `${viewPrefix}/${parts.join("/")}` || "/");
+        const fs = new FilesystemLikeBackend(spec.type === "custom" ? `custom backend ${JSON.stringify(spec.name ?? "")}` : `the ${spec.type ?? "unknown"} backend`, root, (parts) => (parts.length > 0 ? `${viewPrefix}/${parts.join("/")}` : viewPrefix || "/"));
         return spec.type === "custom" && spec.capabilities && !spec.capabilities.delete ? withoutDelete(fs) : fs;
       }
     }
