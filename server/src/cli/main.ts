@@ -36,6 +36,7 @@ const later = {
   fixes: () => require("../engine/fixes") as typeof import("../engine/fixes"),
   analysis: () => (require("../engine/analysisLoader") as typeof import("../engine/analysisLoader")).exactAnalysis(),
   sarif: () => require("./sarif") as typeof import("./sarif"),
+  workspace: () => require("./workspace") as typeof import("./workspace"),
 };
 
 declare const AGENT_SANDBOX_VERSION: string;
@@ -203,7 +204,7 @@ function check(args: ParsedArgs, io: Io): number {
     if (options.analysis && !dryRun) setAnalysisV8Flags();
     const run = (t: string) => {
       noteInputCharacters(t.length);
-      return dryRun ? { ...later.dryRun().checkDryRunText(t), model: undefined, skipped: [] } : later.checkConfig().checkConfigText(t, options);
+      return dryRun ? { ...later.dryRun().checkDryRunText(t, later.workspace().scenarioCheckOptions(file)), model: undefined, skipped: [] } : later.checkConfig().checkConfigText(t, options);
     };
     let result = run(text);
     // A file that does not parse is read with error recovery, and an edit worked out on that reading may land

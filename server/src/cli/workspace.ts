@@ -1,6 +1,8 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { join, sep } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
+import type { ScenarioCheckOptions } from "../engine/checks/scenarioCheck";
 import type { WorkspaceEntry, WorkspaceSource } from "../engine/workspace/source";
+import { relativeAccess } from "./files";
 
 /** Files larger than this are shown to the dry run as empty rather than read whole. */
 const MAX_SAMPLE_FILE_BYTES = 10 * 1024 * 1024;
@@ -69,5 +71,19 @@ export function hostWorkspace(root: string): WorkspaceSource | undefined {
         return undefined;
       }
     },
+  };
+}
+
+/**
+ * What the scenario checks need from the host, for a scenario at `scenarioPath`: its config (read with `readFile`,
+ * relative to the scenario; a host that watches dependencies passes its recording reader), the config's own inputs,
+ * and the sample workspace, read through `hostWorkspace`.
+ */
+export function scenarioCheckOptions(scenarioPath: string, readFile: (relativePath: string) => string | undefined = relativeAccess(scenarioPath).readFile): ScenarioCheckOptions {
+  const dir = dirname(resolve(scenarioPath));
+  return {
+    readFile,
+    configAccess: (configPath) => relativeAccess(resolve(dir, configPath)),
+    workspace: (configPath, root) => hostWorkspace(resolve(dirname(resolve(dir, configPath)), root)),
   };
 }

@@ -10,6 +10,7 @@
 import { dirname, resolve } from "node:path";
 import { createScanner } from "jsonc-parser";
 import { relativeAccess, isConfigFileName, isDryRunFileName } from "../cli/files";
+import { scenarioCheckOptions } from "../cli/workspace";
 import { agentsOf, findAgent, rulesForAgent } from "../engine/agents/agents";
 import { effectiveTools, policyOf, userToolsOf, type EffectiveTool } from "../engine/agents/effectiveTools";
 import { promptPreview, renderPromptPreview } from "../engine/agents/promptPreview";
@@ -90,7 +91,8 @@ export function analyze(fsPath: string, text: string, settings: AnalysisSettings
   const started = performance.now();
   const dependencies = new Set<string>();
   if (kind === "dry-run") {
-    const result = checkDryRunText(text);
+    // The scenario's config is a dependency: an edit of it re-checks (and re-runs) the scenario.
+    const result = checkDryRunText(text, scenarioCheckOptions(fsPath, recordingAccess(fsPath, dependencies).readFile));
     return { kind, text, lines: result.lines, findings: applySeverities(result.findings, settings.severities), model: undefined, dependencies, durationMs: performance.now() - started, skipped: [] };
   }
   const options: CheckOptions = { ...recordingAccess(fsPath, dependencies), severities: settings.severities, ...(settings.analysis ? { analysis: true } : {}), ...(analysisOnly ? { analysisOnly: true } : {}) };
