@@ -183,3 +183,15 @@ test("deepagents-py: validates always, hands the normalised path on, and its mat
     ["error", "Error: Path traversal not allowed: /workspace/../x"],
   ]);
 });
+
+test("delete of a dotfile under /proj/*: deepagents-js blocks it, deepagents-py's matcher does not (§3.5 D28)", () => {
+  const config = (runtime: string) => ({ runtime, backend: FS, permissions: [{ operations: ["write"], paths: ["/workspace/proj/*"], mode: "deny" }] });
+  const steps = [step("delete", { file_path: "/workspace/proj/app.log" }), step("delete", { file_path: "/workspace/proj/.env" })];
+  const js = run(config("deepagents-js"), steps);
+  assert.equal(js.steps[0]!.output, "Error: permission denied for write on /workspace/proj/app.log (matches deny rule(s): /workspace/proj/*)");
+  assert.equal(js.steps[1]!.output, "Error: permission denied for write on /workspace/proj/.env (matches deny rule(s): /workspace/proj/*)");
+  // Python's `*` skips the dotfile: no pattern blocks, and the backend answers that nothing is there.
+  const py = run(config("deepagents-py"), steps);
+  assert.equal(py.steps[0]!.outcome, "permission-denied");
+  assert.deepEqual([py.steps[1]!.outcome, py.steps[1]!.output], ["error", "Error: '/workspace/proj/.env' not found"]);
+});
