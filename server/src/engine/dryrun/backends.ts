@@ -294,7 +294,10 @@ function trimTrailingSlashes(path: string): string {
 // FilesystemBackend in virtual mode (no ripgrep): a real folder tree under a root, here the overlay
 // ---------------------------------------------------------------------------------------------------------------
 
-class FsError extends Error {}
+/** What Node.js's fs would throw, as a message only: no stack is captured (deletes of missing paths are common). */
+class FsError {
+  constructor(readonly message: string) {}
+}
 
 export class FilesystemLikeBackend implements DryBackend {
   readonly tree: OverlayTree;

@@ -1,5 +1,5 @@
 import type { PermissionRuleInput } from "../permissions/ruleList";
-import type { Runtime } from "../runtime/runtime";
+import type { CompiledPattern, Runtime } from "../runtime/runtime";
 import type { DryBackend } from "./backends";
 
 /**
@@ -39,8 +39,21 @@ function pathsOverlap(target: string, anchor: string): boolean {
   return a === b || isRelativeTo(a, b) || isRelativeTo(b, a);
 }
 
+/** Compiled patterns, per runtime: a scenario deletes many times under the same few rules. */
+const compiled = new Map<string, CompiledPattern>();
+function matcher(runtime: Runtime, pattern: string): CompiledPattern {
+  const key = `${runtime.id}\u0000${pattern}`;
+  let c = compiled.get(key);
+  if (!c) {
+    if (compiled.size > 2000) compiled.clear();
+    compiled.set(key, (c = runtime.compilePattern(pattern)));
+  }
+  return c;
+}
+
 function wildcardOverlap(runtime: Runtime, pattern: string, anchor: string, target: string): boolean {
-  const matches = (p: string) => runtime.compilePattern(pattern).matches(p);
+  const m = matcher(runtime, pattern);
+  const matches = (p: string) => m.matches(p);
   if (anchor === "/") return true;
   if (matches(target)) return true;
   if (isRelativeTo(anchor, target)) return true;
@@ -62,7 +75,7 @@ export function deleteDenyPatterns(runtime: Runtime, rules: readonly PermissionR
   if (!hasDescendants) {
     for (const rule of rules) {
       if (!runtime.operationsCover(rule.operations, "write")) continue;
-      const matched = stringPaths(rule).filter((p) => runtime.compilePattern(p).matches(target));
+      const matched = stringPaths(rule).filter((p) => matcher(runtime, p).matches(target));
       if (matched.length === 0) continue;
       return (rule.mode ?? "allow") === "deny" ? matched : [];
     }
