@@ -60,7 +60,7 @@ export function runScenarioFile(file: string): ScenarioJson {
   const scenario = scenarioOf(root);
   const report: ScenarioJson = { path, agent: scenario.agent, role: scenario.role, passed: false, steps: [], journal: [] };
   const syntax = checked.findings.find((f) => f.code === "json-syntax");
-  if (syntax || !root) return { ...report, error: `the scenario is not valid JSON: ${syntax?.message ?? "empty file"}` };
+  if (syntax || !root) return { ...report, error: `the scenario cannot be read as JSON: ${syntax?.message ?? "the file is empty"}` };
   if (scenario.config === undefined) return { ...report, error: "the scenario names no config (the key config is missing)" };
   const configPath = resolve(dirname(file), scenario.config);
   let configText: string;
@@ -143,7 +143,9 @@ export function dryRun(args: ParsedArgs, io: Io): number {
 export function stepTitle(s: { tool: string; args: Record<string, unknown> }): string {
   const a = s.args;
   const subject = a.file_path ?? a.path ?? a.pattern ?? a.command ?? a.subagent_type;
-  return typeof subject === "string" ? `${s.tool} ${subject}` : s.tool;
+  if (typeof subject !== "string") return s.tool;
+  // A line per step: a megabyte-long argument is shortened (the JSON output keeps it whole).
+  return `${s.tool} ${subject.length > 120 ? `${subject.slice(0, 117)}...` : subject}`;
 }
 
 /** The outcome with its reason: `permission-denied by rule 0 (deny /workspace/.env)`. */

@@ -11,7 +11,8 @@ const MAX_SAMPLE_FILE_BYTES = 10 * 1024 * 1024;
  * The sample workspace on disk as the engine's read-only `WorkspaceSource`. It reads lazily (a folder when the dry
  * run opens it, a file when a step reads it) and never writes. It refuses what would reach outside the folder:
  * a relative path with `..`, `.` or an empty segment, a host-absolute path, and any symbolic link (or chain of them)
- * whose target lies outside the workspace; such entries are left out of listings. A link loop is left out too.
+ * whose target lies outside the workspace; such entries are left out of listings. A link loop is left out too, and
+ * so is every link to a folder (the tree stays finite).
  */
 export function hostWorkspace(root: string): WorkspaceSource | undefined {
   let realRoot: string;
@@ -50,9 +51,9 @@ export function hostWorkspace(root: string): WorkspaceSource | undefined {
           try {
             const target = realpathSync(join(real, d.name));
             if (!inside(target)) continue;
-            const kind = statSync(target);
-            if (kind.isDirectory()) entries.push({ name: d.name, kind: "dir" });
-            else if (kind.isFile()) entries.push({ name: d.name, kind: "file" });
+            // A link to a file inside is that file. A link to a folder is left out even inside: one pointing up
+            // (`a/up -> ..`) would make every walk of the tree endless.
+            if (statSync(target).isFile()) entries.push({ name: d.name, kind: "file" });
           } catch {
             // A dangling link or a loop: nothing to show.
           }
