@@ -1,13 +1,14 @@
 import { writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname, relative, resolve, sep } from "node:path";
 import { checkConfigText } from "../engine/checkConfig";
 import { parseJsonc } from "../engine/config/parse";
 import { findAgent } from "../engine/agents/agents";
 import { runScenario, type StepResult } from "../engine/dryrun/runner";
 import { scenarioOf } from "../engine/dryrun/scenario";
+import { callsFromRecording } from "../engine/dryrun/fromMessages";
 import type { DenialEntry } from "../engine/dryrun/outcomes";
 import { memoryWorkspace } from "../engine/workspace/source";
-import { flag, oneOf, type ParsedArgs } from "./args";
+import { flag, oneOf, UsageError, type ParsedArgs } from "./args";
 import { displayPath, findFiles, isDirectory, isDryRunFileName, readTextFile, relativeAccess } from "./files";
 import { paint } from "./text";
 import { hostWorkspace } from "./workspace";
@@ -53,8 +54,11 @@ export interface ScenarioJson {
 
 /** Runs one scenario file; never throws for bad input (the report says what is wrong). */
 export function runScenarioFile(file: string): ScenarioJson {
-  const path = displayPath(file);
-  const { text } = readTextFile(file);
+  return runScenarioSource(readTextFile(file).text, displayPath(file), dirname(file));
+}
+
+/** Runs a scenario's text; `dir` is the folder its `config` is relative to. */
+export function runScenarioSource(text: string, path: string, dir: string): ScenarioJson {
   const checked = parseJsonc(text);
   const root = checked.root;
   const scenario = scenarioOf(root);
@@ -62,7 +66,7 @@ export function runScenarioFile(file: string): ScenarioJson {
   const syntax = checked.findings.find((f) => f.code === "json-syntax");
   if (syntax || !root) return { ...report, error: `the scenario cannot be read as JSON: ${syntax?.message ?? "the file is empty"}` };
   if (scenario.config === undefined) return { ...report, error: "the scenario names no config (the key config is missing)" };
-  const configPath = resolve(dirname(file), scenario.config);
+  const configPath = resolve(dir, scenario.config);
   let configText: string;
   try {
     configText = readTextFile(configPath).text;
@@ -102,6 +106,13 @@ function stepJson(s: StepResult): StepJson {
 export function dryRun(args: ParsedArgs, io: Io): number {
   const format = oneOf(flag(args, "format"), ["text", "json", "junit"] as const, "format", "text");
   const junitFile = flag(args, "junit");
+  const recording = flag(args, "from-messages");
+  if (recording !== undefined) {
+    const scenario = scenarioFromRecording(args, io, recording);
+    if (!scenario) return 2;
+    return report([scenario], 0, format, junitFile, io);
+  }
+  for (const only of ["config", "write", "agent", "role"]) if (flag(args, only) !== undefined) throw new UsageError(`--${only} goes with --from-messages`);
   const targets = args.positionals.length ? args.positionals : ["."];
   const files: string[] = [];
   for (const t of targets) {
@@ -122,6 +133,10 @@ export function dryRun(args: ParsedArgs, io: Io): number {
       io.err(`agent-sandbox: cannot read ${displayPath(file)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
     }
   }
+  return report(scenarios, unreadable, format, junitFile, io);
+}
+
+function report(scenarios: ScenarioJson[], unreadable: number, format: "text" | "json" | "junit", junitFile: string | undefined, io: Io): number {
   const passed = scenarios.filter((s) => s.passed).length;
   const summary = { scenarios: scenarios.length, passed, failed: scenarios.length - passed };
   if (format === "json") io.out(`${JSON.stringify({ scenarios, summary }, null, 2)}\n`);
@@ -137,6 +152,49 @@ export function dryRun(args: ParsedArgs, io: Io): number {
   }
   if (unreadable > 0) return 2;
   return summary.failed > 0 ? 1 : 0;
+}
+
+/**
+ * `--from-messages RUN.json --config CONFIG [--agent NAME] [--role ROLE] [--write SCENARIO]`: the recorded run's tool
+ * calls as a scenario (written with `--write`, the only file this command writes), run against the config.
+ */
+function scenarioFromRecording(args: ParsedArgs, io: Io, recording: string): ScenarioJson | undefined {
+  const config = flag(args, "config");
+  if (config === undefined) throw new UsageError("--from-messages needs --config CONFIG (the config to run the recorded calls against)");
+  if (args.positionals.length > 0) throw new UsageError("--from-messages takes no scenario files");
+  let value: unknown;
+  try {
+    value = JSON.parse(readTextFile(recording).text);
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    io.err(`agent-sandbox: cannot read ${displayPath(recording)}: ${e.code ?? e.message}\n`);
+    return undefined;
+  }
+  const calls = callsFromRecording(value);
+  if (!calls.ok) {
+    io.err(`agent-sandbox: ${displayPath(recording)}: ${calls.error}\n`);
+    return undefined;
+  }
+  const write = flag(args, "write");
+  const dir = write !== undefined ? dirname(resolve(write)) : process.cwd();
+  const role = flag(args, "role");
+  const scenario = {
+    config: relative(dir, resolve(config)).split(sep).join("/") || ".",
+    agent: flag(args, "agent") ?? "main",
+    ...(role !== undefined ? { role } : {}),
+    steps: calls.calls.map((c) => ({ tool: c.tool, args: c.args })),
+  };
+  const text = `${JSON.stringify(scenario, null, 2)}\n`;
+  if (write !== undefined) {
+    try {
+      writeFileSync(write, text);
+    } catch (error) {
+      io.err(`agent-sandbox: cannot write ${write}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
+      return undefined;
+    }
+    io.err(`agent-sandbox: wrote ${displayPath(write)} (${scenario.steps.length} steps from ${calls.messages} messages)\n`);
+  }
+  return runScenarioSource(text, write !== undefined ? displayPath(write) : `${displayPath(recording)} (recorded run)`, dir);
 }
 
 /** A step's subject in a few words: `read_file /workspace/README.md`, `task auditor`. */

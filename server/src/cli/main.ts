@@ -51,6 +51,7 @@ Usage:
   agent-sandbox tools CONFIG [--agent NAME] [--role ROLE] [--format text|json]
   agent-sandbox prompt CONFIG [--agent NAME] [--role ROLE] [--format text|json]
   agent-sandbox dry-run [SCENARIO|FOLDER ...] [--format text|json|junit] [--junit FILE]
+  agent-sandbox dry-run --from-messages RUN.json --config CONFIG [--agent NAME] [--role ROLE] [--write SCENARIO]
   agent-sandbox map CONFIG [--agent NAME] [--role ROLE] [--format text|json]
 
 PATH: config files (agent-sandbox.jsonc, *.agent-sandbox.jsonc), dry-run files (*.dryrun.jsonc) or folders
@@ -73,14 +74,14 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   explain: ["op", "path", "agent", "role", "format"],
   tools: ["agent", "role", "format"],
   prompt: ["agent", "role", "format"],
-  "dry-run": ["format", "junit"],
+  "dry-run": ["format", "junit", "from-messages", "config", "write", "agent", "role"],
   map: ["agent", "role", "format"],
 };
 
 export function main(argv: readonly string[], io: Io): number {
   let args: ParsedArgs;
   try {
-    args = parseArgs(argv, { values: ["format", "severity", "op", "path", "agent", "role", "junit"], repeatable: ["severity"], booleans: ["fix", "help", "version", "analysis", "no-analysis"] });
+    args = parseArgs(argv, { values: ["format", "severity", "op", "path", "agent", "role", "junit", "from-messages", "config", "write"], repeatable: ["severity"], booleans: ["fix", "help", "version", "analysis", "no-analysis"] });
     if (flag(args, "analysis") && flag(args, "no-analysis")) throw new UsageError("--analysis and --no-analysis contradict each other; give one");
     if (flag(args, "version")) {
       io.out(`${VERSION}\n`);
