@@ -1,4 +1,4 @@
-// The README's main command: what `check` and `explain` say about the example shipped in examples/.
+// The README's main command: what `check`, `explain`, `dry-run` and `map` say about the example shipped in examples/.
 import { spawnSync } from "node:child_process";
 
 const config = "examples/research-agent/agent-sandbox.jsonc";
@@ -24,3 +24,5 @@ run("the tools each agent really sees, and why the others are hidden", ["tools",
 run("what a guest may call", ["tools", config, "--agent", "main", "--role", "guest"]);
 run("what the auditor subagent is told", ["prompt", config, "--agent", "auditor"]);
 run("relative paths are rejected once rules exist", ["explain", config, "--op", "read", "--path", "notes/todo.md", "--format", "json"]);
+run("a scripted agent against the sample files: what each call would get", ["dry-run", "examples/research-agent/research.dryrun.jsonc"]);
+run("what the main agent may read and write, file by file", ["map", config]);

@@ -195,7 +195,9 @@ describe("agent-sandbox check", () => {
     const json = JSON.parse(run(["check", dir, "--format", "json"]).stdout);
     assert.equal(json.summary.files, 2);
     const dryRun = json.files.find((f: { path: string }) => f.path.endsWith("a.dryrun.jsonc"));
-    assert.match(dryRun.diagnostics[0].message, /\(did you mean "ok"\?\)\.$/);
+    // The schema's did-you-mean, beside the scenario check on the step that has no file_path.
+    assert.deepEqual(dryRun.diagnostics.map((d: { code: string }) => d.code), ["scenario-args-invalid", "schema"]);
+    assert.match(dryRun.diagnostics[1].message, /\(did you mean "ok"\?\)\.$/);
   });
 
   test("folder search follows symbolic links (a cycle ends), skips build output and dependencies, and --help says which (review finding, 4 Dec)", () => {

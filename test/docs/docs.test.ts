@@ -19,6 +19,7 @@ import { spawnSync } from "node:child_process";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parse, type ParseError } from "jsonc-parser";
+import { checkDryRunText } from "../../server/src/engine/checkDryRun";
 import { checkConfigText } from "../../server/src/engine/checkConfig";
 import { blocks, ROOT, userMarkdown } from "./markdownBlocks";
 
@@ -114,6 +115,13 @@ test("every JSONC block of README.md and docs/ is clean, a listed bad example, o
     const where = `${b.file}:${b.line}`;
     if (b.marker === "fragment") {
       assert.ok(parsesAsFragment(b.text), `${where}: a fragment that does not parse`);
+      continue;
+    }
+    if (b.marker === "scenario") {
+      // A dry-run scenario: its shape is checked here; what it finds depends on the config and workspace it names,
+      // which the page only describes (the scenario checks' own tests run them against real files).
+      const shape = checkDryRunText(b.text).findings.filter((f) => f.code === "schema" || f.code === "json-syntax");
+      assert.deepEqual(shape.map((f) => f.message), [], `${where}: a scenario of the wrong shape`);
       continue;
     }
     whole++;

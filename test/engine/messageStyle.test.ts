@@ -10,6 +10,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { checkConfigText, type CheckOptions } from "../../server/src/engine/checkConfig";
+import { checkDryRunText } from "../../server/src/engine/checkDryRun";
+import { memoryWorkspace } from "../../server/src/engine/workspace/source";
 import { knownCodes } from "../../server/src/engine/checks/index";
 import type { Finding } from "../../server/src/engine/diagnostics";
 import { MAX_MESSAGE_WORDS, STYLE_EXEMPT_CODES, styleProblems } from "../helpers/messageStyle";
@@ -122,19 +124,54 @@ const CORPUS: [string, CheckOptions?][] = [
   [cfg(`"tools": ["web_search"],\n  "skills": ["./skills"]`), skills],
 ];
 
+/** Scenario files, checked against an in-memory config and workspace: each makes one or more scenario codes fire. */
+const SCENARIO_FILES: Record<string, string> = {
+  "agent-sandbox.jsonc": JSON.stringify({
+    version: 1,
+    backend: { type: "filesystem", rootDir: "./ws", virtualMode: true },
+    permissions: [{ operations: ["read", "write"], paths: ["/workspace/.env"], mode: "deny" }],
+    subagents: [{ name: "auditor", description: "d" }],
+    authorization: { enabled: true, default_role: "user", roles: { user: { tools: { allow: "*" } }, guest: { tools: { allow: ["read_file"] } } } },
+    workspace: { root: "./ws", mountAt: "/workspace" },
+  }),
+  "bad.jsonc": JSON.stringify({ version: 1, permissions: [{ operations: ["read"], paths: ["relative/x"], mode: "deny" }] }),
+};
+const SCENARIOS: unknown[] = [
+  { config: "./nope.jsonc", steps: [] },
+  { config: "./bad.jsonc", steps: [] },
+  { config: "./agent-sandbox.jsonc", agent: "auditr", role: "gust", steps: [] },
+  {
+    config: "./agent-sandbox.jsonc",
+    steps: [
+      { tool: "read_fil", args: { file_path: "/workspace/README.md" } },
+      { tool: "write_file", args: { file_path: "/workspace/a.txt" } },
+      { tool: "read_file", args: { file_path: "/workspace/.env" }, expect: "ok" },
+      { tool: "task", args: { subagent_type: "auditorr", description: "x" } },
+    ],
+  },
+];
+
+function scenarioFindings(scenario: unknown): Finding[] {
+  return checkDryRunText(JSON.stringify(scenario, null, 2), {
+    readFile: (p) => SCENARIO_FILES[p.replace(/^\.\//, "")],
+    workspace: () => memoryWorkspace({ "README.md": "hi\n", ".env": "X=1\n" }),
+  }).findings;
+}
+
 function findingsOf([text, options]: [string, CheckOptions?]): Finding[] {
   return checkConfigText(text, { analysis: true, ...options }).findings;
 }
 
 test("the corpus makes every code fire but internal-error (and those reworded on their own branches)", () => {
-  const seen = new Set(CORPUS.flatMap((entry) => findingsOf(entry).map((f) => f.code)));
+  const seen = new Set([...CORPUS.flatMap(findingsOf), ...SCENARIOS.flatMap(scenarioFindings)].map((f) => f.code));
   assert.deepEqual(knownCodes().filter((c) => !seen.has(c) && c !== "internal-error" && !STYLE_EXEMPT_CODES.has(c)), []);
 });
 
 test("every message of the corpus, the example and the every-section fixture is in the house style", () => {
   const files = [join(ROOT, "examples", "research-agent", "agent-sandbox.jsonc"), join(ROOT, "test", "cli", "fixtures", "every-section", "agent-sandbox.jsonc")];
   const entries: [string, CheckOptions?][] = [...CORPUS, ...files.map((f): [string] => [readFileSync(f, "utf8")])];
-  const problems = entries.flatMap((entry) => findingsOf(entry).filter((f) => !STYLE_EXEMPT_CODES.has(f.code)).flatMap(styleProblems));
+  const all = [...entries.flatMap(findingsOf), ...SCENARIOS.flatMap(scenarioFindings)];
+  const problems = all.filter((f) => !STYLE_EXEMPT_CODES.has(f.code)).flatMap(styleProblems);
   assert.deepEqual(problems, []);
 });
 

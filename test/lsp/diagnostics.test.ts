@@ -123,11 +123,16 @@ describe("diagnostics (pull)", () => {
     ]);
   });
 
-  it("Given a dry-run scenario, When pulled, Then its schema is checked", async () => {
+  it("Given a dry-run scenario, When pulled, Then its schema and the scenario checks apply", async () => {
     const given = folder.write(FIXTURES.scenario);
     await client.open(given.uri, given.text, "agent-sandbox-dryrun");
     const diagnostics = await client.pullDiagnostics(given.uri);
-    assert.deepEqual(diagnostics.map((d) => [d.code, rangeText(client.document(given.uri), d.range)]), [["schema", '"maybe"']]);
+    // The fixture's folder has no agent-sandbox.jsonc; its write_file step has no arguments.
+    assert.deepEqual(diagnostics.map((d) => [d.code, rangeText(client.document(given.uri), d.range)]), [
+      ["scenario-config-missing", '"./agent-sandbox.jsonc"'],
+      ["scenario-args-invalid", '"write_file"'],
+      ["schema", '"maybe"'],
+    ]);
   });
 
   it("Given an edit, When pulled again, Then the diagnostics follow the new text", async () => {

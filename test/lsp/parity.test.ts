@@ -102,12 +102,13 @@ describe("CLI and language server agree on a dry-run file with severities and a 
   "config": "agent-sandbox.jsonc",
   "steps": [
     // agent-sandbox-ignore schema
-    { "tool": "read_file", "silenced": 1 },
-    { "tool": "write_file", "reported": 2 }
+    { "tool": "read_file", "args": { "file_path": "/README.md" }, "silenced": 1 },
+    { "tool": "write_file", "args": { "file_path": "/a.txt", "content": "" }, "reported": 2 }
   ]
 }
 `;
-  const path = folder.write({ file: "scenario.dryrun.jsonc", text }).path;
+  // With the config it names beside it, so the scenario checks run it (and find nothing) in both hosts.
+  const path = folder.write({ file: "scenario.dryrun.jsonc", text, files: { "agent-sandbox.jsonc": '{ "version": 1 }\n' } }).path;
   const cli = (severity: string): { status: number; diagnostics: CliDiagnostic[] } => {
     let out: string;
     let status = 0;

@@ -38,6 +38,7 @@ const later = {
   fixes: () => require("../engine/fixes") as typeof import("../engine/fixes"),
   analysis: () => (require("../engine/analysisLoader") as typeof import("../engine/analysisLoader")).exactAnalysis(),
   sarif: () => require("./sarif") as typeof import("./sarif"),
+  workspace: () => require("./workspace") as typeof import("./workspace"),
 };
 
 declare const AGENT_SANDBOX_VERSION: string;
@@ -56,6 +57,9 @@ Usage:
   agent-sandbox explain CONFIG --op read|write --path PATH [--agent NAME] [--role ROLE] [--format text|json]
   agent-sandbox tools CONFIG [--agent NAME] [--role ROLE] [--format text|json]
   agent-sandbox prompt CONFIG [--agent NAME] [--role ROLE] [--format text|json]
+  agent-sandbox dry-run [SCENARIO|FOLDER ...] [--format text|json|junit] [--junit FILE]
+  agent-sandbox dry-run --from-messages RUN.json --config CONFIG [--agent NAME] [--role ROLE] [--write SCENARIO]
+  agent-sandbox map CONFIG [--agent NAME] [--role ROLE] [--format text|json]
 
 PATH: config files (agent-sandbox.jsonc, *.agent-sandbox.jsonc), dry-run files (*.dryrun.jsonc) or folders
 to search (default: the current folder; node_modules, .git, dist, out and .vscode-test are not searched, a
@@ -77,12 +81,14 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   explain: ["op", "path", "agent", "role", "format"],
   tools: ["agent", "role", "format"],
   prompt: ["agent", "role", "format"],
+  "dry-run": ["format", "junit", "from-messages", "config", "write", "agent", "role"],
+  map: ["agent", "role", "format"],
 };
 
 export function main(argv: readonly string[], io: Io): number {
   let args: ParsedArgs;
   try {
-    args = parseArgs(argv, { values: ["format", "severity", "op", "path", "agent", "role"], repeatable: ["severity"], booleans: ["fix", "help", "version", "analysis", "no-analysis"] });
+    args = parseArgs(argv, { values: ["format", "severity", "op", "path", "agent", "role", "junit", "from-messages", "config", "write"], repeatable: ["severity"], booleans: ["fix", "help", "version", "analysis", "no-analysis"] });
     if (flag(args, "analysis") && flag(args, "no-analysis")) throw new UsageError("--analysis and --no-analysis contradict each other; give one");
     if (flag(args, "version")) {
       io.out(`${VERSION}\n`);
@@ -108,6 +114,10 @@ export function main(argv: readonly string[], io: Io): number {
         return tools(args, io);
       case "prompt":
         return prompt(args, io);
+      case "dry-run":
+        return (require("./dryRun") as typeof import("./dryRun")).dryRun(args, io);
+      case "map":
+        return (require("./map") as typeof import("./map")).map(args, io, () => loadModel(args, io, "map"));
       default: {
         const commands = [...Object.keys(COMMAND_OPTIONS), "help"];
         const near = later.didYouMean().didYouMean(args.command, commands);
@@ -205,7 +215,7 @@ function check(args: ParsedArgs, io: Io): number {
     if (options.analysis && !dryRun) setAnalysisV8Flags();
     const run = (t: string) => {
       noteInputCharacters(t.length);
-      return dryRun ? { ...later.dryRun().checkDryRunText(t, options), model: undefined, skipped: [] } : later.checkConfig().checkConfigText(t, options);
+      return dryRun ? { ...later.dryRun().checkDryRunText(t, { ...later.workspace().scenarioCheckOptions(file), severities: options.severities }), model: undefined, skipped: [] } : later.checkConfig().checkConfigText(t, options);
     };
     let result = run(text);
     // A file that does not parse is read with error recovery, and an edit worked out on that reading may land

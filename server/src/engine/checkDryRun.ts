@@ -1,5 +1,7 @@
 import dryRunSchema from "../../../schemas/dryrun.schema.json";
 import type { CheckOptions } from "./checkConfig";
+import { scenarioFindings } from "./checks/scenarioChecks";
+import type { ScenarioCheckOptions } from "./checks/scenarioCheck";
 import { parseJsonc } from "./config/parse";
 import { SchemaValidator, type Schema } from "./config/schemaValidator";
 import type { Finding } from "./diagnostics";
@@ -14,16 +16,20 @@ export interface DryRunCheckResult {
   lines: LineIndex;
 }
 
+/** A config check's options (severities, default runtime) plus what the scenario checks need to run the scenario. */
+export type DryRunCheckOptions = Pick<CheckOptions, "severities" | "defaultRuntime"> & ScenarioCheckOptions;
+
 /**
  * Check a `*.dryrun.jsonc` scenario: the one entry point every host uses for this kind of file, as
- * `checkConfigText` is for configs. Today its syntax and shape; checks that run the scenario add their findings
- * here, before they are finished. `options` are a config check's: file access relative to the scenario (for the
- * config it names), the severity overrides (applied here, so no host applies them itself) and the default runtime.
+ * `checkConfigText` is for configs. Its syntax and shape and, when the host can read the config it names, the
+ * scenario checks (checks/scenarioChecks.ts: config, agent, role, tools, arguments, and the run's expectations).
+ * Severity overrides and `agent-sandbox-ignore` comments are applied here, so no host applies them itself.
  */
-export function checkDryRunText(text: string, options: CheckOptions = {}): DryRunCheckResult {
+export function checkDryRunText(text: string, options: DryRunCheckOptions = {}): DryRunCheckResult {
   const lines = new LineIndex(text);
   const parsed = parseJsonc(text);
   const findings = [...parsed.findings];
   if (parsed.root) findings.push(...validator.validate(parsed.root));
+  if (parsed.root && !parsed.findings.some((f) => f.code === "json-syntax")) findings.push(...scenarioFindings(parsed.root, text, options));
   return { findings: finishFindings(findings, text, lines, options.severities), lines };
 }

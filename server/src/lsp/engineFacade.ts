@@ -9,6 +9,7 @@
  */
 import { dirname, resolve } from "node:path";
 import { relativeAccess, isConfigFileName, isDryRunFileName } from "../cli/files";
+import { scenarioCheckOptions } from "../cli/workspace";
 import { agentsOf, findAgent, rulesForAgent } from "../engine/agents/agents";
 import { effectiveTools, policyOf, userToolsOf, type EffectiveTool } from "../engine/agents/effectiveTools";
 import { promptPreview, renderPromptPreview } from "../engine/agents/promptPreview";
@@ -89,7 +90,8 @@ export function analyze(fsPath: string, text: string, settings: AnalysisSettings
   const started = performance.now();
   const dependencies = new Set<string>();
   if (kind === "dry-run") {
-    const result = checkDryRunText(text, { ...recordingAccess(fsPath, dependencies), severities: settings.severities });
+    // The scenario's config is a dependency: an edit of it re-checks (and re-runs) the scenario.
+    const result = checkDryRunText(text, { ...scenarioCheckOptions(fsPath, recordingAccess(fsPath, dependencies).readFile), severities: settings.severities });
     return { kind, text, lines: result.lines, findings: result.findings, model: undefined, dependencies, durationMs: performance.now() - started, skipped: [] };
   }
   const options: CheckOptions = {

@@ -99,6 +99,20 @@ export const CHECKS: readonly Check[] = [
 const ANALYSIS_CHECK_NAMES = ["ruleShadowed", "ruleRedundant", "rulePartiallyShadowed", "runtimeDivergence", "dotfilesUnprotected"] as const;
 export const ANALYSIS_CHECKS: readonly Check[] = ANALYSIS_CHECK_NAMES.map(lazyAnalysisCheck);
 
+/**
+ * The scenario checks' codes (checks/scenarioChecks.ts `SCENARIO_CHECKS`, which a test holds to this list): spelled
+ * here so that asking for codes does not load the dry-run engine.
+ */
+export const SCENARIO_CHECK_CODES = [
+  "scenario-config-missing",
+  "scenario-config-invalid",
+  "scenario-agent-unknown",
+  "scenario-role-unknown",
+  "scenario-tool-unknown",
+  "scenario-args-invalid",
+  "scenario-expectation-failed",
+] as const;
+
 /** Codes reported by the parser and the schema rather than by a `Check`. */
 export const BUILT_IN_CODES = ["json-syntax", "schema"] as const;
 
@@ -112,6 +126,7 @@ export function knownCodes(): readonly string[] {
     ...BUILT_IN_CODES,
     ...CHECKS.map((c) => c.code),
     ...ANALYSIS_CHECK_NAMES.map((name) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)),
+    ...SCENARIO_CHECK_CODES,
     "internal-error",
   ];
 }

@@ -1,0 +1,56 @@
+import { resolve, dirname } from "node:path";
+import type { ConfigModel } from "../engine/config/model";
+import { capabilityMap, type CapabilityMap, type MapEntry } from "../engine/dryrun/capabilityMap";
+import { flag, oneOf, UsageError, type ParsedArgs } from "./args";
+import { paint } from "./text";
+import { hostWorkspace } from "./workspace";
+
+interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  color: boolean;
+}
+
+/** `agent-sandbox map CONFIG`: the capability map of the sample workspace (cli.md). `load` is main's config loader. */
+export function map(args: ParsedArgs, io: Io, load: () => { model: ConfigModel; agent: string | undefined; role: string | null; exitCode: number } | undefined): number {
+  const format = oneOf(flag(args, "format"), ["text", "json"] as const, "format", "text");
+  const loaded = load();
+  if (!loaded) return 2;
+  const { model, role } = loaded;
+  const agent = loaded.agent ?? "main";
+  const root = model.workspace?.root?.value;
+  if (root === undefined) throw new UsageError("map needs a `workspace` with a `root` in the config (the sample files to map)");
+  const workspace = hostWorkspace(resolve(dirname(resolve(args.positionals[0]!)), root));
+  if (!workspace) {
+    io.err(`agent-sandbox: cannot read the sample workspace ${root}\n`);
+    return 2;
+  }
+  const result = capabilityMap(model, agent, role, workspace)!;
+  if (format === "json") {
+    io.out(`${JSON.stringify({ agent: result.agent, role: result.role, ...(result.truncated ? { truncated: true } : {}), entries: result.entries.map(entryJson) }, null, 2)}\n`);
+  } else io.out(mapText(result, model.workspace?.mountAt ?? "/workspace", io.color));
+  return loaded.exitCode;
+}
+
+function entryJson(e: MapEntry) {
+  return { path: e.path, kind: e.kind, read: e.read, write: e.write, readRule: e.readRule, writeRule: e.writeRule };
+}
+
+function decisionWords(op: string, d: string, rule: number | null, pattern: string | undefined, color: boolean): string {
+  const c = d === "allow" ? "green" : d === "deny" || d === "error" ? "red" : "yellow";
+  return `${op} ${paint(d, c, color)}${rule !== null ? ` (rule ${rule}: ${pattern})` : ""}`;
+}
+
+/** A text tree: one line per file and folder, indented by depth, with both decisions. */
+export function mapText(map: CapabilityMap, mountAt: string, color: boolean): string {
+  const base = mountAt.replace(/\/+$/, "");
+  const lines = [`${base || "/"}  (agent ${map.agent}${map.role !== null ? `, role ${map.role}` : ""})`];
+  for (const e of map.entries) {
+    const rel = e.path.slice(base.length + 1);
+    const depth = rel.split("/").length;
+    const name = rel.split("/").at(-1)! + (e.kind === "dir" ? "/" : "");
+    lines.push(`${"  ".repeat(depth)}${name}  ${decisionWords("read", e.read, e.readRule, e.readPattern, color)}, ${decisionWords("write", e.write, e.writeRule, e.writePattern, color)}`);
+  }
+  if (map.truncated) lines.push(`(the map stops after ${map.entries.length} entries)`);
+  return `${lines.join("\n")}\n`;
+}

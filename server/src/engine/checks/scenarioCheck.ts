@@ -1,0 +1,37 @@
+import type { CheckOptions, CheckResult } from "../checkConfig";
+import type { ConfigModel } from "../config/model";
+import type { JsonNode } from "../config/parse";
+import type { Finding, Severity } from "../diagnostics";
+import type { DryRunResult } from "../dryrun/runner";
+import type { ScenarioFile } from "../dryrun/scenario";
+import type { WorkspaceSource } from "../workspace/source";
+
+/** What a host gives the scenario checks: files relative to the scenario, and the sample workspace. */
+export interface ScenarioCheckOptions {
+  /** Reads a file relative to the scenario's folder (`undefined` when it cannot be read). */
+  readFile?: (relativePath: string) => string | undefined;
+  /** File access relative to the named config, for the config's own inputs (a prompt file, skills). */
+  configAccess?: (configPath: string) => Pick<CheckOptions, "fileExists" | "readFile" | "listDirectory">;
+  /** The sample workspace: the config's path (relative to the scenario) and `workspace.root` as written. */
+  workspace?: (configPath: string, root: string) => WorkspaceSource | undefined;
+}
+
+/** One scenario check = one code = one file = one page in docs/checks/<code>.md, like the config checks. */
+export interface ScenarioCheck {
+  readonly code: string;
+  readonly severity: Severity;
+  readonly summary: string;
+  run(context: ScenarioCheckContext): void;
+}
+
+export interface ScenarioCheckContext {
+  readonly text: string;
+  readonly root: JsonNode;
+  readonly scenario: ScenarioFile;
+  /** The named config: `text` undefined when it cannot be read; `result` its check when it can. */
+  readonly config: { path: string; node: JsonNode; text: string | undefined; result: CheckResult | undefined } | undefined;
+  readonly model: ConfigModel | undefined;
+  /** The scenario's run (once per check pass); `undefined` when it cannot run (no config, an unknown agent). */
+  run(): DryRunResult | undefined;
+  report(finding: Omit<Finding, "code" | "severity"> & { severity?: Severity }): void;
+}

@@ -1,0 +1,67 @@
+/**
+ * Bad input to `agent-sandbox dry-run`: a clear answer in under two seconds (the issue's bound, generous on a
+ * busy machine), never a stack trace, nothing read outside the workspace.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { hostWorkspace } from "../../server/src/cli/workspace";
+import { scratchDir } from "../helpers/scratch";
+
+const CLI = join(__dirname, "..", "..", "dist", "cli.js");
+const CONFIG = join(__dirname, "..", "..", "examples", "research-agent", "agent-sandbox.jsonc");
+
+function dryRun(scenario: string) {
+  const dir = scratchDir("dryrun-bad");
+  const file = join(dir, "bad.dryrun.jsonc");
+  writeFileSync(file, scenario);
+  const started = performance.now();
+  const r = spawnSync(process.execPath, [CLI, "dry-run", file], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  return { code: r.status, out: r.stdout + r.stderr, ms: performance.now() - started };
+}
+
+const step = '{"tool":"read_file","args":{"file_path":"/workspace/README.md"}}';
+
+test("a 10 MB scenario, 100,000 steps, a task nested 10,000 deep: the scenario fails with a reason, fast", () => {
+  const big = dryRun(JSON.stringify({ config: CONFIG, steps: [{ tool: "write_file", args: { file_path: "/workspace/a", content: "x".repeat(10 * 1024 * 1024) } }] }));
+  const many = dryRun(`{"config":${JSON.stringify(CONFIG)},"steps":[${Array(100_000).fill(step).join(",")}]}`);
+  const task = '{"tool":"task","args":{"subagent_type":"auditor","description":"x","steps":[';
+  const deep = dryRun(`{"config":${JSON.stringify(CONFIG)},"steps":[${task.repeat(10_000)}${"]}}".repeat(10_000)}]}`);
+  for (const [r, reason] of [[big, /files over 4 MB are not analysed/], [many, /files over 4 MB are not analysed/], [deep, /Nesting deeper than 128 levels/]] as const) {
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.out, reason);
+    assert.doesNotMatch(r.out, /\n\s+at /);
+    assert.ok(r.ms < 2000 * 3, `${r.ms} ms`);
+  }
+});
+
+test("a 1 MB argument runs, and the text output shortens it", () => {
+  const r = dryRun(JSON.stringify({ config: CONFIG, role: "admin", steps: [{ tool: "write_file", args: { file_path: "/workspace/notes/a.md", content: "y".repeat(1024 * 1024) }, expect: "ok" }, { tool: "grep", args: { pattern: "y".repeat(1024 * 1024), path: "/workspace/notes" }, expect: "ok" }] }));
+  assert.equal(r.code, 0, r.out.slice(0, 500));
+  assert.ok(r.out.length < 10_000, `${r.out.length} characters of output`);
+});
+
+test("a symbolic link loop, a link up and a link out of the workspace are left out of listings; reads outside are refused", () => {
+  const dir = scratchDir("dryrun-loop");
+  mkdirSync(join(dir, "ws", "a"), { recursive: true });
+  writeFileSync(join(dir, "ws", "a", "f.txt"), "in\n");
+  writeFileSync(join(dir, "outside.txt"), "out\n");
+  symlinkSync(join(dir, "ws", "loop1"), join(dir, "ws", "loop2"));
+  symlinkSync(join(dir, "ws", "loop2"), join(dir, "ws", "loop1"));
+  symlinkSync(join(dir, "ws"), join(dir, "ws", "a", "up"));
+  symlinkSync(join(dir, "outside.txt"), join(dir, "ws", "out.txt"));
+  const ws = hostWorkspace(join(dir, "ws"))!;
+  assert.deepEqual(ws.list("")!.map((e) => e.name).sort(), ["a"]);
+  // A link to a folder is left out even inside the workspace: this one points up, and a walk through it never ends.
+  assert.deepEqual(ws.list("a")!.map((e) => `${e.name}:${e.kind}`).sort(), ["f.txt:file"]);
+  for (const bad of ["out.txt", "../outside.txt", join(dir, "outside.txt"), "a/../../outside.txt", "loop1", "./a/f.txt"]) assert.equal(ws.read(bad), undefined, bad);
+  assert.equal(ws.read("a/f.txt"), "in\n");
+  // The whole run over that workspace ends, and shows nothing from outside.
+  writeFileSync(join(dir, "agent-sandbox.jsonc"), JSON.stringify({ version: 1, backend: { type: "filesystem", rootDir: "./ws", virtualMode: true }, workspace: { root: "./ws", mountAt: "/workspace" } }));
+  writeFileSync(join(dir, "s.dryrun.jsonc"), JSON.stringify({ config: "./agent-sandbox.jsonc", steps: [{ tool: "grep", args: { pattern: "" } }, { tool: "glob", args: { pattern: "**" } }] }));
+  const r = spawnSync(process.execPath, [CLI, "dry-run", join(dir, "s.dryrun.jsonc"), "--format", "json"], { encoding: "utf8", timeout: 10_000 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout).scenarios[0].steps.map((s: { output: string }) => s.output), ["/workspace/a/f.txt:\n  1: in\n  2: ", "/workspace/a/f.txt"]);
+});
