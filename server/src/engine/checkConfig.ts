@@ -94,6 +94,7 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
       // so many shapes takes V8's slow path.
       const finding: Finding = { code: check.code, severity: f.severity ?? check.severity, message: f.message, span: f.span };
       if (f.related !== undefined) finding.related = f.related;
+      if (f.detail !== undefined) finding.detail = f.detail;
       if (f.witness !== undefined) finding.witness = f.witness;
       if (f.fixes !== undefined) finding.fixes = f.fixes;
       if (f.tags !== undefined) finding.tags = f.tags;
