@@ -17,7 +17,7 @@ import { checkConfigText, mergeFindings, type CheckOptions, type CheckResult } f
 import { checkDryRunText } from "../engine/checkDryRun";
 import type { SkippedAnalysis } from "../engine/analysis";
 import { allRuleLists, type ConfigModel, type RuleListSpec, type RuleSpec } from "../engine/config/model";
-import type { Finding, Severity } from "../engine/diagnostics";
+import type { Finding, FixGroup, Severity } from "../engine/diagnostics";
 import { explainDecision, type Explanation } from "../engine/explain";
 import { CompiledRuleList } from "../engine/permissions/ruleList";
 import { FILESYSTEM_TOOLS, OPERATIONS, RUNTIME_IDS, type Operation, type RuntimeId } from "../engine/runtime";
@@ -198,11 +198,18 @@ function withRuntime(text: string, model: ConfigModel, runtime: RuntimeId): { te
 function shiftBack(result: CheckResult, at: number, length: number): CheckResult {
   const move = (o: number) => (o >= at + length ? o - length : Math.min(o, at));
   const span = (s: { start: number; end: number }) => ({ start: move(s.start), end: move(s.end) });
+  // A group's fixes share one object (fix-all finds the group by it): shifted once, shared again.
+  const groups = new Map<FixGroup, FixGroup>();
+  const group = (g: FixGroup): FixGroup => {
+    let shifted = groups.get(g);
+    if (!shifted) groups.set(g, (shifted = { ...g, list: span(g.list), edits: g.edits.map((e) => ({ ...e, span: span(e.span) })) }));
+    return shifted;
+  };
   const findings = result.findings.map((f) => ({
     ...f,
     span: span(f.span),
     ...(f.related ? { related: f.related.map((r) => ({ ...r, span: span(r.span) })) } : {}),
-    ...(f.fixes ? { fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: span(e.span) })), ...(x.provenOn ? { provenOn: span(x.provenOn) } : {}) })) } : {}),
+    ...(f.fixes ? { fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: span(e.span) })), ...(x.provenOn ? { provenOn: span(x.provenOn) } : {}), ...(x.together ? { together: group(x.together) } : {}) })) } : {}),
   }));
   return { ...result, findings, skipped: result.skipped.map((k) => ({ ...k, span: span(k.span) })) };
 }
