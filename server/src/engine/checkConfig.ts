@@ -11,6 +11,7 @@ import type { Finding, Severity, Skipped } from "./diagnostics";
 import { isSuppressed, suppressedLines } from "./suppressions";
 import { LineIndex } from "./text";
 import { AnalysisCancelled } from "./cancellation";
+import { withdrawFailingFixes } from "./fixVerification";
 
 export interface CheckOptions {
   /** Whether a path relative to the config file's folder exists. Default: nothing exists. */
@@ -30,6 +31,8 @@ export interface CheckOptions {
   analysisOnly?: boolean;
   /** The work budget of each check that looks for witnesses, in matcher questions (default `WITNESS_WORK_BUDGET`; tests lower it). */
   witnessBudget?: number;
+  /** Verify the fixes that add to the config by checking the fixed text (fixVerification.ts). Default: true. */
+  verifyFixes?: boolean;
 }
 
 export interface CheckResult {
@@ -67,7 +70,15 @@ export function checkConfigText(text: string, options: CheckOptions = {}): Check
   skipped.sort((a, b) => a.span.start - b.span.start || byCodePoints(a.what, b.what));
   // Then what the exact analysis could not decide, in its own order: every host shows the two lists as one.
   if ((options.analysis || options.analysisOnly) && model) skipped.push(...exactAnalysis().skippedAnalyses(model));
-  return { findings: finish(findings, text, lines, options), model, lines, skipped };
+  let shown = finish(findings, text, lines, options);
+  if (options.verifyFixes !== false && model) {
+    // Without the exact analysis and the slowest check (no fix verified here can add one of their errors).
+    const severities = { ...options.severities };
+    if (severities["dotfiles-unprotected"] !== "error") severities["dotfiles-unprotected"] = "off";
+    const recheck = (t: string) => checkConfigText(t, { ...options, analysis: false, analysisOnly: false, verifyFixes: false, severities }).findings;
+    shown = withdrawFailingFixes(text, shown, recheck);
+  }
+  return { findings: shown, model, lines, skipped };
 }
 
 function runChecks(model: ConfigModel, text: string, options: CheckOptions, out: Finding[], skipped: Skipped[]): void {
