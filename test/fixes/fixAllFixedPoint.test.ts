@@ -11,7 +11,9 @@ import { generateConfigText, generateInputs } from "../../bench/generate";
 import { main } from "../../server/src/cli/main";
 import { checkConfigText } from "../../server/src/engine/checkConfig";
 import { allRuleLists } from "../../server/src/engine/config/model";
-import { applyAllSafeFixes } from "../../server/src/engine/fixes";
+import { removeArrayElements } from "../../server/src/engine/config/edits";
+import { parseJsonc } from "../../server/src/engine/config/parse";
+import { applyAllSafeFixes, applyEdits } from "../../server/src/engine/fixes";
 import { CompiledRuleList } from "../../server/src/engine/permissions/ruleList";
 import { scratchDir } from "../helpers/scratch";
 
@@ -88,4 +90,39 @@ test("check --fix lists what each applied fix did, one line each", () => {
   assert.equal(code, 0, err);
   assert.match(err, /: 3 safe fixes applied \(rule-redundant ×3\)\n {2}rule-redundant: removed rule 0 \(deny "\/a\/f0"\): decided the same way without it\n {2}rule-redundant: removed rule 1 \(deny "\/a\/f1"\): decided the same way without it\n {2}rule-redundant: removed rule 2 \(deny "\/a\/f2"\): decided the same way without it\n$/);
   assert.doesNotMatch(readFileSync(file, "utf8"), /f[012]/);
+});
+
+test("removeArrayElements: several elements of one array at once, a run at the end taking the last survivor's comma", () => {
+  const cases: [string, number[], string][] = [
+    ['[\n  "a",\n  "b",\n  "c"\n]', [1, 2], '[\n  "a"\n]'],
+    ['[\n  "a",\n  "b",\n  "c",\n]', [1, 2], '[\n  "a",\n]'],
+    ['[ "a", "b", "c" ]', [1, 2], '[ "a" ]'],
+    ['[ "a", "b", "c" ]', [0, 2], '[  "b" ]'],
+    ['[\n  "a", // x\n  "b", // z\n  "c" // w\n]', [1, 2], '[\n  "a" // x\n   // z\n   // w\n]'],
+    ['[ "a", "b" ]', [0, 1], "[]"],
+  ];
+  for (const [text, indices, expected] of cases) {
+    const root = parseJsonc(text).root!;
+    assert.equal(applyEdits(text, removeArrayElements(text, root, indices)), expected, `${JSON.stringify(text)} ${indices}`);
+  }
+});
+
+test("a group is proved whole: removals each safe alone, and safe together only in part, keep every decision", () => {
+  // Each of rules 0, 1, 2 and 3 is redundant alone; 0 and 1 together are not (the allow would then decide /p/x).
+  const text = `{
+  "version": 1,
+  "permissions": [
+    { "operations": ["read"], "paths": ["/p/**"], "mode": "deny" },
+    { "operations": ["read"], "paths": ["/p/**"], "mode": "deny" },
+    { "operations": ["read"], "paths": ["/p/**", "/q/**"], "mode": "allow" },
+    { "operations": ["read"], "paths": ["/p/**"], "mode": "deny" }
+  ]
+}
+`;
+  const inputs = ["/p/x", "/q/x", "/r", "/p", "/q"].map((path) => ({ op: "read" as const, path }));
+  const all = applyAllSafeFixes(text, check(text), check);
+  assert.equal(all.complete, true);
+  assert.ok(all.applied.length >= 2, all.codes.join());
+  assert.deepEqual(decisions(all.text, inputs), decisions(text, inputs));
+  assert.deepEqual(safeLeft(all.text).map((f) => f.message), []);
 });
