@@ -72,9 +72,10 @@ export function checkConfigText(text: string, options: CheckOptions = {}): Check
   if ((options.analysis || options.analysisOnly) && model) skipped.push(...exactAnalysis().skippedAnalyses(model));
   let shown = finish(findings, text, lines, options);
   if (options.verifyFixes !== false && model) {
-    // Without the exact analysis and the slowest check (no fix verified here can add one of their errors).
-    const severities = { ...options.severities };
-    if (severities["dotfiles-unprotected"] !== "error") severities["dotfiles-unprotected"] = "off";
+    // Only what can report an error (the verification counts errors), without the exact analysis (no fix verified
+    // here can add one of its findings): a check below error level is not run at all.
+    const severities: Record<string, Severity | "off"> = { ...options.severities };
+    for (const c of CHECKS) if ((severities[c.code] ?? c.severity) !== "error") severities[c.code] = "off";
     const recheck = (t: string) => checkConfigText(t, { ...options, analysis: false, analysisOnly: false, verifyFixes: false, severities }).findings;
     shown = withdrawFailingFixes(text, shown, recheck);
   }
