@@ -14,9 +14,10 @@ test("permissions: [] makes a declarative subagent unrestricted (§6.1): read an
   const [f] = findings(config(`${PARENT}, "subagents": [{ "name": "helper", "description": "h", "permissions": [] }]`), CODE);
   assert.equal(f!.severity, "warning");
   assert.equal(f!.witness, "/secrets");
+  assert.equal(f!.message, 'Subagent "helper" can read /secrets and write /secrets, which the main agent\'s rules deny.');
   assert.equal(
-    f!.message,
-    'Subagent "helper" can read `/secrets` and write `/secrets`, which the main agent\'s rules deny (rule 0 of the top-level permissions): `permissions: []` makes it unrestricted, and read: it has no rules; write: it has no rules (§6.1). Delegating through `task` gets around the restriction; give the subagent rules that deny these paths too.',
+    f!.detail,
+    "Rule 0 of the top-level permissions denies it for the main agent. For the subagent, permissions: [] makes it unrestricted; read: it has no rules; write: it has no rules. Delegating through task gets around the restriction: give the subagent rules that deny these paths too.",
   );
   assert.equal(f!.related?.length, 2);
 });
@@ -24,7 +25,7 @@ test("permissions: [] makes a declarative subagent unrestricted (§6.1): read an
 test("a subagent with its own rules that deny less: only what it lets through is reported", () => {
   const [f] = findings(config(`${PARENT}, "subagents": [{ "name": "auditor", "description": "a",
     "permissions": [{ "operations": ["write"], "paths": ["/**"], "mode": "deny" }] }]`), CODE);
-  assert.match(f!.message, /^Subagent "auditor" can read `\/secrets`, which the main agent's rules deny/);
+  assert.match(f!.message, /^Subagent "auditor" can read \/secrets, which the main agent's rules deny/);
   assert.doesNotMatch(f!.message, /write/);
 });
 
@@ -32,7 +33,7 @@ test("permissions: null inherits in JS (no finding) and means unrestricted in Py
   const sub = `"subagents": [{ "name": "helper", "description": "h", "permissions": null }]`;
   expectNoFindings(config(`${PARENT}, ${sub}`), CODE);
   const [f] = findings(config(`"runtime": "deepagents-py", ${PARENT}, ${sub}`), CODE);
-  assert.match(f!.message, /`permissions: null` means unrestricted in deepagents-py/);
+  assert.match(f!.detail!, /permissions: null means unrestricted in deepagents-py/);
 });
 
 test("does not fire when the subagent inherits, or denies at least as much", () => {
@@ -47,7 +48,7 @@ test("the example config: the auditor can read what the main agent may not", () 
   const found = findings(text, CODE, { listDirectory: (p) => (p.replace(/^\.\//, "") === "sample-workspace" ? ["README.md"] : undefined) });
   const auditor = found.find((f) => f.message.startsWith('Subagent "auditor"'));
   assert.ok(auditor);
-  assert.match(auditor.message, new RegExp(`can read \`${auditor.witness!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\``));
+  assert.match(auditor.message, new RegExp(`can read ${auditor.witness!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")},`));
   // The writer has no permissions of its own: it inherits, so it escalates nothing.
   assert.ok(!found.some((f) => f.message.startsWith('Subagent "writer"')));
 });
@@ -56,7 +57,9 @@ test("the example config: the auditor can read what the main agent may not", () 
 test("fix: prepend the main agent's deny rules, to an empty list, a list with rules, or in place of Python's null; the escalation is then gone", () => {
   const cases = [
     [config(`${PARENT}, "subagents": [{ "name": "helper", "description": "h", "permissions": [] }]`),
-      config(`${PARENT}, "subagents": [{ "name": "helper", "description": "h", "permissions": [{ "operations": ["read", "write"], "paths": ["/secrets/**"], "mode": "deny" }] }]`)],
+      config(`${PARENT}, "subagents": [{ "name": "helper", "description": "h", "permissions": [
+    { "operations": ["read", "write"], "paths": ["/secrets/**"], "mode": "deny" }
+  ] }]`)],
     [config(`${PARENT}, "subagents": [{ "name": "auditor", "description": "a", "permissions": [
       { "operations": ["read"], "paths": ["/**"], "mode": "allow" }
     ] }]`),
@@ -65,7 +68,9 @@ test("fix: prepend the main agent's deny rules, to an empty list, a list with ru
       { "operations": ["read"], "paths": ["/**"], "mode": "allow" }
     ] }]`)],
     [config(`"runtime": "deepagents-py", ${PARENT}, "subagents": [{ "name": "helper", "description": "h", "permissions": null }]`),
-      config(`"runtime": "deepagents-py", ${PARENT}, "subagents": [{ "name": "helper", "description": "h", "permissions": [{ "operations": ["read", "write"], "paths": ["/secrets/**"], "mode": "deny" }] }]`)],
+      config(`"runtime": "deepagents-py", ${PARENT}, "subagents": [{ "name": "helper", "description": "h", "permissions": [
+    { "operations": ["read", "write"], "paths": ["/secrets/**"], "mode": "deny" }
+  ] }]`)],
   ] as const;
   for (const [before, after] of cases) {
     const [f] = findings(before, CODE);

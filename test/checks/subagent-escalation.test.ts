@@ -10,7 +10,8 @@ const READ_ONLY = `"middleware": [{ "type": "filesystem", "tools": ["read_file",
 test("fires on a declarative subagent that regains the tools the main agent's allowlist hides (§6.4)", () => {
   const [f] = expectFindings(config(`"backend": { "type": "sandbox" },\n  ${READ_ONLY},\n  "subagents": [{ "name": ⟦"worker"⟧, "description": "w" }]`), CODE);
   assert.equal(f!.severity, "warning");
-  assert.match(f!.message, /^Subagent "worker" can use `write_file`, `edit_file`, `delete`, `execute`, which the main agent's allowlist \(middleware #0\) hides/);
+  assert.equal(f!.message, 'Subagent "worker" can use write_file, edit_file, delete, execute, which the main agent\'s allowlist hides.');
+  assert.match(f!.detail!, /^The main agent's allowlist is that of middleware #0\. A declarative subagent does not inherit/);
 });
 
 test("fires when a subagent's own middleware allows more than the parent's", () => {

@@ -46,11 +46,12 @@ test("a toolDescriptions key that is no filesystem tool, and an interruptOn key 
   assert.match(found[0]!.detail!, /^The interruptOn entry of the main agent never fires, and no call waits for approval because of it\. Did you mean "write_file"\?$/);
   assert.match(found[1]!.detail!, /^deepagents-js 1\.14\.1 registers no tool of that name in .* \(known: .*\)\. Did you mean "grep"\?$/);
   assert.match(found[2]!.detail!, /interruptOn entry of subagent "a" never fires.* Did you mean "execute"\?$/);
-  // The fix renames the key; nothing is left to report.
-  let fixed = text.replace(/[⟦⟧]/g, "");
-  for (let k = 0; k < 3; k++) fixed = applyFix(fixed, findings(fixed, CODE)[0]!);
-  expectNoFindings(fixed, CODE);
-  assert.match(fixed, /"write_file": true, "write_file": true/);
+  // The fix renames the key, unless the name it would take is there already: a key written twice is an error, so
+  // that rename is not offered (fixVerification.ts). "exeucte" has no twin: renamed, it is gone.
+  assert.deepEqual(found.map((f) => f.fixes?.map((x) => x.title)), [undefined, undefined, ['Change to "execute"']]);
+  const fixed = applyFix(text.replace(/[⟦⟧]/g, ""), found[2]!);
+  assert.match(fixed, /"execute": true, "run_sql": true/);
+  assert.deepEqual(findings(fixed, CODE).map((f) => f.message), [found[0]!.message, found[1]!.message]);
   // A custom middleware may bring tools of its own: any interruptOn name may then be real.
   expectNoFindings(config(`"interruptOn": { "approve_payment": true },\n  "middleware": [{ "type": "custom", "name": "payments" }]`), CODE);
 });

@@ -4,7 +4,7 @@ import type { Finding } from "../../server/src/engine/diagnostics";
  * The codes whose messages are rewritten on their own branches (dotfiles-unprotected, dot-segment-bypass,
  * subagent-escalation): exempt here until those branches are merged, when this list is emptied.
  */
-export const STYLE_EXEMPT_CODES: ReadonlySet<string> = new Set(["subagent-escalation"]);
+export const STYLE_EXEMPT_CODES: ReadonlySet<string> = new Set([]);
 
 /** The most words a message may have (a quoted name, `"/workspace/my file.txt"`, counts as one). */
 export const MAX_MESSAGE_WORDS = 19;

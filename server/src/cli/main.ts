@@ -66,7 +66,8 @@ to search (default: the current folder; node_modules, .git, dist, out and .vscod
 file named on the command line is always checked). --no-analysis leaves out the exact rule-order analysis (rule-shadowed,
 rule-redundant, rule-partially-shadowed, runtime-divergence, dotfiles-unprotected, subagent-escalation's paths), the slowest part on
 configs with hundreds of rules. LEVEL: error, warning, information, hint or off.
-Exit codes: 0 nothing at error level, 1 findings at error level, 2 the command could not run.
+Exit codes: 0 nothing at error level, 1 findings at error level (or --fix stopped with safe fixes left), 2 the
+command could not run.
 `;
 
 interface Io {
@@ -200,6 +201,8 @@ function check(args: ParsedArgs, io: Io): number {
   const reports: FileReport[] = [];
   let unreadable = 0;
   let unwritable = 0;
+  // Files whose --fix stopped at its bound with safe fixes left: exit 1, work is left.
+  let unfinished = 0;
   for (const file of files) {
     const read = readOrSay(file, io);
     if (typeof read === "string") {
@@ -227,13 +230,18 @@ function check(args: ParsedArgs, io: Io): number {
       const unfixed = result;
       // Fixes can touch the same lines; apply what does not overlap, re-check, repeat (the editor's fix-all too).
       const all = later.fixes().applyAllSafeFixes(text, result, run);
-      const applied = all.codes;
+      const applied = all.applied;
       const fixed = all.text;
       result = all.result;
+      if (!all.complete) {
+        unfinished++;
+        io.err(`agent-sandbox: ${displayPath(file)}: stopped after ${all.rounds} rounds of fixes with safe fixes left; run --fix again\n`);
+      }
       if (fixed !== text) {
         try {
           writeFileSync(file, asWritten(fixed, byteOrderMark));
-          io.err(`agent-sandbox: ${displayPath(file)}: ${applied.length} safe fix${applied.length === 1 ? "" : "es"} applied (${countedCodes(applied)})\n`);
+          io.err(`agent-sandbox: ${displayPath(file)}: ${applied.length} safe fix${applied.length === 1 ? "" : "es"} applied (${countedCodes(applied.map((a) => a.code))})\n`);
+          for (const a of applied) io.err(`  ${a.code}: ${a.did}\n`);
         } catch (error) {
           // The file is as it was: report what it says, and say why it was not fixed (exit 2, like an unreadable file).
           writeError = `cannot write the fixes (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the file is unchanged`;
@@ -276,7 +284,7 @@ function check(args: ParsedArgs, io: Io): number {
   else if (format === "sarif") io.out(`${JSON.stringify(later.sarif().toSarif(reports, VERSION, DOCS), null, 2)}\n`);
   else io.out(textReport(reports, summary, io.color, unreadable, unwritable));
   if (unreadable + unwritable > 0) return 2;
-  return summary.errors > 0 ? 1 : 0;
+  return summary.errors > 0 || unfinished > 0 ? 1 : 0;
 }
 
 function explain(args: ParsedArgs, io: Io): number {

@@ -7,11 +7,12 @@ import { PatternTable } from "./checks/patternTable";
 import { buildModel, type ConfigModel } from "./config/model";
 import { parseJsonc } from "./config/parse";
 import { SchemaValidator, type Schema } from "./config/schemaValidator";
-import type { Finding, Skipped } from "./diagnostics";
+import type { Finding, Severity, Skipped } from "./diagnostics";
 import type { RuntimeId } from "./runtime";
 import { byCodePoints, compareFindings, finishFindings, type SeverityOverrides } from "./suppressions";
 import { LineIndex } from "./text";
 import { AnalysisCancelled } from "./cancellation";
+import { withdrawFailingFixes } from "./fixVerification";
 
 export interface CheckOptions {
   /** Whether a path relative to the config file's folder exists. Default: nothing exists. */
@@ -36,6 +37,8 @@ export interface CheckOptions {
   analysisOnly?: boolean;
   /** The work budget of each check that looks for witnesses, in matcher questions (default `WITNESS_WORK_BUDGET`; tests lower it). */
   witnessBudget?: number;
+  /** Verify the fixes that add to the config by checking the fixed text (fixVerification.ts). Default: true. */
+  verifyFixes?: boolean;
 }
 
 export interface CheckResult {
@@ -73,7 +76,16 @@ export function checkConfigText(text: string, options: CheckOptions = {}): Check
   skipped.sort((a, b) => a.span.start - b.span.start || byCodePoints(a.what, b.what));
   // Then what the exact analysis could not decide, in its own order: every host shows the two lists as one.
   if ((options.analysis || options.analysisOnly) && model) skipped.push(...exactAnalysis().skippedAnalyses(model));
-  return { findings: finishFindings(findings, text, lines, options.severities), model, lines, skipped };
+  let shown = finishFindings(findings, text, lines, options.severities);
+  if (options.verifyFixes !== false && model) {
+    // Only what can report an error (the verification counts errors), without the exact analysis (no fix verified
+    // here can add one of its findings): a check below error level is not run at all.
+    const severities: Record<string, Severity | "off"> = { ...options.severities };
+    for (const c of CHECKS) if ((severities[c.code] ?? c.severity) !== "error") severities[c.code] = "off";
+    const recheck = (t: string) => checkConfigText(t, { ...options, analysis: false, analysisOnly: false, verifyFixes: false, severities }).findings;
+    shown = withdrawFailingFixes(text, shown, recheck);
+  }
+  return { findings: shown, model, lines, skipped };
 }
 
 function runChecks(model: ConfigModel, text: string, options: CheckOptions, out: Finding[], skipped: Skipped[]): void {
@@ -101,6 +113,7 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
       const finding: Finding = { code: check.code, severity: f.severity ?? check.severity, message: f.message, span: f.span };
       if (f.detail !== undefined) finding.detail = f.detail;
       if (f.related !== undefined) finding.related = f.related;
+      if (f.detail !== undefined) finding.detail = f.detail;
       if (f.witness !== undefined) finding.witness = f.witness;
       if (f.detail !== undefined) finding.detail = f.detail;
       if (f.fixes !== undefined) finding.fixes = f.fixes;

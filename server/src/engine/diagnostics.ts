@@ -21,6 +21,27 @@ export interface Fix {
    * another fix changes that list; the re-check then proves the next one on the list as it has become.
    */
   provenOn?: Span;
+  /**
+   * Fixes proved safe together (rule removals of one list: all of them at once change none of its decisions, proved
+   * on the list as it stands). Each one alone is safe as well, but a part of the group need not be (two copies of
+   * one deny), so fix-all applies the group whole, with its own edits, or none of it that round.
+   */
+  together?: FixGroup;
+  /** What applying it did, for fix-all's listing ("removed rule 12 (allow "/a/**"): decided the same way without it"). */
+  applied?: string;
+}
+
+/** See `Fix.together`: the group's fixes share this object. */
+export interface FixGroup {
+  /** The list the group's proof is about. */
+  readonly list: Span;
+  /** The edits of every fix of the group, made to be applied together (no two overlap). */
+  readonly edits: readonly Edit[];
+  /**
+   * What the edits do, one entry per change, for fix-all's listing. A group may do more than its fixes: rules that
+   * become removable once the others are gone go with them (what the next rounds would otherwise find one by one).
+   */
+  readonly applied: readonly string[];
 }
 
 export interface Related {

@@ -1,13 +1,20 @@
-import type { Edit, Finding, Fix } from "./diagnostics";
+import type { Edit, Finding, Fix, FixGroup } from "./diagnostics";
 import type { Span } from "./text";
+
+/** One fix fix-all applied: its finding's code, and what it did (`Fix.applied`, else its title). */
+export interface AppliedFix {
+  readonly code: string;
+  readonly did: string;
+}
 
 /**
  * One round of fix-all: the first safe fix of each finding whose edits touch no edit already chosen (the first fix
- * wins a conflict; the caller re-checks and applies the rest in the next round); `codes` names each one applied.
- * A fix proved on a rule list as it stands (`provenOn`) goes alone: one per list, and only when no other fix of
- * this round edits that list. What is left is proved again on the re-checked text, next round.
+ * wins a conflict; the caller re-checks and applies the rest in the next round); `applied` says what each did.
+ * A fix proved on a rule list as it stands (`provenOn`) needs that list unchanged by any other fix of the round:
+ * a group proved together (`together`) goes whole, first; otherwise one such fix per list. What is left is proved
+ * again on the re-checked text, next round.
  */
-export function applySafeFixes(text: string, findings: readonly Finding[]): { text: string; codes: string[] } {
+export function applySafeFixes(text: string, findings: readonly Finding[]): { text: string; codes: string[]; applied: AppliedFix[] } {
   const safe = findings.map((f) => ({ code: f.code, fix: f.fixes?.find((x) => x.safe) })).filter((f): f is { code: string; fix: Fix } => f.fix !== undefined);
   const proofLists = [...new Map(safe.flatMap((f) => (f.fix.provenOn ? [[spanKey(f.fix.provenOn), f.fix.provenOn] as const] : []))).values()];
   const within = (list: Span, edit: Edit) => edit.span.start >= list.start && edit.span.end <= list.end;
@@ -18,16 +25,27 @@ export function applySafeFixes(text: string, findings: readonly Finding[]): { te
     for (const list of proofLists) if (fix.edits.some((e) => within(list, e))) busy.add(spanKey(list));
   }
   const chosen = new ChosenEdits();
-  const codes: string[] = [];
+  const applied: AppliedFix[] = [];
+  const describe = (code: string, fix: Fix): AppliedFix => ({ code, did: fix.applied ?? fix.title });
+  // Groups first: the members' edits go in as the group made them (they may touch one another, never overlap).
+  const groups = new Map<FixGroup, { code: string; fix: Fix }[]>();
+  for (const f of safe) if (f.fix.together) groups.set(f.fix.together, [...(groups.get(f.fix.together) ?? []), f]);
+  for (const [group, members] of groups) {
+    const list = spanKey(group.list);
+    if (busy.has(list) || group.edits.some((e) => chosen.touches(e))) continue;
+    busy.add(list);
+    for (const e of group.edits) chosen.add(e);
+    for (const did of group.applied) applied.push({ code: members[0]!.code, did });
+  }
   for (const { code, fix } of safe) {
     const list = fix.provenOn && spanKey(fix.provenOn);
     if (list && busy.has(list)) continue;
     if (fix.edits.some((e) => chosen.touches(e))) continue;
     if (list) busy.add(list);
     for (const e of fix.edits) chosen.add(e);
-    codes.push(code);
+    applied.push(describe(code, fix));
   }
-  return { text: applyEdits(text, chosen.edits), codes };
+  return { text: applyEdits(text, chosen.edits), codes: applied.map((a) => a.code), applied };
 }
 
 /**
@@ -69,30 +87,39 @@ class ChosenEdits {
 const spanKey = (span: Span) => `${span.start}:${span.end}`;
 
 /**
- * Rounds of fix-all (`check --fix`, `source.fixAll`) before it stops: each applies what it can and re-checks. A
- * proved rule removal goes one per list per round, so a list with many redundant rules takes as many rounds.
+ * Rounds of fix-all (`check --fix`, `source.fixAll`) before it stops with safe fixes left: each round applies what
+ * it can and re-checks. Rule removals of one list go together (`Fix.together`), so a config reaches its fixed point
+ * in a few rounds; the bound is for a chain of fixes that keeps making work for the next round.
  */
 export const FIX_ROUNDS = 100;
 
 /**
- * Every safe fix, round after round, each round re-checked (`recheck`) until none is left: the text, the last
- * check's result, and the codes of the fixes applied. A round whose text no longer parses (a bug of ours: a fix
- * must never do that) is dropped, and fixing stops there.
+ * Every safe fix, round after round, each round re-checked (`recheck`) until none is left (a fixed point): the
+ * text, the last check's result, what was applied, and whether the fixed point was reached (`complete`: false when
+ * FIX_ROUNDS rounds ran and safe fixes are still offered, or a round broke the file). A round whose text no longer
+ * parses (a bug of ours: a fix must never do that) is dropped, and fixing stops there.
  */
-export function applyAllSafeFixes<R extends { findings: readonly Finding[] }>(text: string, checked: R, recheck: (text: string) => R): { text: string; result: R; codes: string[] } {
+export function applyAllSafeFixes<R extends { findings: readonly Finding[] }>(
+  text: string,
+  checked: R,
+  recheck: (text: string) => R,
+  rounds = FIX_ROUNDS,
+): { text: string; result: R; codes: string[]; applied: AppliedFix[]; complete: boolean; rounds: number } {
   let result = checked;
-  const codes: string[] = [];
+  const applied: AppliedFix[] = [];
   const broken = (r: R) => r.findings.some((f) => f.code === "json-syntax");
-  for (let round = 0; round < FIX_ROUNDS; round++) {
+  let round = 0;
+  for (; ; round++) {
     const next = applySafeFixes(text, result.findings);
-    if (next.codes.length === 0) break;
+    if (next.applied.length === 0) return { text, result, codes: applied.map((a) => a.code), applied, complete: true, rounds: round };
+    if (round === rounds) break;
     const after = recheck(next.text);
     if (broken(after) && !broken(result)) break;
     text = next.text;
     result = after;
-    codes.push(...next.codes);
+    applied.push(...next.applied);
   }
-  return { text, result, codes };
+  return { text, result, codes: applied.map((a) => a.code), applied, complete: false, rounds: round };
 }
 
 /** The text with non-overlapping `edits` applied, in one pass (100,000 fixes in a large file took minutes one slice at a time). */

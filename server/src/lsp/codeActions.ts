@@ -41,6 +41,8 @@ export function codeActions(
     const diagnostics = params.context.diagnostics.length
       ? params.context.diagnostics
       : analysis.findings.filter((f) => overlaps(analysis, f, params)).map((f) => toDiagnostic(f, analysis, uri));
+    // One "Ignore" per code and line: the comment silences every finding of that code there.
+    const ignoreOffered = new Set<string>();
     for (const diagnostic of diagnostics) {
       const finding = findingOf(analysis, diagnostic);
       if (!finding) continue;
@@ -53,7 +55,9 @@ export function codeActions(
           edit: { changes: { [uri]: fix.edits.map((e) => ({ range: analysis.lines.rangeOf(e.span), newText: e.newText })) } },
         });
       });
-      if (analysis.kind === "config" && !NOT_IGNORABLE.has(finding.code)) {
+      const ignoreKey = `${finding.code}:${analysis.lines.positionAt(finding.span.start).line}`;
+      if (analysis.kind === "config" && !NOT_IGNORABLE.has(finding.code) && !ignoreOffered.has(ignoreKey)) {
+        ignoreOffered.add(ignoreKey);
         actions.push({
           title: `Ignore ${finding.code} here`,
           kind: CodeActionKind.QuickFix,

@@ -94,10 +94,14 @@ export function countBySeverity(analysis: Analysis): { errors: number; warnings:
   return counts;
 }
 
-/** The finding a diagnostic sent by this server came from (matched by code and range, as code actions receive them). */
+/**
+ * The finding a diagnostic sent by this server came from (matched by code, range and message, as code actions
+ * receive them): one check can report two findings on one range (subagent-escalation's tool and path halves), and
+ * each has fixes of its own.
+ */
 export function findingOf(analysis: Analysis, diagnostic: Diagnostic): Finding | undefined {
   return analysis.findings.find((f) => {
-    if (f.code !== diagnostic.code) return false;
+    if (f.code !== diagnostic.code || f.message !== diagnostic.message) return false;
     const r = analysis.lines.rangeOf(f.span);
     return (
       r.start.line === diagnostic.range.start.line &&

@@ -58,6 +58,20 @@ export class Confirm {
     return { decision: "allow", ruleIndex: -1 };
   }
 
+  /** The decision with every rule of `gone` removed from the list (rule numbers as in the full list). */
+  decideWithoutAll(gone: ReadonlySet<number>, op: Operation, path: string): { decision: Decision | "error"; ruleIndex: number } {
+    for (const rule of this.list.rules) {
+      if (gone.has(rule.index) || !this.runtime.operationsCover(rule.input.operations, op) || !Array.isArray(rule.input.paths)) continue;
+      for (const p of rule.input.paths) {
+        if (typeof p !== "string" || p.length === 0) continue;
+        const compiled = this.pattern(p);
+        if (compiled.unusable) return { decision: "error", ruleIndex: rule.index };
+        if (compiled.matches(path)) return { decision: decisionOf(this.runtime, rule.input.mode), ruleIndex: rule.index };
+      }
+    }
+    return { decision: "allow", ruleIndex: -1 };
+  }
+
   /** The runtime's compiled pattern (cached across checks). */
   pattern(p: string): CompiledPattern {
     return cachedPattern(this.runtime, p);

@@ -2,12 +2,12 @@ import { agentsOf, rulesForAgent, type AgentRef } from "../agents/agents";
 import { agentFilesystem } from "../agents/backends";
 import type { CheckContext } from "../checks/check";
 import type { RuleListSpec } from "../config/model";
-import { spanOf } from "../config/parse";
+import { spanOf, type JsonNode } from "../config/parse";
 import type { Edit, Finding, Fix, Severity } from "../diagnostics";
 import { indentationAt, insertFirstElement } from "../config/edits";
-import { insertProperty, replaceValue } from "../config/objectEdits";
-import { CompiledRuleList } from "../permissions/ruleList";
-import type { Operation } from "../runtime/runtime";
+import { insertProperty, nodeText, reindent, replaceValue } from "../config/objectEdits";
+import { CompiledRuleList, type PermissionRuleInput } from "../permissions/ruleList";
+import type { Operation, Runtime } from "../runtime/runtime";
 import { OPERATIONS, TOOLS_BY_OPERATION } from "../runtime/runtime";
 import { Budget, BudgetExceeded, DEFAULT_RULE_BUDGET } from "./budget";
 import { analysisForCheck, describeList, type ModelAnalysis } from "./modelAnalysis";
@@ -150,48 +150,97 @@ export function pathEscalationFindings(context: CheckContext): ReportedFinding[]
   for (const [agent, escalations] of byAgent) {
     const governing = rulesForAgent(model, agent);
     const node = agentNode(agent, governing.list) ?? parentList.node;
-    const what = escalations.map((e) => `${e.operation} \`${shown(e.path)}\``).join(" and ");
+    const what = escalations.map((e) => `${e.operation} ${shown(e.path)}`).join(" and ");
     const first = escalations[0]!;
     const childSays = escalations
       .map((e) => (e.childRule >= 0 ? `${e.operation}: its rule ${e.childRule} ${e.childDecision === "interrupt" ? "asks (interrupt)" : "allows"}` : `${e.operation}: ${governing.list ? "none of its rules matches, so the permissive default allows" : "it has no rules"}`))
       .join("; ");
     findings.push({
-      message: `${capitalize(agentLabel(agent))} can ${what}, which the main agent's rules deny (rule ${first.parentRule} of ${describeList(parentList)}): ${governing.why}, and ${childSays} (§6.1). Delegating through \`task\` gets around the restriction; give the subagent rules that deny these paths too.`,
+      message: `${capitalize(agentLabel(agent))} can ${what}, which the main agent's rules deny.`,
+      detail: `Rule ${first.parentRule} of ${describeList(parentList)} denies it for the main agent. For the subagent, ${plain(governing.why)}; ${childSays}. Delegating through task gets around the restriction: give the subagent rules that deny these paths too.`,
       span: spanOf(node),
       witness: first.path,
       related: escalations.map((e) => ({
-        message: `the main agent's rule ${e.parentRule} denies ${e.operation} \`${shown(e.path)}\``,
+        message: `the main agent's rule ${e.parentRule} denies ${e.operation} ${shown(e.path)}`,
         span: spanOf(parentList.rules[e.parentRule]!.node),
       })),
-      fixes: prependParentDenies(context.text, agent, governing.list, parentList),
+      fixes: prependParentDenies(context, agent, parentList),
     });
   }
   return findings;
 }
 
 /**
- * diagnostics.md's fix: "prepend the parent's deny rules". First in the subagent's own list, so they decide before
- * its allows; in place of a `null` (deepagents-py's "no rules"); or as a new `permissions` when it has none. Copied
- * as the parent's source text. Not safe: the subagent may then be denied more than the paths shown, whatever the
- * parent's earlier allows let through there. None for the general-purpose subagent (it has no entry to edit) or a
- * subagent governed by a middleware's list.
+ * The fix "prepend the parent's deny rules": the main agent's deny rules, first in the list the subagent's runtime
+ * reads, so they decide before its allows. That list is its own filesystem middleware's `permissions` when it has
+ * one (a custom middleware replaces the default one and ignores the subagent's `permissions`), else the subagent's
+ * `permissions`: prepended to its list, in place of a `null` (deepagents-py's "no rules"), or as a new member.
+ * Only rules every runtime of the config accepts are copied (a rule refused when the agent is built would break the
+ * subagent too), as the parent's source text, one rule per line in the file's indentation. Not safe: the subagent
+ * may then be denied more than the paths shown, whatever the parent's earlier allows let through there. None for
+ * the general-purpose subagent (it has no entry to edit) or a forked subagent that inherits the parent's middleware.
  */
-function prependParentDenies(text: string, agent: AgentRef, governing: RuleListSpec | undefined, parentList: RuleListSpec): Fix[] {
+function prependParentDenies(context: CheckContext, agent: AgentRef, parentList: RuleListSpec): Fix[] {
   if (agent.kind !== "subagent") return [];
-  const denies = parentList.rules.filter((r) => r.input.mode === "deny").map((r) => text.slice(r.node.offset, r.node.offset + r.node.length));
+  const text = context.text;
+  const denies = parentList.rules.filter((r) => r.input.mode === "deny" && context.runtimes.every((runtime) => acceptedBy(runtime, r.input))).map((r) => nodeText(text, r.node));
   if (denies.length === 0) return [];
-  const p = agent.spec.permissions;
-  let edit: Edit | undefined;
-  if (p.kind === "list" && (governing === p.list || governing === undefined) && p.list.node.type === "array") {
-    const first = p.list.node.children?.[0];
-    const multiline = first !== undefined && text.slice(p.list.node.offset, first.offset).includes("\n");
-    edit = insertFirstElement(text, p.list.node, denies.join(multiline ? `,\n${indentationAt(text, first.offset)}` : ", "));
-  } else if (p.kind === "null" && governing === undefined) {
-    edit = replaceValue(text, p.node, `[${denies.join(", ")}]`);
-  } else if (p.kind === "omitted" && governing === undefined) {
-    edit = insertProperty(text, agent.spec.node, "permissions", `[${denies.join(", ")}]`);
+  const fs = agentFilesystem(context.model, agent);
+  if (fs.custom && fs.inherited) return [];
+  const unit = indentUnit(text);
+  let edit: Edit;
+  if (fs.custom) {
+    const list = fs.custom.permissions;
+    edit = list ? prependRules(text, list.node, denies, unit) : insertProperty(text, fs.custom.node, "permissions", ruleListText(denies, unit));
+  } else {
+    const p = agent.spec.permissions;
+    if (p.kind === "list") edit = prependRules(text, p.list.node, denies, unit);
+    else if (p.kind === "null") edit = replaceValue(text, p.node, ruleListText(denies, unit));
+    else edit = insertProperty(text, agent.spec.node, "permissions", ruleListText(denies, unit));
   }
-  return edit ? [{ title: `Prepend the main agent's deny rules (${denies.length})`, edits: [edit], safe: false }] : [];
+  return [{ title: `Prepend the main agent's deny rules (${denies.length})`, edits: [edit], safe: false }];
+}
+
+/** The runtime builds an agent with this rule: known operations and mode, and every path accepted (docs/reference/paths.md). */
+function acceptedBy(runtime: Runtime, rule: PermissionRuleInput): boolean {
+  if (!Array.isArray(rule.operations) || !rule.operations.every((op) => (OPERATIONS as readonly unknown[]).includes(op))) return false;
+  if (rule.mode !== undefined && !(typeof rule.mode === "string" && runtime.modes.includes(rule.mode))) return false;
+  if (!Array.isArray(rule.paths) || rule.paths.some((p) => typeof p !== "string" || runtime.permissionPathProblem(p) !== undefined)) return false;
+  return OPERATIONS.every((op) => runtime.ruleCallFailure(rule, op) === undefined);
+}
+
+/**
+ * `rules` first in `array`: each on a line of its own, indented like the list's elements. A list written on one
+ * line is laid out one element per line (the copied rules would otherwise make a line hundreds of characters long).
+ */
+function prependRules(text: string, array: JsonNode, rules: readonly string[], unit: string): Edit {
+  const items = array.children ?? [];
+  const first = items[0];
+  if (first && text.slice(array.offset, first.offset).includes("\n")) {
+    const indent = indentationAt(text, first.offset);
+    return insertFirstElement(text, array, rules.map((r) => reindent(r, indent)).join(`,\n${indent}`));
+  }
+  return replaceValue(text, array, ruleListText([...rules, ...items.map((item) => nodeText(text, item))], unit));
+}
+
+/** A rule list of the given rule texts, one per line, laid out for a value whose line starts unindented. */
+function ruleListText(rules: readonly string[], unit: string): string {
+  return `[\n${rules.map((r) => `${unit}${reindent(r, unit)}`).join(",\n")}\n]`;
+}
+
+/** One level of the file's indentation: the shortest indentation of any line (two spaces when none is). */
+function indentUnit(text: string): string {
+  let unit: string | undefined;
+  for (const m of text.matchAll(/\n([ \t]+)\S/g)) {
+    if (unit === undefined || m[1]!.length < unit.length) unit = m[1]!;
+    if (unit.length === 1) break;
+  }
+  return unit ?? "  ";
+}
+
+/** Text written for markdown, as plain text: without backticks. */
+function plain(text: string): string {
+  return text.replace(/`/g, "");
 }
 
 function capitalize(s: string): string {

@@ -8,7 +8,7 @@ import type { Skipped } from "../diagnostics";
 import type { Span } from "../text";
 import { Budget, BudgetExceeded, DEFAULT_PATTERN_BUDGET, DEFAULT_PRODUCT_BUDGET, DEFAULT_RULE_BUDGET, type BudgetLimits } from "./budget";
 import { asTypedPaths, canonicalPaths, patternLanguage, readablePaths, sharedCharacters, type PatternLanguage } from "./languages";
-import { divergencesOf, escalationsOf, ListReading, moveIsSafe, realiseOutcomes, ruleAnalyses, type Divergence, type RealisedOutcome } from "./outcomes";
+import { divergencesOf, escalationsOf, ListReading, moveIsSafe, realiseOutcomes, removableTogether, ruleAnalyses, type Divergence, type RealisedOutcome } from "./outcomes";
 import { RuleListAnalysis, type RuleAnalysis, type SkipNote } from "./ruleListAnalysis";
 import { RuleTables } from "./ruleTables";
 import { PathSpace } from "./space";
@@ -35,6 +35,12 @@ export interface RuleAnswers {
   firstOverlappingEarlier(index: number): number | undefined;
   /** Moving rule `from` above rule `to` changes no decision outside its own paths and makes it decide them all. */
   proveMove(from: number, to: number): boolean;
+  /**
+   * Of `candidates` (rules each of which, alone, can go without changing a decision), the ones that can all go
+   * together: taken in the order given, each kept when removing it with those kept before changes no decision.
+   * `shadowed` rules become candidates once the removals leave them unshadowed (automata/outcomes.ts).
+   */
+  removableTogether(candidates: readonly number[], shadowed?: readonly number[]): number[];
   readonly skipped: readonly SkipNote[];
 }
 
@@ -64,6 +70,9 @@ class ProductRuleAnswers implements RuleAnswers {
     let safe = this.moves.get(key);
     if (safe === undefined) this.moves.set(key, (safe = moveIsSafe(this.reading, this.outcomes, from, to)));
     return safe;
+  }
+  removableTogether(candidates: readonly number[], shadowed: readonly number[] = []): number[] {
+    return removableTogether(this.reading, this.outcomes, candidates, shadowed);
   }
 }
 

@@ -544,6 +544,83 @@ export function moveIsSafe(reading: ListReading, outcomes: readonly RealisedOutc
   return true;
 }
 
+/**
+ * Of `candidates`, those that can be removed from the list together without changing any decision, chosen in the
+ * order given: a candidate is kept when, with the ones kept before it gone, every realised combination it decides
+ * falls to a rule (or the permissive default) that decides the same way. A candidate turned down may become
+ * removable once others are gone (its paths fall to one of them, which falls further): the candidates turned down
+ * are tried again until a pass keeps none, so what is left is a fixed point, none of it removable alone. Every path
+ * realises one combination, so this is exact; with a rule whose pattern was not analysed, nothing is claimed
+ * beyond the first candidate.
+ */
+export function removableTogether(reading: ListReading, outcomes: readonly RealisedOutcome[], candidates: readonly number[], shadowed: readonly number[] = []): number[] {
+  if (candidates.length + shadowed.length <= 1) return [...candidates];
+  if (OPERATIONS.some((op) => reading.unknownAfter(op) !== Infinity)) return candidates.slice(0, 1);
+  const removed = new Uint8Array(reading.tracks.tables.inputs.length);
+  const kept: number[] = [];
+  const flats = OPERATIONS.map((op) => reading.flatMatching(outcomes, op));
+  const removable = (candidate: number): boolean => {
+    for (let o = 0; o < OPERATIONS.length; o++) {
+      const op = OPERATIONS[o]!;
+      const { start, rules } = flats[o]!;
+      const ids = reading.outcomesMatching(outcomes, op, candidate);
+      if (ids.length === 0) continue;
+      const decision = reading.decisionOf(op, candidate);
+      for (let n = 0; n < ids.length; n++) {
+        const k = ids[n]!;
+        // The first rule still there decides; only where that is this candidate does its removal matter.
+        let m = start[k]!;
+        const end = start[k + 1]!;
+        while (m < end && removed[rules[m]!]) m++;
+        if (rules[m] !== candidate) continue;
+        m++;
+        while (m < end && removed[rules[m]!]) m++;
+        if (reading.decisionOf(op, m < end ? rules[m]! : -1) !== decision) return false;
+      }
+    }
+    return true;
+  };
+  // Shadowed with the removed rules gone: it decides nothing, and some of its paths are decided the other way.
+  const stillShadowed = (rule: number): boolean => {
+    let otherWay = false;
+    let matches = false;
+    for (let o = 0; o < OPERATIONS.length; o++) {
+      const op = OPERATIONS[o]!;
+      const { start, rules } = flats[o]!;
+      const ids = reading.outcomesMatching(outcomes, op, rule);
+      if (ids.length === 0) continue;
+      matches = true;
+      const decision = reading.decisionOf(op, rule);
+      for (let n = 0; n < ids.length; n++) {
+        let m = start[ids[n]!]!;
+        while (removed[rules[m]!]) m++;
+        if (rules[m] === rule) return false;
+        if (reading.decisionOf(op, rules[m]!) !== decision) otherWay = true;
+      }
+    }
+    return !matches || otherWay;
+  };
+  let waiting = [...candidates];
+  let asleep = [...shadowed];
+  for (;;) {
+    const turnedDown: number[] = [];
+    for (const candidate of waiting) {
+      if (removable(candidate)) {
+        removed[candidate] = 1;
+        kept.push(candidate);
+      } else {
+        turnedDown.push(candidate);
+      }
+    }
+    // Shadowed rules whose shadow the removals took away are candidates from now on (rule-redundant would report them).
+    const woken = asleep.filter((rule) => !stillShadowed(rule));
+    if (turnedDown.length === waiting.length && woken.length === 0) break;
+    asleep = asleep.filter((rule) => !woken.includes(rule));
+    waiting = [...turnedDown, ...woken];
+  }
+  return kept;
+}
+
 /** What blocks a comparison between two readings of one list. */
 export interface Divergence {
   readonly ruleIndex: number;

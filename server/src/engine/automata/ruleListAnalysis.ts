@@ -233,6 +233,14 @@ export class RuleListAnalysis {
     return undefined;
   }
 
+  /**
+   * Rule by rule there is no walk to read a group's proof off: the first candidate alone (each is proved alone),
+   * the others wait for the re-check.
+   */
+  removableTogether(candidates: readonly number[]): number[] {
+    return candidates.slice(0, 1);
+  }
+
   /** The first earlier rule that overlaps rule `index` for any operation it names (the reorder fix's target). */
   firstOverlappingEarlier(index: number): number | undefined {
     let first: number | undefined;

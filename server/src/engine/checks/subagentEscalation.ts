@@ -9,7 +9,7 @@ import { addSubagentFilesystemMiddleware } from "./subagentFilesystemFix";
 import { exactAnalysis } from "../analysisLoader";
 
 /**
- * docs/reference/subagents.md (the corridor-security comment on PR #4325), tool half: a filesystem-tool restriction on the main agent
+ * The corridor-security comment on PR #4325, tool half: a filesystem-tool restriction on the main agent
  * (a custom filesystem middleware's `tools`) does not reach declarative subagents, so delegating through `task`
  * regains the hidden tools. The general-purpose subagent inherits the restriction by name, and so does a forked
  * subagent in deepagents-js 1.14.1 unless it brings its own filesystem middleware. (The path half, an operation the
@@ -41,8 +41,8 @@ export const subagentEscalation: Check = {
       if (sees.length === 0) continue;
       const spec = agent.spec;
       const how = fs.custom
-        ? `its own filesystem middleware (${middlewareLabel(model, fs.custom)}) allows them`
-        : "a declarative subagent does not inherit the parent's custom filesystem middleware and gets the default one, with every filesystem tool";
+        ? `Its own filesystem middleware (${middlewareLabel(model, fs.custom)}) allows them`
+        : "A declarative subagent does not inherit the parent's custom filesystem middleware: it gets the default one, with every filesystem tool";
       let edit: Edit;
       if (fs.custom && !fs.inherited) {
         const narrowed = fs.allowlist.tools.filter((t) => parentTools.includes(t));
@@ -52,7 +52,8 @@ export const subagentEscalation: Check = {
         edit = addSubagentFilesystemMiddleware(context.text, model, spec, parentTools, rulesForAgent(model, agent).list, model.backend?.node, entries);
       }
       context.report({
-        message: `Subagent ${JSON.stringify(agent.name)} can use ${sees.map((t) => `\`${t}\``).join(", ")}, which the main agent's allowlist (${parentLabel}) hides: ${how}, so delegating through \`task\` regains them (§6.4).`,
+        message: `Subagent ${JSON.stringify(agent.name)} can use ${sees.join(", ")}, which the main agent's allowlist hides.`,
+        detail: `The main agent's allowlist is that of ${parentLabel}. ${how}, so delegating through task regains them.`,
         span: spanOf(spec.nameNode ?? spec.node),
         related: [{ message: "the main agent's allowlist", span: spanOf(parent.custom.tools?.node ?? parent.custom.node) }],
         fixes: [{ title: "Give the subagent the main agent's allowlist", edits: [edit], safe: false }],

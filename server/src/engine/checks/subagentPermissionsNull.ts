@@ -19,7 +19,11 @@ export const subagentPermissionsNull: Check = {
       const remove = removeProperty(context.text, node);
       if (remove) inherit.edits.push(remove);
       const unrestricted: Fix = { title: "Change to [] (unrestricted in every runtime)", edits: [{ span: spanOf(node), newText: "[]" }], safe: false };
-      const fixes = (model.runtime.nullSubagentPermissions === "inherit" ? [inherit, unrestricted] : [unrestricted, inherit]).filter((f) => f.edits.length > 0);
+      // Where null inherits and there is something to inherit, [] would free the subagent of the parent's rules in
+      // the config's own runtime (a subagent-escalation): only the fix that keeps its meaning there is offered.
+      const parentRules = (model.permissions?.rules.length ?? 0) > 0;
+      const offered = model.runtime.nullSubagentPermissions === "inherit" ? (parentRules ? [inherit] : [inherit, unrestricted]) : [unrestricted, inherit];
+      const fixes = offered.filter((f) => f.edits.length > 0);
       context.report({
         message: `"permissions": null means different things in each runtime.`,
         detail: `${meanings.join("; ")}. Say what you mean: omit the key to inherit, or write [] for no rules.`,

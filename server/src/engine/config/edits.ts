@@ -5,13 +5,13 @@ import type { JsonNode } from "./parse";
  * Text edits on arrays that keep the user's layout and comments: a removed element takes its own comma and the
  * rest of its line with it, never a neighbour's comment.
  */
-export function removeArrayElement(text: string, array: JsonNode, index: number): Edit {
+export function removeArrayElement(text: string, array: JsonNode, index: number, takePreviousComma = false): Edit {
   const items = array.children ?? [];
   const item = items[index]!;
   let start = item.offset;
   let end = item.offset + item.length;
   const comma = nextNonSpace(text, end);
-  if (text[comma] === ",") {
+  if (text[comma] === "," && !takePreviousComma) {
     end = comma + 1;
   } else if (index > 0) {
     // The last element: take the comma that separates it from the previous one.
@@ -47,6 +47,22 @@ export function removeArrayElement(text: string, array: JsonNode, index: number)
     if (between !== "") return { span: { start, end }, newText: /[\r\n]/.test(raw) ? ` ${raw.trimStart()}` : ` ${between}` };
   }
   return { span: { start, end }, newText: "" };
+}
+
+/**
+ * Edits that remove several elements of `array` at once (`indices` ascending, each once), none overlapping another:
+ * each element takes its own comma, except in a run of removed elements that reaches the end of the array, where
+ * each takes the comma before it (the last survivor's comma goes with them). All of them removed: the array's
+ * contents go, comments included.
+ */
+export function removeArrayElements(text: string, array: JsonNode, indices: readonly number[]): Edit[] {
+  const items = array.children ?? [];
+  if (indices.length === 0) return [];
+  if (indices.length === items.length) return [{ span: { start: array.offset + 1, end: array.offset + array.length - 1 }, newText: "" }];
+  // The removed run that ends the array, if any: it starts after the last element that stays.
+  let tail = items.length;
+  for (let k = indices.length - 1; k >= 0 && indices[k] === tail - 1; k--) tail--;
+  return indices.map((index) => removeArrayElement(text, array, index, index >= tail));
 }
 
 /** Insert `elementText` as the new first element of `array`, indented like its current first element. */
