@@ -142,11 +142,6 @@ export class Budget {
     this.allowance?.charge(steps);
   }
 
-  /** States counted so far. */
-  get spentStates(): number {
-    return this.states;
-  }
-
   /** What refa's node factories may still create. */
   get remainingStates(): number {
     return Math.max(1, this.limits.states - this.states);

@@ -82,8 +82,9 @@ export type PatternLanguage = (
   | { readonly ok: false; readonly pattern: string; readonly kind: "unusable" | "not-analysable" | "budget"; readonly reason: string }
 ) & {
   /**
-   * The automaton states building it counted (its share of a file's `WorkAllowance`): the same whether it was built
-   * now or came from the cache, so a warm cache (the language server's) analyses exactly what a cold one does.
+   * Its share of a file's `WorkAllowance`: the states of its automata, its length, and for a pattern whose
+   * automaton ran out of its budget that budget's states. A function of the pattern alone, the same whether it was
+   * built now or came from a cache, so a warm cache (the language server's) analyses exactly what a cold one does.
    */
   readonly cost: number;
 };
@@ -147,9 +148,10 @@ function cachedRegexDfa(regex: RegexSource, budget: Budget): { dfa: DFA; cost: n
   if (hit instanceof Error) throw hit;
   if (hit) return hit;
   try {
-    const before = budget.spentStates;
     const dfa = regexDfa(regex, budget);
-    const built = { dfa, cost: budget.spentStates - before };
+    // The states of the result, not those counted building it: the construction shares work between patterns
+    // (guard automata kept across runs), and the cost must not depend on what was built before.
+    const built = { dfa, cost: dfa.countNodes() };
     regexCache.set(key, built);
     return built;
   } catch (error) {

@@ -57,11 +57,11 @@ export interface FileLimits {
 export const DEFAULT_FILE_LIMITS: FileLimits = { rules: 2_500, steps: 30_000_000 };
 
 /**
- * Steps of work one state of a pattern's automaton counts for (`PatternLanguage.cost` counts states): building a
- * state is a subset construction over the pattern's regular expression, some 25 times the work of a state of a walk
- * (measured: bench/README.md, "Scale").
+ * Steps of work one state of a pattern's automaton counts for (`PatternLanguage.cost` counts the states of the
+ * result): building it (parsing, two subset constructions, minimising) is some 50 times the work of a state of a walk
+ * per state it ends with (measured on the benchmark's 1,000-rule config: bench/README.md, "Large files").
  */
-const PATTERN_STATE_STEPS = 25;
+const PATTERN_STATE_STEPS = 50;
 
 /** The checks that read the exact analysis's answers about a rule list. */
 const LIST_CHECKS = ["rule-shadowed", "rule-redundant", "rule-partially-shadowed", "runtime-divergence", "subagent-escalation"];
@@ -244,6 +244,11 @@ export class ModelAnalysis {
     if (runtimes.length > 1) dfas.add(sharedCharacters());
     const space = new PathSpace(dfas, options.candidates ?? [], readablePaths(runtimes[0] ?? this.model.runtime));
     return { space, allowance, unread, languages, tables: new Map(), primary: undefined, answers: new Map(), divergences: new Map(), escalations: new Map() };
+  }
+
+  /** Steps of work the file's analysis has done so far (its `WorkAllowance`): for tests that bound it. */
+  get workDone(): number {
+    return this.core.allowance.spent;
   }
 
   /** Whether the analysis reads this list (`FileLimits`); a list it does not read is listed under `skipped`. */
