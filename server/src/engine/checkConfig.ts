@@ -30,6 +30,8 @@ export interface CheckOptions {
   analysisOnly?: boolean;
   /** The work budget of each check that looks for witnesses, in matcher questions (default `WITNESS_WORK_BUDGET`; tests lower it). */
   witnessBudget?: number;
+  /** The automata work of each check that builds automata of its own, in steps (default `CHECK_AUTOMATA_STEPS`; tests lower it). */
+  automataSteps?: number;
 }
 
 export interface CheckResult {
@@ -89,6 +91,7 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
     analysis: !!(options.analysis || options.analysisOnly),
     analysisOnly: !!options.analysisOnly,
     ...(options.witnessBudget !== undefined ? { witnessBudget: options.witnessBudget } : {}),
+    ...(options.automataSteps !== undefined ? { automataSteps: options.automataSteps } : {}),
     report: (f) => {
       // Built field by field rather than spread: every check reports objects of its own shape, and a spread of
       // so many shapes takes V8's slow path.
