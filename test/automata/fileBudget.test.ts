@@ -112,3 +112,25 @@ test("thousands of literal patterns do not evict the runtime's own automata (eve
   assert.deepEqual(result.findings.filter((f) => f.code === "internal-error"), []);
   assert.deepEqual(result.findings.filter((f) => f.code === "rule-shadowed").map((f) => f.witness), ["/p7/a"]);
 });
+
+test("lists not read are said one by one, then as one entry for the rest", () => {
+  const rule = (p: string) => `{ "operations": ["read"], "paths": ["${p}/**"], "mode": "deny" }, { "operations": ["read"], "paths": ["${p}/a"] }`;
+  const subagents = Array.from({ length: 6 }, (_, i) => `{ "name": "s${i}", "description": "d", "permissions": [${rule(`/s${i}`)}] }`);
+  const text = `{ "version": 1, "runtime": "deepagents-js", "permissions": [${rule("/top")}], "subagents": [${subagents.join(", ")}] }`;
+  const model = checkConfigText(text).model!;
+  clearAnalysisResults();
+  // Room for four rules: the top-level list and the first subagent's.
+  const analysis = new ModelAnalysis(model, [model.runtime], { fileLimits: { rules: 4, steps: DEFAULT_FILE_LIMITS.steps } });
+  const lists = allRuleLists(model);
+  assert.deepEqual(lists.map((l) => analysis.reads(l)), [true, true, false, false, false, false, false]);
+  assert.deepEqual(analysis.skipped.map((s) => s.what), [
+    'the permissions of subagent "s1"',
+    'the permissions of subagent "s2"',
+    'the permissions of subagent "s3"',
+    '2 more rule lists, from the permissions of subagent "s4" on',
+  ]);
+  assert.match(analysis.skipped[0]!.why, /reads at most 4 rules per file.*this list's 2 rules would pass that/);
+  // The lists read are analysed: rule 1 of the top-level list allows what rule 0 denies first.
+  assert.equal(analysis.ruleList(lists[0]!).rule(1).verdict.kind, "shadowed");
+  assert.equal(analysis.ruleList(lists[2]!).rule(1).verdict.kind, "skipped");
+});

@@ -63,6 +63,9 @@ export const DEFAULT_FILE_LIMITS: FileLimits = { rules: 2_500, steps: 30_000_000
  */
 const PATTERN_STATE_STEPS = 50;
 
+/** How many lists not read get an entry of their own in `skipped`; the rest share one. */
+const UNREAD_LISTS_SAID = 3;
+
 /** The checks that read the exact analysis's answers about a rule list. */
 const LIST_CHECKS = ["rule-shadowed", "rule-redundant", "rule-partially-shadowed", "runtime-divergence", "subagent-escalation"];
 
@@ -187,10 +190,15 @@ export class ModelAnalysis {
       if (cores.size >= CORE_CACHE_SIZE) cores.delete(cores.keys().next().value!);
       cores.set(key, this.core);
     }
-    for (const [index, why] of this.core.unread) {
+    // One entry per list not read; past the first few, one for the rest (a file of 10,000 subagents with a rule
+    // each had hundreds of entries saying the same thing).
+    const unread = [...this.core.unread];
+    unread.forEach(([index, why], k) => {
       const list = this.lists[index]!;
-      this.noteSkipAt(LIST_CHECKS, describeList(list), why, { start: list.node.offset, end: list.node.offset + list.node.length });
-    }
+      const span = { start: list.node.offset, end: list.node.offset + list.node.length };
+      if (k < UNREAD_LISTS_SAID || unread.length === UNREAD_LISTS_SAID + 1) this.noteSkipAt(LIST_CHECKS, describeList(list), why, span);
+      else if (k === UNREAD_LISTS_SAID) this.noteSkipAt(LIST_CHECKS, `${unread.length - k} more rule lists, from ${describeList(list)} on`, `each would take the exact analysis past what it reads per file: ${limits.rules.toLocaleString("en")} rules, counting each runtime a rule is read under, and ${limits.steps.toLocaleString("en")} steps of work`, span);
+    });
   }
 
   /**
@@ -215,7 +223,7 @@ export class ModelAnalysis {
     this.lists.forEach((list, index) => {
       const readings = list.rules.length * runtimeCount;
       if (rulesRead + readings > limits.rules) {
-        unread.set(index, `not analysed: the exact analysis reads at most ${limits.rules.toLocaleString("en")} rules per file, counting each runtime a rule is read under, and this list's ${list.rules.length.toLocaleString("en")} rules${under} would pass that`);
+        unread.set(index, `the exact analysis reads at most ${limits.rules.toLocaleString("en")} rules per file, counting each runtime a rule is read under, and this list's ${list.rules.length.toLocaleString("en")} rule${list.rules.length === 1 ? "" : "s"}${under} would pass that`);
         return;
       }
       const found: PatternLanguage[] = [];
@@ -233,7 +241,7 @@ export class ModelAnalysis {
         }
       }
       if (patternCost + cost > patternSteps) {
-        unread.set(index, `not analysed: the automata of its patterns would take the exact analysis of this file past the ${limits.steps.toLocaleString("en")} steps of work it may do`);
+        unread.set(index, `the automata of its patterns would take the exact analysis of this file past the ${limits.steps.toLocaleString("en")} steps of work it may do`);
         return;
       }
       rulesRead += readings;
