@@ -12,7 +12,7 @@
  * are printed beside them. The issue's bound: every file in under 5 s and 500 MB. What the exact analysis left out
  * (`skipped`) is counted per row: the large file's list is too big to read whole and is said once.
  *
- * Alone: node --import tsx bench/largeFiles.ts [--runs N]
+ * Alone: node --import tsx bench/largeFiles.ts [--runs N] [--cli path/to/cli.js]
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -138,8 +138,11 @@ export function formatLargeFileRow(r: LargeFileRow): string {
 
 // Run alone (`node --import tsx bench/largeFiles.ts`), not when bundled into the whole benchmark (bench/build.mjs).
 if (process.argv[1]?.endsWith("largeFiles.ts")) {
-  const at = process.argv.indexOf("--runs");
-  const result = benchLargeFiles(at > 0 ? Number(process.argv[at + 1]) : 5);
+  const option = (name: string) => {
+    const at = process.argv.indexOf(name);
+    return at > 0 ? process.argv[at + 1] : undefined;
+  };
+  const result = benchLargeFiles(Number(option("--runs") ?? 5), option("--cli") ?? CLI_PATH);
   if ("skipped" in result) console.log(`skipped: ${result.skipped}`);
   else for (const r of result) console.log(`${largeFileTargetMet(r) ? "PASS" : "FAIL"}  ${formatLargeFileRow(r)}`);
 }
