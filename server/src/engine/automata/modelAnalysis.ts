@@ -54,14 +54,18 @@ export interface FileLimits {
  * both runtimes (2,000 rule readings) is read whole, and the largest file the CLI reads (4 MB, some 65,000 rules)
  * is checked in a few seconds and a few hundred MB, where reading all of it took half a minute and 1.5 GB.
  */
-export const DEFAULT_FILE_LIMITS: FileLimits = { rules: 2_500, steps: 30_000_000 };
+export const DEFAULT_FILE_LIMITS: FileLimits = { rules: 2_500, steps: 24_000_000 };
 
 /**
- * Steps of work one state of a pattern's automaton counts for (`PatternLanguage.cost` counts the states of the
- * result): building it (parsing, two subset constructions, minimising) is some 50 times the work of a state of a walk
- * per state it ends with (measured on the benchmark's 1,000-rule config: bench/README.md, "Large files").
+ * What a pattern's automata count for, in steps of a walk (some 10 million a second in a bundled CLI): each
+ * (runtime, pattern) compiled costs PATTERN_STEPS (parsing and checking the regular expression, setting up two
+ * subset constructions: about half a millisecond, whatever the pattern) and PATTERN_STATE_STEPS per unit of
+ * `PatternLanguage.cost` (the states of the result). Measured on the benchmark's 1,000-rule config (some 1,600
+ * compiles, 190,000 states, 1.2 s) and on 2,400 overlapping anywhere-patterns (2,400 compiles, 92,000 states,
+ * 1.3 s): bench/README.md, "Large files".
  */
-const PATTERN_STATE_STEPS = 50;
+const PATTERN_STEPS = 4_000;
+const PATTERN_STATE_STEPS = 12;
 
 /** How many lists not read get an entry of their own in `skipped`; the rest share one. */
 const UNREAD_LISTS_SAID = 3;
@@ -232,9 +236,11 @@ export class ModelAnalysis {
         for (const rule of list.rules) {
           for (const p of Array.isArray(rule.input.paths) ? rule.input.paths : []) {
             if (typeof p !== "string" || p.length === 0) continue;
+            // A pattern the file repeats is compiled once, and counted once.
+            const known = languages.has(`${runtime.id}\u0000${p}`);
             const language = languageIn(languages, runtime, p, patternBudget);
             found.push(language);
-            cost += language.cost * PATTERN_STATE_STEPS;
+            if (!known) cost += PATTERN_STEPS + language.cost * PATTERN_STATE_STEPS;
             // A list whose patterns alone pass the limit (one rule may have thousands) stops being compiled at once.
             if (patternCost + cost > patternSteps) break compiling;
           }
