@@ -68,8 +68,8 @@ export class NotAnalysable extends Error {}
 
 /**
  * Milliseconds of CPU time this process has used: a budget measures the work done, not how busy the machine is.
- * Reading it is a system call, so between readings (at most every 50 ms of wall time; at every 5 ms, a 1,000-rule
- * config's patterns made thousands of them, some 2 % of its analysis in a profile) it is estimated from the wall
+ * Reading it is a system call, so between readings (at most every 50 ms of wall time: a config's patterns, each
+ * compiled within its own budget, would otherwise read it thousands of times) it is estimated from the wall
  * clock, which can only overestimate it; `precise` reads it (falls back to wall time where there is no `process`).
  */
 let lastWall = -Infinity;

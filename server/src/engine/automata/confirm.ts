@@ -14,8 +14,8 @@ export class Confirm {
   private decisions: CompiledRuleList | undefined;
   constructor(readonly runtime: Runtime, readonly list: RuleListSpec) {}
 
-  // Compiled on the first witness: a list with nothing to confirm (one the analysis did not read: 65,000 rules, a
-  // second of compiling per check) never pays for it.
+  // Compiled on the first witness: a list with nothing to confirm (one too large for the analysis to read) never
+  // pays for compiling all its rules, once per check.
   private get compiled(): CompiledRuleList {
     return (this.decisions ??= compiledList(this.runtime, this.list.rules.map((r) => r.input)));
   }
