@@ -218,3 +218,18 @@ ${sub2}
 }
 `;
 }
+
+/**
+ * The largest kind of file the CLI reads (4 MB): `ruleCount` rules in one top-level list, written as a policy
+ * generator writes them, one compact rule per line (one operation, one path, `mode` only for deny), with the
+ * patterns of `generateRules` under `/` instead of `/workspace/`. 65,089 rules come to 3.9 MB (the file issue 27
+ * measured). `runtime: "deepagents-js"` also checks against deepagents-py (`compatibleWith`), the slower way.
+ */
+export function generateLargeConfigText(ruleCount: number, seed: number, runtime: "deepagents-js" | "deepagents-py"): string {
+  const lines = generateRules(ruleCount, seed).map((rule) => {
+    const path = rule.paths[0]!.replace(/^\/workspace\//, "/");
+    return `{"operations":${JSON.stringify(rule.operations.slice(0, 1))},"paths":${JSON.stringify([path])}${rule.mode === "deny" ? `,"mode":"deny"` : ""}},`;
+  });
+  const compatible = runtime === "deepagents-js" ? `"compatibleWith":["deepagents-py"],` : "";
+  return `{"version":1,"runtime":"${runtime}",${compatible}"permissions":[\n${lines.join("\n")}\n]}\n`;
+}

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { ANALYSIS_SIZES, ANALYSIS_TARGET, analysisTargetMet, formatAnalysisBench, runAnalysisBench, type AnalysisBenchRow } from "./analysis";
 import { BAD_INPUT_TARGET_MS, badInputTargetMet, benchBadInput } from "./badInput";
+import { benchLargeFiles, LARGE_FILE_TARGET, largeFileTargetMet } from "./largeFiles";
 import { benchCheck, type CheckResultRow } from "./check";
 import { benchCli, benchCliExample } from "./cli";
 import { benchDecisions, type DecisionResult } from "./decisions";
@@ -65,6 +66,8 @@ const ANALYSIS_RUNS = QUICK ? 3 : 7;
 const ANALYSIS_WARMUP = QUICK ? { warmupMs: 200, minWarmupEdits: 2 } : { warmupMs: 2000, minWarmupEdits: 5 };
 /** Section 7: runs of each bad input's CLI process (each up to about half a second on a slow host). */
 const BAD_INPUT_RUNS = QUICK ? 3 : 5;
+/** Section 8: runs of each large file's CLI process (up to a few seconds each). */
+const LARGE_FILE_RUNS = QUICK ? 2 : 5;
 
 const TARGETS = { oursOverRuntime: 100, oursOverCompileOnce: 5, checkOverVscode: 1.5, cliAboveNodeMs: 100, scaleOverVscode: 3 };
 
@@ -301,6 +304,23 @@ async function main(): Promise<void> {
     console.log();
   }
 
+  // 8. Large files (bench/largeFiles.ts).
+  progress("measuring the CLI on large files…");
+  const largeFiles = benchLargeFiles(LARGE_FILE_RUNS);
+  endProgress();
+  console.log(`8. Large files (issue 27): the whole CLI process, \`check <file> --format json\` with the default options (the exact analysis on),`);
+  console.log(`   wall ms, CPU ms and peak memory (max RSS), medians of ${LARGE_FILE_RUNS} runs interleaved with \`node -e 0\` (not subtracted); bound: < ${LARGE_FILE_TARGET.ms / 1000} s and < ${LARGE_FILE_TARGET.rssMB} MB.\n`);
+  if ("skipped" in largeFiles) console.log(`  SKIPPED: ${largeFiles.skipped}\n`);
+  else {
+    console.log(
+      table(
+        ["file", "wall ms", "CPU ms", "max RSS MB", "node -e 0 ms", "node MB", "diagnostics", "skipped"],
+        largeFiles.map((r) => [r.name, r.timedOut ? `> ${fmtMs(r.ms)}` : fmtMs(r.ms), r.cpuMs === undefined ? "" : fmtMs(r.cpuMs), r.rssMB.toFixed(0), fmtMs(r.nodeMs), r.nodeRssMB.toFixed(0), String(r.diagnostics), String(r.skipped)]),
+      ),
+    );
+    console.log();
+  }
+
   // Targets.
   const targets: Target[] = [];
   for (const d of decisions) {
@@ -332,6 +352,8 @@ async function main(): Promise<void> {
   }
   if ("skipped" in badInput) targets.push({ what: `bad input: a clear answer in < ${BAD_INPUT_TARGET_MS} ms`, measured: "not measured", pass: undefined });
   else for (const r of badInput) targets.push({ what: `bad input, ${r.name}: a clear answer in < ${BAD_INPUT_TARGET_MS} ms`, measured: `${r.timedOut ? "> " : ""}${fmtMs(r.ms)} ms${r.clear ? "" : ", not the clear answer"}`, pass: badInputTargetMet(r) });
+  if ("skipped" in largeFiles) targets.push({ what: `large files: < ${LARGE_FILE_TARGET.ms / 1000} s and < ${LARGE_FILE_TARGET.rssMB} MB`, measured: "not measured", pass: undefined });
+  else for (const r of largeFiles) targets.push({ what: `${r.name}: < ${LARGE_FILE_TARGET.ms / 1000} s, < ${LARGE_FILE_TARGET.rssMB} MB`, measured: `${r.timedOut ? "> " : ""}${fmtMs(r.ms)} ms, ${r.rssMB.toFixed(0)} MB`, pass: largeFileTargetMet(r) });
   if ("failed" in lsp) targets.push({ what: "the editor's figures (bench/lsp.ts)", measured: "not measured", pass: false });
   else for (const t of lsp.targets) targets.push({ what: t.what, measured: t.measured, pass: t.pass });
   console.log("Targets");
@@ -350,7 +372,7 @@ async function main(): Promise<void> {
     clock: clock(),
     loadAverage: { before: loadBefore, after: loadAfter },
     seconds,
-    options: { decisions: decisionOptions, runtime: runtimeOptions, check: checkOptions, scale: scaleOptions, cliRuns: CLI_RUNS, badInputRuns: BAD_INPUT_RUNS, analysisRuns: ANALYSIS_RUNS, analysisWarmup: ANALYSIS_WARMUP, analysisSizes: ANALYSIS_SIZES },
+    options: { decisions: decisionOptions, runtime: runtimeOptions, check: checkOptions, scale: scaleOptions, cliRuns: CLI_RUNS, badInputRuns: BAD_INPUT_RUNS, largeFileRuns: LARGE_FILE_RUNS, analysisRuns: ANALYSIS_RUNS, analysisWarmup: ANALYSIS_WARMUP, analysisSizes: ANALYSIS_SIZES },
     decisions: decisions.map((d) => ({
       rules: d.ruleCount,
       patterns: d.patternCount,
@@ -386,6 +408,7 @@ async function main(): Promise<void> {
       ratio: r.ours.msPerUnit / r.vscode.msPerUnit,
     })),
     badInput,
+    largeFiles,
     analysis: analysis.map((a) => ({ ...a, ratio: { afterEditOverCheck: a.afterEditMs / a.checkMs, coldOverCheck: a.coldMs / a.checkMs, unchangedOverCheck: a.unchangedMs / a.checkMs } })),
     targets: targets.map((t) => ({ target: t.what, measured: t.measured, result: t.pass === undefined ? "skip" : t.pass ? "pass" : "fail" })),
   };

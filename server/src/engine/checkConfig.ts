@@ -39,6 +39,8 @@ export interface CheckOptions {
   witnessBudget?: number;
   /** Verify the fixes that add to the config by checking the fixed text (fixVerification.ts). Default: true. */
   verifyFixes?: boolean;
+  /** The automata work of each check that builds automata of its own, in steps (default `CHECK_AUTOMATA_STEPS`; tests lower it). */
+  automataSteps?: number;
 }
 
 export interface CheckResult {
@@ -107,6 +109,7 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
     analysis: !!(options.analysis || options.analysisOnly),
     analysisOnly: !!options.analysisOnly,
     ...(options.witnessBudget !== undefined ? { witnessBudget: options.witnessBudget } : {}),
+    ...(options.automataSteps !== undefined ? { automataSteps: options.automataSteps } : {}),
     report: (f) => {
       // Built field by field rather than spread: every check reports objects of its own shape, and a spread of
       // so many shapes takes V8's slow path.

@@ -20,17 +20,46 @@ export const DEFAULT_PRODUCT_BUDGET: BudgetLimits = { milliseconds: 4000, states
 
 /** Thrown when a budget runs out; carries what ran out, for the `skipped` list. */
 export class BudgetExceeded extends Error {
-  constructor(what: "time" | "states", limit: number);
+  constructor(what: "time" | "states" | "work", limit: number);
   /** `size`: the characters the regular expression has. */
   constructor(what: "characters", limit: number, size: number);
-  constructor(readonly what: "time" | "states" | "characters", readonly limit: number, size?: number) {
+  constructor(readonly what: "time" | "states" | "characters" | "work", readonly limit: number, size?: number) {
     super(
       what === "time"
         ? `took longer than ${limit} ms`
         : what === "states"
           ? `needed more than ${limit} automaton states`
-          : `would be read from a regular expression of ${size!.toLocaleString("en")} characters, over the ${limit.toLocaleString("en")} the analysis reads`,
+          : what === "work"
+            ? `was not reached: the exact analysis of this file had done the ${limit.toLocaleString("en")} steps of work it may do`
+            : `would be read from a regular expression of ${size!.toLocaleString("en")} characters, over the ${limit.toLocaleString("en")} the analysis reads`,
     );
+  }
+}
+
+/**
+ * The work the exact analysis may do on one file, counted in steps (an automaton state built, a state of a walk
+ * over several automata times the automata it steps), never timed: what is analysed, and so every finding, then
+ * depends on the file alone, not on the machine or how busy it is. Every `Budget` of the file's analysis charges it
+ * besides its own limits; once it is spent, each further piece of work stops with `BudgetExceeded("work")` and the
+ * analysis lists what it did not reach under `skipped`. Any check that builds or walks automata can be given one.
+ */
+export class WorkAllowance {
+  private used = 0;
+
+  constructor(readonly steps: number) {}
+
+  get spent(): number {
+    return this.used;
+  }
+
+  get exhausted(): boolean {
+    return this.used > this.steps;
+  }
+
+  /** Count `steps`; throws once the allowance is spent. */
+  charge(steps: number): void {
+    this.used += steps;
+    if (this.used > this.steps) throw new BudgetExceeded("work", this.steps);
   }
 }
 
@@ -39,7 +68,8 @@ export class NotAnalysable extends Error {}
 
 /**
  * Milliseconds of CPU time this process has used: a budget measures the work done, not how busy the machine is.
- * Reading it is a system call, so between readings (at most every few milliseconds) it is estimated from the wall
+ * Reading it is a system call, so between readings (at most every 50 ms of wall time: a config's patterns, each
+ * compiled within its own budget, would otherwise read it thousands of times) it is estimated from the wall
  * clock, which can only overestimate it; `precise` reads it (falls back to wall time where there is no `process`).
  */
 let lastWall = -Infinity;
@@ -47,7 +77,7 @@ let lastCpu = 0;
 function processTime(precise = false): number {
   const wall = performance.now();
   if (typeof process === "undefined" || typeof process.cpuUsage !== "function") return wall;
-  if (precise || wall - lastWall > 5) {
+  if (precise || wall - lastWall > 50) {
     const u = process.cpuUsage();
     lastCpu = (u.user + u.system) / 1000;
     lastWall = wall;
@@ -88,13 +118,15 @@ export class Budget {
   private states = 0;
   private ticks = 0;
 
-  constructor(readonly limits: BudgetLimits, private readonly now: (precise?: boolean) => number = processTime) {
+  /** `allowance`: the whole file's analysis, which this piece of work is part of (charged for every state). */
+  constructor(readonly limits: BudgetLimits, private readonly now: (precise?: boolean) => number = processTime, readonly allowance?: WorkAllowance) {
     this.deadline = now() + limits.milliseconds;
   }
 
-  /** Count `n` new states; throws when over the size or (checked every few calls) the time limit. */
+  /** Count `n` new states; throws when over the size, the file's allowance or (checked every few calls) the time limit. */
   spend(n = 1): void {
     this.states += n;
+    this.allowance?.charge(n);
     if (this.states > this.limits.states) throw new BudgetExceeded("states", this.limits.states);
     // Reading the clock is a system call: look every few thousand states.
     if ((++this.ticks & 4095) === 0) this.checkTime();
@@ -104,6 +136,11 @@ export class Budget {
   checkTime(): void {
     throwIfCancelled();
     if (this.now() > this.deadline && this.now(true) > this.deadline) throw new BudgetExceeded("time", this.limits.milliseconds);
+  }
+
+  /** Count steps of work that create no state (a walk's step over many automata): only the file's allowance cares. */
+  work(steps: number): void {
+    this.allowance?.charge(steps);
   }
 
   /** What refa's node factories may still create. */

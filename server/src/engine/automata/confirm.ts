@@ -11,9 +11,13 @@ import { BoundedCache } from "../boundedCache";
  */
 /** Decisions of a list as the runtime computes them (permissions/ruleList.ts), for confirming witnesses. */
 export class Confirm {
-  private readonly compiled: CompiledRuleList;
-  constructor(readonly runtime: Runtime, readonly list: RuleListSpec) {
-    this.compiled = compiledList(runtime, list.rules.map((r) => r.input));
+  private decisions: CompiledRuleList | undefined;
+  constructor(readonly runtime: Runtime, readonly list: RuleListSpec) {}
+
+  // Compiled on the first witness: a list with nothing to confirm (one too large for the analysis to read) never
+  // pays for compiling all its rules, once per check.
+  private get compiled(): CompiledRuleList {
+    return (this.decisions ??= compiledList(this.runtime, this.list.rules.map((r) => r.input)));
   }
 
   /** The runtime takes this tool argument exactly as it is. */

@@ -84,15 +84,19 @@ export function dotMatchingLanguage(pattern: string, limits: BudgetLimits = DEFA
   // The same regular expressions as deepagents-py's own: the same automata (and the product walks them once).
   if (!readsDotsDifferently(pattern)) return patternLanguage(deepagentsPy, pattern, limits);
   const read = dotMatchingRegexes(pattern);
-  if ("unusable" in read) return languages.set(pattern, { ok: false, pattern, kind: "unusable", reason: read.unusable });
+  // Costed as languages.ts costs the runtime's own reading (a function of the pattern alone): a little for the
+  // pattern, plus the states of its automata, so a file's work allowance counts the same warm or cold.
+  let cost = 1 + pattern.length;
+  if ("unusable" in read) return languages.set(pattern, { ok: false, pattern, kind: "unusable", reason: read.unusable, cost });
   const budget = new Budget(limits);
   try {
     const dfas = read.sources.map((source) => regexDfa({ source, flags: "su" }, budget));
-    return languages.set(pattern, { ok: true, pattern, dfas });
+    for (const dfa of dfas) cost += dfa.countNodes();
+    return languages.set(pattern, { ok: true, pattern, dfas, cost });
   } catch (error) {
     // A budget overrun is not kept: the next run may have more room.
-    if (error instanceof BudgetExceeded) return { ok: false, pattern, kind: "budget", reason: `its automaton ${error.message}` };
-    if (error instanceof NotAnalysable) return languages.set(pattern, { ok: false, pattern, kind: "not-analysable", reason: error.message });
+    if (error instanceof BudgetExceeded) return { ok: false, pattern, kind: "budget", reason: `its automaton ${error.message}`, cost: cost + limits.states };
+    if (error instanceof NotAnalysable) return languages.set(pattern, { ok: false, pattern, kind: "not-analysable", reason: error.message, cost });
     throw error;
   }
 }

@@ -111,7 +111,7 @@ function gapsWithin(runtime: Runtime, inputs: readonly PermissionRuleInput[], de
   const unusable = (p: string): PatternLanguage | undefined => {
     budget.checkTime();
     const error = pyGlobError(p);
-    return error === undefined ? undefined : { ok: false, pattern: p, kind: "unusable", reason: error };
+    return error === undefined ? undefined : { ok: false, pattern: p, kind: "unusable", reason: error, cost: 1 + p.length };
   };
   const pyLanguages = inputs.map((rule) => patternsOf(rule).map((p) => unusable(p) ?? (mayMatchDotName(p) ? patternLanguage(runtime, p) : undefined)));
   const dotLanguages = inputs.map((rule) => patternsOf(rule).map((p) => unusable(p) ?? (mayMatchDotName(p) || readsDotsDifferently(p) ? dotMatchingLanguage(p) : undefined)));

@@ -48,6 +48,8 @@ export function pathEscalations(analysis: ModelAnalysis): PathEscalation[] {
     const tools = agentFilesystem(model, agent).allowlist.tools;
     const operations = OPERATIONS.filter((op) => TOOLS_BY_OPERATION[op].some((t) => tools.includes(t)));
     const where = spanOf(agentNode(agent, childList) ?? parentList.node);
+    // A list the analysis does not read (its file's limits) is listed under `skipped` as a whole.
+    if (!analysis.reads(parentList) || (childList && !analysis.reads(childList))) continue;
     const whole = analysis.escalations(parentList, childList, operations);
     if (whole) {
       for (const e of whole) found.push({ agent, ...e });
@@ -63,7 +65,7 @@ export function pathEscalations(analysis: ModelAnalysis): PathEscalation[] {
     const parent = analysis.tablesOf(parentList);
     const child = childList ? analysis.tablesOf(childList) : undefined;
     for (const op of operations) {
-      const budget = new Budget(DEFAULT_RULE_BUDGET);
+      const budget = analysis.budget(DEFAULT_RULE_BUDGET);
       try {
         const hit = escalationFor(op, parent, child, budget);
         if (hit === "unknown") analysis.noteSkipAt(["subagent-escalation"], `${op} for ${agentLabel(agent)}`, "a pattern of the main agent's or the subagent's rules was not analysed", where);
@@ -130,9 +132,11 @@ export function pathEscalationFindings(context: CheckContext): ReportedFinding[]
   const parentList = rulesForAgent(model, agentsOf(model)[0]!).list;
   if (!parentList) return [];
   const runtime = model.runtime;
-  const parentDecisions = new CompiledRuleList(runtime, parentList.rules.map((r) => r.input));
+  let parentDecisions: CompiledRuleList | undefined;
   const byAgent = new Map<AgentRef, PathEscalation[]>();
   for (const e of pathEscalations(analysis)) {
+    // Compiled for the first witness only: most configs have none to confirm.
+    parentDecisions ??= new CompiledRuleList(runtime, parentList.rules.map((r) => r.input));
     const childRules = rulesForAgent(model, e.agent);
     const childDecisions = new CompiledRuleList(runtime, (childRules.list?.rules ?? []).map((r) => r.input));
     const canonical = runtime.canonicalToolPath(e.path, true);

@@ -1,4 +1,4 @@
-import type { DFA } from "refa";
+import { DFA } from "refa";
 import { compileJsGlob } from "../runtime/jsGlob";
 import { compilePyGlob } from "../runtime/pyGlob";
 import type { Runtime, RuntimeId } from "../runtime/runtime";
@@ -77,14 +77,28 @@ export function alphabetOf(runtime: Runtime): "utf16" | "codepoints" {
 }
 
 /** What a pattern matches, or why it cannot be analysed. */
-export type PatternLanguage =
+export type PatternLanguage = (
   | { readonly ok: true; readonly pattern: string; readonly dfas: readonly DFA[] }
-  | { readonly ok: false; readonly pattern: string; readonly kind: "unusable" | "not-analysable" | "budget"; readonly reason: string };
+  | { readonly ok: false; readonly pattern: string; readonly kind: "unusable" | "not-analysable" | "budget"; readonly reason: string }
+) & {
+  /**
+   * Its share of a file's `WorkAllowance`: the states of its automata, its length, and for a pattern whose
+   * automaton ran out of its budget that budget's states. A function of the pattern alone, the same whether it was
+   * built now or came from a cache, so a warm cache (the language server's) analyses exactly what a cold one does.
+   */
+  readonly cost: number;
+};
 
 const PATTERN_CACHE_LIMITS = { entries: 4000 };
 const patternCache = new BoundedCache<string, PatternLanguage>(PATTERN_CACHE_LIMITS);
-const regexCache = new BoundedCache<string, DFA | Error>(PATTERN_CACHE_LIMITS);
-const fixedCache = new BoundedCache<string, DFA>(PATTERN_CACHE_LIMITS);
+const regexCache = new BoundedCache<string, { dfa: DFA; cost: number } | Error>(PATTERN_CACHE_LIMITS);
+const literalCache = new BoundedCache<string, DFA>(PATTERN_CACHE_LIMITS);
+/**
+ * The runtimes' own languages (canonical paths, …): a handful, never evicted. They shared the literals' bounded cache
+ * until a file with thousands of literal patterns evicted them, and a second copy of the canonical paths, outside
+ * the analysis's alphabet, failed every rule check of that file.
+ */
+const fixedLanguages = new Map<string, DFA>();
 
 /**
  * The language of one pattern under `runtime`'s matcher: a list of DFAs whose union is the set of strings
@@ -100,33 +114,46 @@ export function patternLanguage(runtime: Runtime, pattern: string, limits: Budge
 
 function computePatternLanguage(runtime: Runtime, pattern: string, limits: BudgetLimits): PatternLanguage {
   const strategy = MATCHERS[runtime.id];
+  // Every pattern costs a little (compiling, a literal's automaton) besides the states of its automata.
+  let cost = 1 + pattern.length;
   const compiled = strategy.compile(pattern);
-  if ("unusable" in compiled) return { ok: false, pattern, kind: "unusable", reason: compiled.unusable };
+  if ("unusable" in compiled) return { ok: false, pattern, kind: "unusable", reason: compiled.unusable, cost };
   const budget = new Budget(limits);
   try {
     const dfas: DFA[] = [];
-    for (const regex of compiled.regexes) dfas.push(cachedRegexDfa(regex, budget));
+    for (const regex of compiled.regexes) {
+      const { dfa, cost: states } = cachedRegexDfa(regex, budget);
+      dfas.push(dfa);
+      cost += states;
+    }
     for (const literal of compiled.literals) {
       const word = wordOf(literal, strategy.alphabet);
-      if (!dfas.some((dfa) => dfa.test(word))) dfas.push(literalDfa(literal, strategy.alphabet));
+      if (!dfas.some((dfa) => dfa.test(word))) {
+        dfas.push(literalDfa(literal, strategy.alphabet));
+        cost += literal.length;
+      }
     }
-    return { ok: true, pattern, dfas };
+    return { ok: true, pattern, dfas, cost };
   } catch (error) {
-    if (error instanceof BudgetExceeded) return { ok: false, pattern, kind: "budget", reason: `its automaton ${error.message}` };
-    if (error instanceof NotAnalysable) return { ok: false, pattern, kind: "not-analysable", reason: error.message };
+    // What ran out is charged whole: the states it may build (a time limit, the one thing not counted, likewise).
+    if (error instanceof BudgetExceeded) return { ok: false, pattern, kind: "budget", reason: `its automaton ${error.message}`, cost: cost + limits.states };
+    if (error instanceof NotAnalysable) return { ok: false, pattern, kind: "not-analysable", reason: error.message, cost };
     throw error;
   }
 }
 
-function cachedRegexDfa(regex: RegexSource, budget: Budget): DFA {
+function cachedRegexDfa(regex: RegexSource, budget: Budget): { dfa: DFA; cost: number } {
   const key = `${regex.flags}/${regex.source}`;
   const hit = regexCache.get(key);
   if (hit instanceof Error) throw hit;
   if (hit) return hit;
   try {
     const dfa = regexDfa(regex, budget);
-    regexCache.set(key, dfa);
-    return dfa;
+    // The states of the result, not those counted building it: the construction shares work between patterns
+    // (guard automata kept across runs), and the cost must not depend on what was built before.
+    const built = { dfa, cost: dfa.countNodes() };
+    regexCache.set(key, built);
+    return built;
   } catch (error) {
     // A construct refa cannot express stays unexpressible; a budget overrun is retried next time.
     if (error instanceof NotAnalysable) regexCache.set(key, error);
@@ -138,7 +165,7 @@ function cachedRegexDfa(regex: RegexSource, budget: Budget): DFA {
 export function clearAnalysisCaches(): void {
   patternCache.clear();
   regexCache.clear();
-  fixedCache.clear();
+  literalCache.clear();
   clearGuardCache();
 }
 
@@ -151,18 +178,20 @@ export function wordOf(text: string, alphabet: "utf16" | "codepoints"): number[]
 }
 
 function literalDfa(literal: string, alphabet: "utf16" | "codepoints"): DFA {
-  // Escape every character so the literal reads as itself.
-  const source = `^${[...literal].map((ch) => `\\u{${ch.codePointAt(0)!.toString(16)}}`).join("")}$`;
-  const fallback = `^${Array.from({ length: literal.length }, (_, i) => `\\u${literal.charCodeAt(i).toString(16).padStart(4, "0")}`).join("")}$`;
-  return fixed(alphabet === "codepoints" ? { source, flags: "u" } : { source: fallback, flags: "" });
+  const key = `${alphabet}/${literal}`;
+  let dfa = literalCache.get(key);
+  // The one word, read in the alphabet's characters (not a regular expression of escapes, parsed and determinised
+  // like a pattern's: for a word, that work is all overhead).
+  if (!dfa) literalCache.set(key, (dfa = DFA.fromWords([wordOf(literal, alphabet)], { maxCharacter: alphabet === "codepoints" ? 0x10ffff : 0xffff })));
+  return dfa;
 }
 
 function fixed(regex: RegexSource): DFA {
   const key = `${regex.flags}/${regex.source}`;
-  let dfa = fixedCache.get(key);
+  let dfa = fixedLanguages.get(key);
   if (!dfa) {
     dfa = regexDfa(regex, new Budget({ milliseconds: 10_000, states: 1_000_000 }));
-    fixedCache.set(key, dfa);
+    fixedLanguages.set(key, dfa);
   }
   return dfa;
 }

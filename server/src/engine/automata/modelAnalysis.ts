@@ -6,11 +6,11 @@ import type { Operation, Runtime } from "../runtime/runtime";
 import type { CheckContext } from "../checks/check";
 import type { Skipped } from "../diagnostics";
 import type { Span } from "../text";
-import { Budget, BudgetExceeded, DEFAULT_PATTERN_BUDGET, DEFAULT_PRODUCT_BUDGET, DEFAULT_RULE_BUDGET, type BudgetLimits } from "./budget";
+import { Budget, BudgetExceeded, DEFAULT_PATTERN_BUDGET, DEFAULT_PRODUCT_BUDGET, DEFAULT_RULE_BUDGET, WorkAllowance, type BudgetLimits } from "./budget";
 import { asTypedPaths, canonicalPaths, patternLanguage, readablePaths, sharedCharacters, type PatternLanguage } from "./languages";
 import { divergencesOf, escalationsOf, ListReading, moveIsSafe, realiseOutcomes, removableTogether, ruleAnalyses, type Divergence, type RealisedOutcome } from "./outcomes";
 import { RuleListAnalysis, type RuleAnalysis, type SkipNote } from "./ruleListAnalysis";
-import { RuleTables } from "./ruleTables";
+import { decisionOf, RuleTables } from "./ruleTables";
 import { PathSpace } from "./space";
 import { Memo } from "../memo";
 import { onCancelled } from "../cancellation";
@@ -26,7 +26,50 @@ export interface AnalysisOptions {
   readonly productBudget?: BudgetLimits;
   /** For one rule's questions when the walk over all rules did not fit its budget. */
   readonly ruleBudget?: BudgetLimits;
+  /** What the whole file's analysis may read and do (default `DEFAULT_FILE_LIMITS`; tests lower it). */
+  readonly fileLimits?: FileLimits;
 }
+
+/**
+ * The exact analysis of one file works within these, whatever the file holds, and lists what they leave out under
+ * `skipped` (one entry per rule list it does not read). Both are counts, never times: the same file gets the same
+ * findings on any machine, however busy.
+ */
+export interface FileLimits {
+  /**
+   * Rules read, each counted once per runtime it is read under (`runtime` and each `compatibleWith` entry). Rule
+   * lists are read whole, in file order; a list that would take the count past this is not read at all (a list read
+   * in part would leave its later rules deciding nothing, and every finding about removing a rule wrong).
+   */
+  readonly rules: number;
+  /**
+   * Steps of work (`WorkAllowance`). The patterns of the lists read may use half of it (a list whose patterns would
+   * pass that half is not read, like one over `rules`); the walks over their rules use what is left.
+   */
+  readonly steps: number;
+}
+
+/**
+ * Sized on the benchmark's generated configs (bench/README.md, section 8, "Large files"): a config of 1,000 rules
+ * checked against both runtimes (2,000 rule readings) is read whole, and the largest file the CLI reads (4 MB, some
+ * 65,000 rules) is checked within the issue's bounds of time and memory.
+ */
+export const DEFAULT_FILE_LIMITS: FileLimits = { rules: 2_500, steps: 24_000_000 };
+
+/**
+ * What a pattern's automata count for, in steps of a walk: each (runtime, pattern) compiled costs PATTERN_STEPS
+ * (parsing and checking the regular expression and setting up two subset constructions cost about the same whatever
+ * the pattern) and PATTERN_STATE_STEPS per unit of `PatternLanguage.cost` (the states of the result). Calibrated on
+ * the benchmark's 1,000-rule config and on a list of overlapping anywhere-patterns (bench/README.md, section 8).
+ */
+const PATTERN_STEPS = 4_000;
+const PATTERN_STATE_STEPS = 12;
+
+/** How many lists not read get an entry of their own in `skipped`; the rest share one. */
+const UNREAD_LISTS_SAID = 3;
+
+/** The checks that read the exact analysis's answers about a rule list. */
+const LIST_CHECKS = ["rule-shadowed", "rule-redundant", "rule-partially-shadowed", "runtime-divergence", "subagent-escalation"];
 
 /** The answers about one rule list's rules, however they were computed. */
 export interface RuleAnswers {
@@ -42,6 +85,24 @@ export interface RuleAnswers {
    */
   removableTogether(candidates: readonly number[], shadowed?: readonly number[]): number[];
   readonly skipped: readonly SkipNote[];
+}
+
+/** The answers about a list the analysis did not read (`FileLimits`): every rule skipped, said once for the list. */
+class UnreadRuleAnswers implements RuleAnswers {
+  readonly skipped: readonly SkipNote[] = [];
+  constructor(private readonly list: RuleListSpec, private readonly runtime: Runtime, private readonly reason: string) {}
+  rule(index: number): RuleAnalysis {
+    return { index, decision: decisionOf(this.runtime, this.list.rules[index]?.input.mode), operations: [], verdict: { kind: "skipped", reason: this.reason } };
+  }
+  firstOverlappingEarlier(): number | undefined {
+    return undefined;
+  }
+  proveMove(): boolean {
+    return false;
+  }
+  removableTogether(): number[] {
+    return [];
+  }
 }
 
 /** Rule answers read off the outcomes of one walk over every rule. */
@@ -88,6 +149,10 @@ class ProductRuleAnswers implements RuleAnswers {
  */
 interface Core {
   readonly space: PathSpace;
+  /** The file's work allowance: charged by everything computed into this core, once. */
+  readonly allowance: WorkAllowance;
+  /** Lists (by position) the analysis does not read, with why (`FileLimits`). */
+  readonly unread: ReadonlyMap<number, string>;
   readonly languages: Map<string, PatternLanguage>;
   readonly tables: Map<string, RuleTables>;
   primary: { readings: ListReading[]; outcomes: RealisedOutcome[] } | "too-big" | undefined;
@@ -119,12 +184,13 @@ export class ModelAnalysis {
     this.ruleBudget = options.ruleBudget ?? DEFAULT_RULE_BUDGET;
     this.productBudget = options.productBudget ?? DEFAULT_PRODUCT_BUDGET;
     const patternBudget = options.patternBudget ?? DEFAULT_PATTERN_BUDGET;
+    const limits = options.fileLimits ?? DEFAULT_FILE_LIMITS;
     this.lists = allRuleLists(model);
     this.lists.forEach((list, i) => this.listIds.set(list, i));
     const key = JSON.stringify([
       runtimes.map((r) => r.id),
       options.candidates ?? [],
-      [patternBudget, this.ruleBudget, this.productBudget],
+      [patternBudget, this.ruleBudget, this.productBudget, limits],
       this.lists.map((list) => list.rules.map((r) => [r.input.operations, r.input.paths, r.input.mode ?? null])),
     ]);
     const known = cores.get(key);
@@ -133,29 +199,90 @@ export class ModelAnalysis {
       cores.delete(key);
       cores.set(key, known);
       this.core = known;
-      return;
+    } else {
+      this.core = this.buildCore(runtimes, options, patternBudget, limits);
+      if (cores.size >= CORE_CACHE_SIZE) cores.delete(cores.keys().next().value!);
+      cores.set(key, this.core);
     }
+    // One entry per list not read; past the first few, one for the rest (a file of thousands of subagents with a
+    // rule each would otherwise say the same thing hundreds of times).
+    const unread = [...this.core.unread];
+    unread.forEach(([index, why], k) => {
+      const list = this.lists[index]!;
+      const span = { start: list.node.offset, end: list.node.offset + list.node.length };
+      if (k < UNREAD_LISTS_SAID || unread.length === UNREAD_LISTS_SAID + 1) this.noteSkipAt(LIST_CHECKS, describeList(list), why, span);
+      else if (k === UNREAD_LISTS_SAID) this.noteSkipAt(LIST_CHECKS, `${unread.length - k} more rule lists, from ${describeList(list)} on`, `each would take the exact analysis past what it reads per file: ${limits.rules.toLocaleString("en")} rules, counting each runtime a rule is read under, and ${limits.steps.toLocaleString("en")} steps of work`, span);
+    });
+  }
+
+  /**
+   * The alphabet and automata of the lists the file's limits let the analysis read: lists in file order, each read
+   * whole or not at all, until the rules read or the patterns' work would pass `limits`.
+   */
+  private buildCore(runtimes: readonly Runtime[], options: AnalysisOptions, patternBudget: BudgetLimits, limits: FileLimits): Core {
+    const allowance = new WorkAllowance(limits.steps);
+    const patternSteps = Math.floor(limits.steps / 2);
     const languages = new Map<string, PatternLanguage>();
+    const unread = new Map<number, string>();
     const dfas = new Set<DFA>();
     for (const runtime of runtimes) {
       dfas.add(canonicalPaths(runtime));
       dfas.add(asTypedPaths(runtime));
       dfas.add(readablePaths(runtime));
-      for (const list of this.lists) {
+    }
+    let rulesRead = 0;
+    let patternCost = 0;
+    const runtimeCount = Math.max(1, runtimes.length);
+    const under = runtimes.length > 1 ? ` (each read under ${runtimes.length} runtimes)` : "";
+    this.lists.forEach((list, index) => {
+      const readings = list.rules.length * runtimeCount;
+      if (rulesRead + readings > limits.rules) {
+        unread.set(index, `the exact analysis reads at most ${limits.rules.toLocaleString("en")} rules per file, counting each runtime a rule is read under, and this list's ${list.rules.length.toLocaleString("en")} rule${list.rules.length === 1 ? "" : "s"}${under} would pass that`);
+        return;
+      }
+      const found: PatternLanguage[] = [];
+      let cost = 0;
+      compiling: for (const runtime of runtimes) {
         for (const rule of list.rules) {
           for (const p of Array.isArray(rule.input.paths) ? rule.input.paths : []) {
             if (typeof p !== "string" || p.length === 0) continue;
+            // A pattern the file repeats is compiled once, and counted once.
+            const known = languages.has(`${runtime.id}\u0000${p}`);
             const language = languageIn(languages, runtime, p, patternBudget);
-            if (language.ok) for (const dfa of language.dfas) dfas.add(dfa);
+            found.push(language);
+            if (!known) cost += PATTERN_STEPS + language.cost * PATTERN_STATE_STEPS;
+            // A list whose patterns alone pass the limit (one rule may have thousands) stops being compiled at once.
+            if (patternCost + cost > patternSteps) break compiling;
           }
         }
       }
-    }
+      if (patternCost + cost > patternSteps) {
+        unread.set(index, `the automata of its patterns would take the exact analysis of this file past the ${limits.steps.toLocaleString("en")} steps of work it may do`);
+        return;
+      }
+      rulesRead += readings;
+      patternCost += cost;
+      for (const language of found) if (language.ok) for (const dfa of language.dfas) dfas.add(dfa);
+    });
+    allowance.charge(patternCost);
     if (runtimes.length > 1) dfas.add(sharedCharacters());
-    const space = new PathSpace(dfas, options.candidates ?? [], readablePaths(runtimes[0] ?? model.runtime));
-    this.core = { space, languages, tables: new Map(), primary: undefined, answers: new Map(), divergences: new Map(), escalations: new Map() };
-    if (cores.size >= CORE_CACHE_SIZE) cores.delete(cores.keys().next().value!);
-    cores.set(key, this.core);
+    const space = new PathSpace(dfas, options.candidates ?? [], readablePaths(runtimes[0] ?? this.model.runtime));
+    return { space, allowance, unread, languages, tables: new Map(), primary: undefined, answers: new Map(), divergences: new Map(), escalations: new Map() };
+  }
+
+  /** Steps of work the file's analysis has done so far (its `WorkAllowance`): for tests that bound it. */
+  get workDone(): number {
+    return this.core.allowance.spent;
+  }
+
+  /** Whether the analysis reads this list (`FileLimits`); a list it does not read is listed under `skipped`. */
+  reads(list: RuleListSpec): boolean {
+    return !this.core.unread.has(this.indexOf(list));
+  }
+
+  /** A budget for one piece of this file's analysis: its own limits, and a share of the file's work allowance. */
+  budget(limits: BudgetLimits): Budget {
+    return new Budget(limits, undefined, this.core.allowance);
   }
 
   get space(): PathSpace {
@@ -190,13 +317,17 @@ export class ModelAnalysis {
     if (this.core.primary === undefined) {
       const runtime = this.model.runtime;
       try {
+        // The lists the analysis reads; `readings` is indexed by list position (sparse where a list is not read).
+        const read = this.lists.flatMap((list, index) => (this.core.unread.has(index) ? [] : [{ list, index }]));
         const { tracks, outcomes } = realiseOutcomes(
           this.space,
-          this.lists.map((list) => ({ list, tables: this.tablesOf(list) })),
+          read.map(({ list }) => ({ list, tables: this.tablesOf(list) })),
           [this.space.table(canonicalPaths(runtime))],
-          new Budget(this.productBudget),
+          this.budget(this.productBudget),
         );
-        this.core.primary = { readings: tracks.map((t) => new ListReading(t)), outcomes };
+        const readings: ListReading[] = [];
+        read.forEach(({ index }, k) => (readings[index] = new ListReading(tracks[k]!)));
+        this.core.primary = { readings, outcomes };
       } catch (error) {
         if (!(error instanceof BudgetExceeded)) throw error;
         this.core.primary = "too-big";
@@ -210,8 +341,14 @@ export class ModelAnalysis {
     const index = this.indexOf(list);
     let answers = this.core.answers.get(index);
     if (!answers) {
-      const primary = this.primaryOutcomes();
-      answers = primary ? new ProductRuleAnswers(primary.readings[index]!, primary.outcomes) : new RuleListAnalysis(this.tablesOf(list), this.ruleBudget);
+      const unread = this.core.unread.get(index);
+      const primary = unread === undefined ? this.primaryOutcomes() : undefined;
+      answers =
+        unread !== undefined
+          ? new UnreadRuleAnswers(list, this.model.runtime, unread)
+          : primary
+            ? new ProductRuleAnswers(primary.readings[index]!, primary.outcomes)
+            : new RuleListAnalysis(this.tablesOf(list), this.ruleBudget, undefined, this.core.allowance);
       this.core.answers.set(index, answers);
     }
     return answers;
@@ -221,6 +358,8 @@ export class ModelAnalysis {
   divergences(list: RuleListSpec, other: Runtime): Divergence[] {
     const index = this.indexOf(list);
     const key = `${index}\u0000${other.id}`;
+    // A list not read is listed under `skipped` as a whole.
+    if (this.core.unread.has(index)) return [];
     let result = this.core.divergences.get(key);
     if (!result) {
       const primary = this.model.runtime;
@@ -231,7 +370,7 @@ export class ModelAnalysis {
           [{ list, tables: this.tablesOf(list) }, { list, tables: this.tablesOf(list, other) }],
           // The same tool argument, taken as it is by both runtimes (docs/reference/paths.md), in characters both read alike.
           [this.space.table(asTypedPaths(primary)), this.space.table(asTypedPaths(other)), this.space.table(sharedCharacters())],
-          new Budget(this.productBudget),
+          this.budget(this.productBudget),
           // divergencesOf reads only who decides, in each runtime.
           true,
         );
@@ -256,6 +395,7 @@ export class ModelAnalysis {
    * for the given operations; `undefined` when that could not be decided within the budget.
    */
   escalations(parent: RuleListSpec, child: RuleListSpec | undefined, operations: readonly Operation[]): ReturnType<typeof escalationsOf> | undefined {
+    if (!this.reads(parent) || (child && !this.reads(child))) return undefined;
     const primary = this.primaryOutcomes();
     if (!primary) return undefined;
     const key = `${this.indexOf(parent)}:${child ? this.indexOf(child) : -1}:${operations.join(",")}`;

@@ -297,6 +297,9 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
     via[added] = k;
     hashes[added] = h;
     budget.spend();
+    // The file's work allowance also counts what the tuple holds: a walk over a thousand rules' automata stores
+    // and steps far more per state than one over ten.
+    budget.work(size);
     if (count * 2 > slots.length >> 1) {
       slots = new Int32Array(slots.length * 2).fill(-1);
       for (let i = 0; i < count; i++) place(i, hashes[i]!);

@@ -1,5 +1,5 @@
 import { OPERATIONS, type Operation } from "../runtime/runtime";
-import { Allowance, Budget, BudgetExceeded, DEFAULT_LIST_MILLISECONDS, DEFAULT_RULE_BUDGET, type BudgetLimits } from "./budget";
+import { Allowance, Budget, BudgetExceeded, DEFAULT_LIST_MILLISECONDS, DEFAULT_RULE_BUDGET, type BudgetLimits, type WorkAllowance } from "./budget";
 import { blockedReason, decisionOf, type Decision, type RuleForOperation, type RuleTables } from "./ruleTables";
 import { prefixesCompatible } from "./space";
 import type { Condition } from "./tables";
@@ -90,7 +90,8 @@ export class RuleListAnalysis {
   /** The time all of this list's rules may take together (see `Allowance`). */
   private readonly allowance: Allowance;
 
-  constructor(readonly tables: RuleTables, private readonly limits: BudgetLimits = DEFAULT_RULE_BUDGET, listMilliseconds = DEFAULT_LIST_MILLISECONDS) {
+  /** `work`: the file's work allowance, which every rule's questions charge (absent: only the limits above). */
+  constructor(readonly tables: RuleTables, private readonly limits: BudgetLimits = DEFAULT_RULE_BUDGET, listMilliseconds = DEFAULT_LIST_MILLISECONDS, private readonly work?: WorkAllowance) {
     this.allowance = new Allowance(listMilliseconds);
   }
 
@@ -118,7 +119,7 @@ export class RuleListAnalysis {
     const input = inputs[index]!;
     const decision = decisionOf(runtime, input.mode);
     const ops = OPERATIONS.filter((op) => runtime.operationsCover(input.operations, op));
-    const budget = new Budget(this.limits);
+    const budget = new Budget(this.limits, undefined, this.work);
     try {
       const operations: OperationFacts[] = [];
       for (const op of ops) {
@@ -263,7 +264,7 @@ export class RuleListAnalysis {
     order.splice(from, 1);
     order.splice(to, 0, from);
     const position = new Map(order.map((ruleIndex, at) => [ruleIndex, at]));
-    const budget = new Budget(this.limits);
+    const budget = new Budget(this.limits, undefined, this.work);
     try {
       for (const op of OPERATIONS) {
         const before = t.forOperation(op);

@@ -402,6 +402,8 @@ export function findWord(conditions: readonly Condition[], budget: Budget, width
       return word.reverse();
     }
     budget.spend();
+    // A state here is a step per table per class: what the file's work allowance counts.
+    budget.work(n * classes.length);
     if (head % clockEvery === clockEvery - 1) budget.checkTime();
     const base = head * n;
     for (const k of classes) {

@@ -33,6 +33,11 @@ export interface CheckContext {
   readonly analysisOnly?: boolean;
   /** The work budget of a check that looks for witnesses (`workBudget`), when not the default. */
   readonly witnessBudget?: number;
+  /**
+   * The steps of work a check that builds or walks automata of its own may do on this file, when not
+   * `CHECK_AUTOMATA_STEPS`: give them to a `WorkAllowance` (automata/budget.ts) that the check's every `Budget` charges.
+   */
+  readonly automataSteps?: number;
   /** Compiled patterns shared by every check of this run (absent: `patternTable` keeps one per model). */
   readonly patterns?: PatternTable;
   report(finding: Omit<Finding, "code" | "severity"> & { severity?: Severity }): void;
@@ -54,6 +59,14 @@ export function sourceOf(text: string, node: JsonNode): string {
  * asks about 3,500 questions, its 5,000-rule one about 13,000) and stops a generated 20,000-rule one part way.
  */
 export const WITNESS_WORK_BUDGET = 20_000;
+
+/**
+ * The automata work one check of its own (not the exact analysis, which has its file limits: automata/modelAnalysis.ts
+ * `DEFAULT_FILE_LIMITS`) may do on one file, in `WorkAllowance` steps: states built, and per state of a walk the
+ * automata it steps. Counted, never timed, so what the check finds depends on the file alone; past it the check
+ * says what it did not finish (`skip`) and reports nothing it has not decided. About a second of work here.
+ */
+export const CHECK_AUTOMATA_STEPS = 10_000_000;
 
 export interface WorkBudget {
   /** Count `units` questions asked. */
