@@ -207,11 +207,13 @@ export class ModelAnalysis {
     // One entry per list not read; past the first few, one for the rest (a file of thousands of subagents with a
     // rule each would otherwise say the same thing hundreds of times).
     const unread = [...this.core.unread];
+    // dotfiles-unprotected reads the same lists (deepagents-py's hidden names) and leaves out the ones this does not.
+    const checks = runtimes.some((r) => r.id === "deepagents-py") ? [...LIST_CHECKS, "dotfiles-unprotected"] : LIST_CHECKS;
     unread.forEach(([index, why], k) => {
       const list = this.lists[index]!;
       const span = { start: list.node.offset, end: list.node.offset + list.node.length };
-      if (k < UNREAD_LISTS_SAID || unread.length === UNREAD_LISTS_SAID + 1) this.noteSkipAt(LIST_CHECKS, describeList(list), why, span);
-      else if (k === UNREAD_LISTS_SAID) this.noteSkipAt(LIST_CHECKS, `${unread.length - k} more rule lists, from ${describeList(list)} on`, `each would take the exact analysis past what it reads per file: ${limits.rules.toLocaleString("en")} rules, counting each runtime a rule is read under, and ${limits.steps.toLocaleString("en")} steps of work`, span);
+      if (k < UNREAD_LISTS_SAID || unread.length === UNREAD_LISTS_SAID + 1) this.noteSkipAt(checks, describeList(list), why, span);
+      else if (k === UNREAD_LISTS_SAID) this.noteSkipAt(checks, `${unread.length - k} more rule lists, from ${describeList(list)} on`, `each would take the exact analysis past what it reads per file: ${limits.rules.toLocaleString("en")} rules, counting each runtime a rule is read under, and ${limits.steps.toLocaleString("en")} steps of work`, span);
     });
   }
 
