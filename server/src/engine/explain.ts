@@ -61,7 +61,7 @@ function summarize(e: Explanation, why: string, ruleCount: number): string {
   if (!e.rule) {
     return ruleCount === 0
       ? `agent ${e.agent} has no rules (${why}), so ${subject} is allowed${where}.`
-      : `no rule of agent ${e.agent} matches ${subject}${where}, so the permissive default allows it (${ruleCount} rule(s): ${why}).`;
+      : `no rule of agent ${e.agent} matches ${subject}${where}, so the permissive default allows it (${ruleCount} ${ruleCount === 1 ? "rule" : "rules"}: ${why}).`;
   }
   const modeNote = e.rule.mode !== "allow" && e.rule.mode !== "deny" && e.rule.mode !== "interrupt" ? `; unknown mode "${e.rule.mode}" allows and stops later rules` : "";
   return `rule ${e.rule.index} (${e.rule.mode} ${e.rule.pattern}) decides ${subject}${where} for agent ${e.agent}${modeNote} (${why}).`;
