@@ -1,6 +1,6 @@
 import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
-import { deepagentsJs, deepagentsPy, type Runtime } from "../runtime";
+import { deepagentsJs, deepagentsPy, runtimeLabelFor, type Runtime } from "../runtime";
 import type { Check } from "./check";
 import { probeMatcher } from "./patternTable";
 import { analysable, examplePaths, isCanonical, PLAIN_FILL, scanGlob } from "../runtime/globText";
@@ -35,8 +35,7 @@ export const patternClassNegation: Check = {
           const classText = pattern.slice(first.index, first.close! + 1);
           const fixed = bangs.reduceRight((text, c) => `${text.slice(0, c.index + 1)}^${text.slice(c.index + 2)}`, pattern);
           const runtime = literalRuntimes[0]!;
-          const primary = runtime === context.model.runtime;
-          const who = primary ? runtime.label : `${runtime.label} (in compatibleWith)`;
+          const who = runtimeLabelFor(runtime, context.model);
           const witnesses = disagreement(pattern);
           const example = witnesses
             ? ` For example, ${deepagentsJs.label} matches ${JSON.stringify(witnesses.jsOnly)} and ${deepagentsPy.label} does not${witnesses.pyOnly ? `, while ${deepagentsPy.label} matches ${JSON.stringify(witnesses.pyOnly)} and ${deepagentsJs.label} does not` : ""}.`
