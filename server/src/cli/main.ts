@@ -99,7 +99,7 @@ if (require.main === module) {
   // At once: everything was written synchronously (stdio.ts) and nothing else is pending (the CLI starts no timer,
   // promise or worker), so there is nothing to wait for. Left to end by itself, Node first lets the event loop and
   // V8's background tasks run out (optimising code that will never run again): 4 to 10 ms of a 1,000-rule check
-  // (`node --import tsx bench/cli.ts --runs 31 --cli BEFORE --cli AFTER`, 4 Dec, three comparisons: 160 → 150,
+  // (`node --import tsx bench/cli.ts --runs 31 --cli BEFORE --cli AFTER`, three comparisons: 160 → 150,
   // 172 → 162 and 157 → 153 ms above Node's start-up; 7 ms less CPU time by `perf stat`). The compile cache's
   // `exit` handler still runs.
   process.exit(code);

@@ -27,8 +27,7 @@ export const patternClassNegation: Check = {
           const pattern = node.value;
           if (!pattern.includes("[!") || context.runtimes.some((r) => r.permissionPathProblem(pattern))) continue;
           // A class holding a `/` is no class in wcmatch (the brackets are then literal text: `/data/[!/]` matches
-          // only itself), and `[^/]` would not negate there either: neither the message nor the fix holds for it
-          // (review finding, 5 Dec).
+          // only itself), and `[^/]` would not negate there either: neither the message nor the fix holds for it.
           const bangs = scanGlob(pattern).filter((c, k, all) => c.inClass && c.close !== undefined && all[k + 1]?.ch === "!" && !pattern.slice(c.index, c.close + 1).includes("/"));
           if (bangs.length === 0) continue;
           const first = bangs[0]!;

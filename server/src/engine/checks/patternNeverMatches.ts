@@ -36,7 +36,7 @@ export const patternNeverMatches: Check = {
             const alive = context.runtimes.filter((r) => !dead.some((d) => d.runtime === r));
             const repaired = repairedPattern(pattern);
             // Offered only when every runtime matches an example path of the repaired pattern: `/a/\/` repaired is
-            // `/a/\/**`, whose escaped slash picomatch reads as a second `/`, as dead as before (review finding, 5 Dec).
+            // `/a/\/**`, whose escaped slash picomatch reads as a second `/`, as dead as before.
             const usable = repaired !== pattern && context.runtimes.every((r) => !r.permissionPathProblem(repaired) && !neverMatchReason(r, repaired) && matchesAnExample(r, repaired));
             context.report({
               ...deadMessage(pattern, dead, alive, repaired),

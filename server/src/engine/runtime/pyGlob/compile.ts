@@ -244,8 +244,7 @@ const TEXT_LITERAL_EXPANSIONS = 64;
  */
 export function pyGlobTextLiteralAlternatives(pattern: string): string[][] | undefined {
   // bracex keeps a brace right after `$` as literal text (`/${a,b}` matches only itself), which the one-level
-  // expansion below does not know: such a pattern gets no pre-check (review finding, 5 Dec: `/${a,b}/**` missed
-  // `/${a,b}/x`).
+  // expansion below does not know: such a pattern gets no pre-check (`/${a,b}/**` missed `/${a,b}/x`).
   if (/[[\\]/.test(pattern) || pattern.includes("${")) return undefined;
   if (!pattern.includes("{")) {
     const literals = pyGlobTextLiterals(pattern)!;
