@@ -95,7 +95,7 @@ test("candidates come in a fixed order: 8 filesystem tools, user tools, then tas
   assert.equal(effectiveTools(modelOf({}), "nobody"), undefined);
 });
 
-test("a filesystem middleware the runtime refuses (§4.1: tools without read_file) shows no filesystem tool, whatever it lists (review finding, 5 Dec)", () => {
+test("a filesystem middleware the runtime refuses (§4.1: tools without read_file) shows no filesystem tool, whatever it lists", () => {
   for (const runtime of ["deepagents-js", "deepagents-py"]) {
     const model = modelOf({ version: 1, runtime, tools: ["web_search"], middleware: [{ type: "filesystem", tools: ["ls", "grep"] }] });
     const tools = effectiveTools(model, "main")!;

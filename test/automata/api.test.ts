@@ -105,7 +105,7 @@ test("witness candidates: short paths of the config's own names, none longer tha
   assert.ok(candidates.every((c) => !c.includes(long)), "no candidate holds the 256-character segment");
 });
 
-// Review finding (4 Dec): a 550-rule list of overlapping rules, too big for the walk over all rules at once, was
+// A 550-rule list of overlapping rules, too big for the walk over all rules at once, was
 // analysed rule by rule for 217 s. Each rule's questions now read the clock often enough for its own limit to hold,
 // and the list's rules share one limit; what is skipped is said once per run of rules.
 test("a list analysed rule by rule stops at its list's time limit, and says so once for the rules it did not reach", async () => {

@@ -36,7 +36,7 @@ test("does not fire on known tools, glob-like names, or other resources", () => 
   );
 });
 
-test("DeerFlow's own tools are not unknown: a role written for DeerFlow names them (A.1.4's guest; review finding, 4 Dec)", () => {
+test("DeerFlow's own tools are not unknown: a role written for DeerFlow names them (A.1.4's guest)", () => {
   expectNoFindings(
     config(`"authorization": { "roles": { "guest": { "tools": { "allow": ["read_file", "ask_clarification", "present_files", "describe_skill", "tool_search"] } } } }`),
     CODE,

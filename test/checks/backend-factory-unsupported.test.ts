@@ -6,7 +6,7 @@ const CODE = "backend-factory-unsupported";
 const TYPE_ERROR =
   "TypeError: backend must be an initialized backend instance. Backend factories were removed in deepagents 0.7; pass StateBackend(), CompositeBackend(...), or another BackendProtocol instance instead.";
 
-test("fires in deepagents-py on a backend given as a factory, with or without permissions, quoting the TypeError (review finding, 5 Dec)", () => {
+test("fires in deepagents-py on a backend given as a factory, with or without permissions, quoting the TypeError", () => {
   const [f] = expectFindings(config(`"runtime": "deepagents-py",\n  "backend": { "type": "sandbox", ⟦"factory": true⟧ }`), CODE);
   assert.equal(f!.severity, "error");
   assert.equal(f!.message, "deepagents-py 0.7.8 takes no backend factories: it refuses this backend when it builds the agent.");

@@ -22,7 +22,7 @@ test("fires on a string, saying what the substring test covers (V19, T41)", () =
   ]);
 });
 
-test("names each runtime's own membership test (review finding, 5 Dec)", () => {
+test("names each runtime's own membership test", () => {
   const [py] = findings(`{ "version": 1, "runtime": "deepagents-py", "permissions": [{ "operations": "read", "paths": ["/a"], "mode": "deny" }] }`, CODE);
   assert.match(py!.detail!, /deepagents-py 0\.7\.8 tests "op in rule\.operations", which on a string is a substring test/);
 });

@@ -48,7 +48,7 @@ test("silenced by an ignore comment", () => {
   ] }]`), CODE);
 });
 
-test("the fix is not applied by --fix when the prefixed pattern is still refused: `..` or `~` inside (review finding, 5 Dec)", () => {
+test("the fix is not applied by --fix when the prefixed pattern is still refused: `..` or `~` inside", () => {
   for (const [pattern, code] of [["a/../b", "path-parent-segment"], ["c/~/d", "path-tilde-segment"]] as const) {
     const text = rules(JSON.stringify(pattern));
     const [finding] = findings(text, CODE);

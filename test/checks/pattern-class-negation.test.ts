@@ -70,7 +70,7 @@ test("silenced by an ignore comment", () => {
   ] }]`), CODE);
 });
 
-test("not on a class holding a `/`: wcmatch reads such brackets as literal text, so neither the message nor `[^/]` holds (review finding, 5 Dec)", () => {
+test("not on a class holding a `/`: wcmatch reads such brackets as literal text, so neither the message nor `[^/]` holds", () => {
   expectNoFindings(rules(`"/data/[!/]"`, `"compatibleWith": ["deepagents-py"],\n  `), CODE);
   assert.equal(deepagentsPy.compilePattern("/data/[!/]").matches("/data/a"), false);
   assert.equal(deepagentsPy.compilePattern("/data/[^/]").matches("/data/a"), false);

@@ -178,7 +178,7 @@ test("a multi-digit range without a step is broken too; one-character ranges are
   expectNoFindings(rules(`"/data/{1..10..2}.txt"`, `"runtime": "deepagents-py",\n  `), CODE);
 });
 
-test("a range of more than 1,000 values is reported too, with a witness and no fix (review finding, 5 Dec)", () => {
+test("a range of more than 1,000 values is reported too, with a witness and no fix", () => {
   // It used to be left out, so `/data/{1..5000}.csv` got no finding in deepagents-js at all.
   const [finding] = expectFindings(rules(`⟦"/data/{1..5000}.csv"⟧`), CODE);
   assert.match(finding!.detail!, /picomatch turns it into the class "\[1-5000\]", so the pattern matches only "\/data\/0\.csv", "\/data\/1\.csv"/);
@@ -212,7 +212,7 @@ test("silenced by an ignore comment on the line above", () => {
   ] }]`), CODE);
 });
 
-test("no fix when the repaired pattern is as dead: `/a/\\/` would become `/a/\\/**`, whose escaped slash picomatch reads as a second `/` (review finding, 5 Dec)", () => {
+test("no fix when the repaired pattern is as dead: `/a/\\/` would become `/a/\\/**`, whose escaped slash picomatch reads as a second `/`", () => {
   const [finding] = findings(rules(`"/a/\\\\/"`), CODE);
   assert.ok(finding);
   assert.deepEqual(finding.fixes, []);

@@ -42,7 +42,7 @@ test("deepagents-py ignores tools: a custom middleware on a sandbox without exec
   const mw = `"middleware": [{ "type": "filesystem", "backend": { "type": "sandbox" }, ⟦"permissions"⟧: ${DENY}, "tools": ["read_file", "ls"] }]`;
   const [f] = expectFindings(config(`"runtime": "deepagents-py",\n  ${mw}`), CODE);
   assert.match(f!.detail!, /ignores "tools" here/);
-  // The middleware is named once ("the filesystem middleware middleware #0" before a review of 4 Dec).
+  // The middleware is named once ("the filesystem middleware middleware #0" before).
   assert.match(f!.detail!, /when it constructs the filesystem middleware #0: /);
   expectNoFindings(config(mw.replace(/[⟦⟧]/g, "")), CODE); // deepagents-js accepts it
 });
@@ -64,7 +64,7 @@ test("the fix the message names (scope every path to a route) makes it go away",
   expectNoFindings(before.replace("/secrets/**", "/memories/secrets/**"), CODE);
 });
 
-test("when the build fails earlier (its tools, a refused path), the message says this error comes once that is fixed (review finding, 5 Dec)", () => {
+test("when the build fails earlier (its tools, a refused path), the message says this error comes once that is fixed", () => {
   const tools = findings(config(`"middleware": [{ "type": "filesystem", "backend": { "type": "sandbox" }, "tools": ["execute", "ls"], "permissions": ${DENY} }]`), CODE);
   assert.equal(tools.length, 1);
   assert.match(tools[0]!.detail!, /Once the "tools" it refuses \(read-file-required\) are fixed, it throws: Error: Filesystem permissions cannot be used/);
@@ -74,7 +74,7 @@ test("when the build fails earlier (its tools, a refused path), the message says
   assert.ok(findings(config(`"backend": { "type": "sandbox" },\n  "permissions": ${DENY}`), CODE)[0]!.detail!.includes(JS_MESSAGE));
 });
 
-test("a composite without routes: the message names that, not an unscoped path (review finding, 5 Dec)", () => {
+test("a composite without routes: the message names that, not an unscoped path", () => {
   const [f] = findings(config(`"backend": { "type": "composite", "default": { "type": "sandbox" }, "routes": {} },\n  "permissions": [{ "operations": ["read"], "paths": [], "mode": "deny" }]`), CODE);
   assert.match(f!.detail!, /the composite has no routes, and the runtime scopes no path to a composite without routes/);
 });

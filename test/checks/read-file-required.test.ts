@@ -39,7 +39,7 @@ test("fix: add read_file (safe), to a list and to an empty list", () => {
   assert.ok(applyFix(empty, findings(empty, CODE)[0]!).includes(`"tools": ["read_file"]`));
 });
 
-test('the string "read_file" becomes ["read_file"], not the name twice (review finding, 5 Dec)', () => {
+test('the string "read_file" becomes ["read_file"], not the name twice', () => {
   const text = config(`"middleware": [{ "type": "filesystem", "tools": "read_file" }]`);
   const [f] = findings(text, CODE);
   assert.equal(f!.fixes![0]!.title, 'Change to ["read_file"]');
@@ -47,7 +47,7 @@ test('the string "read_file" becomes ["read_file"], not the name twice (review f
   assert.deepEqual(findings(fixed).map((x) => x.code), []);
 });
 
-test("a comment inside an empty list stays when read_file is added (review finding, 5 Dec)", () => {
+test("a comment inside an empty list stays when read_file is added", () => {
   const text = config(`"middleware": [{ "type": "filesystem", "tools": [ // none for now
   ] }]`);
   const fixed = applyFix(text, findings(text, CODE)[0]!);

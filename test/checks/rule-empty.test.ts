@@ -44,7 +44,7 @@ test("fix (safe): remove the rule, with its line", () => {
   assert.deepEqual(findings(fixed).filter((f) => f.severity === "error"), []);
 });
 
-test("the only rule of a deepagents-js list: the fix is offered but not safe, and the message says why (§1.3; review finding, 4 Dec)", () => {
+test("the only rule of a deepagents-js list: the fix is offered but not safe, and the message says why (§1.3)", () => {
   const text = config(`"permissions": [
     { "operations": [], "paths": ["/s/**"], "mode": "deny" }
   ]`);

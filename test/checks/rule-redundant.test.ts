@@ -87,7 +87,7 @@ test("exact, not approximate: picomatch's `*` matches a line separator where `**
   assert.equal(rules.decide("read", "/a/b/x\u2028").ruleIndex, 1);
 });
 
-// Review findings (4 Dec): three cases where the rule was redundant as the analysis sees it, but the safe "Remove
+// Three cases where the rule was redundant as the analysis sees it, but the safe "Remove
 // rule" fix (applied by `check --fix`) would have changed what the agent may do, or thrown away what was meant.
 
 test("not on a rule with a mistyped mode or operation: the typo's own error says how to repair it, and removing the rule would lose the intended deny", () => {

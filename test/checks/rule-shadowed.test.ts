@@ -58,7 +58,7 @@ test("the reorder fix puts the rule first; afterwards it denies .env and nothing
   }
 });
 
-test("the reorder fix takes the comment lines above the rule with it, and leaves every other comment where it was (review finding, 4 Dec)", () => {
+test("the reorder fix takes the comment lines above the rule with it, and leaves every other comment where it was", () => {
   // The last rule: its removal used to start at the previous comma and swallow the comment between.
   const last = config(`"permissions": [
     // Work anywhere in the workspace.
@@ -121,7 +121,7 @@ test("the reorder fix moves the comments on the rule's own line with it, lands a
   assert.equal(applyFix(oneLine, findings(oneLine, CODE, ON)[0]!), config(`"permissions": [ { "operations": ["read"], "paths": ["/ws/a"], "mode": "deny" }, { "operations": ["read"], "paths": ["/ws/**"] } /* c */ ]`));
 });
 
-test("in a file with CRLF line ends the reorder fix writes CRLF, and a trailing comment on the rule before stays (review finding, 4 Dec)", () => {
+test("in a file with CRLF line ends the reorder fix writes CRLF, and a trailing comment on the rule before stays", () => {
   const text = '{\r\n  "version": 1,\r\n  "permissions": [\r\n    { "operations": ["read", "write"], "paths": ["/ü/**"] },  // 😀 comment\r\n    { "operations": ["read", "write"], "paths": ["/ü/.env"], "mode": "deny" }\r\n  ]\r\n}\r\n';
   const fixed = applyFix(text, findings(text, CODE, ON)[0]!);
   assert.equal(fixed, '{\r\n  "version": 1,\r\n  "permissions": [\r\n    { "operations": ["read", "write"], "paths": ["/ü/.env"], "mode": "deny" },\r\n    { "operations": ["read", "write"], "paths": ["/ü/**"] }  // 😀 comment\r\n  ]\r\n}\r\n');

@@ -42,12 +42,12 @@ test("silenced by an ignore comment", () => {
   expectNoFindings(config(`// agent-sandbox-ignore schema\n  "permisions": []`), CODE);
 });
 
-test("keys named like JavaScript's own object members are unknown keys too (review finding, 4 Dec)", () => {
+test("keys named like JavaScript's own object members are unknown keys too", () => {
   const found = expectFindings(config(`⟦"constructor"⟧: 1,\n  ⟦"toString"⟧: 2,\n  ⟦"__proto__"⟧: 3,\n  "backend": { "type": "state", ⟦"hasOwnProperty"⟧: {} }`), CODE);
   assert.ok(found.every((f) => /^Unknown key "/.test(f.message)), JSON.stringify(found.map((f) => f.message)));
 });
 
-test("a key written twice: only its last value is checked, as only it counts (a backend's `type` included) (review finding, 5 Dec)", () => {
+test("a key written twice: only its last value is checked, as only it counts (a backend's `type` included)", () => {
   // The first `type` chose the branch, so the sandbox's own key was unknown and the value that counts was wrong.
   const backend = findings(config(`"backend": { "type": "state", "type": "sandbox", "provider": "modal" }`), CODE);
   assert.deepEqual(backend.map((f) => f.message), ['Duplicate key "type": only the last one counts.']);
@@ -58,7 +58,7 @@ test("a key written twice: only its last value is checked, as only it counts (a 
   assert.deepEqual(findings(config(`"name": "a",\n  "name": 1`), CODE).map((f) => f.message), ['Duplicate key "name": only the last one counts.', "Expected a string, found a number."]);
 });
 
-test("did-you-mean measures every candidate exactly: a long typo gets the nearest value, or none (review finding, 5 Dec)", () => {
+test("did-you-mean measures every candidate exactly: a long typo gets the nearest value, or none", () => {
   // Lengths 4 apart used to count as distance 4 for both runtimes, and the first won.
   const [runtime] = findings(config(`"runtime": "deepagents-python"`), CODE);
   assert.match(runtime!.message, /\(did you mean "deepagents-py"\?\)\.$/);
@@ -72,7 +72,7 @@ test("did-you-mean measures every candidate exactly: a long typo gets the neares
   assert.match(provider!.detail!, /^DeerFlow's config\.yaml keeps "roles" under "provider\.config"; here "roles" sits directly under "authorization"/);
 });
 
-test("authorization's enabled and fail_closed take what DeerFlow's Pydantic reads as a bool, and nothing else (review finding, 5 Dec)", () => {
+test("authorization's enabled and fail_closed take what DeerFlow's Pydantic reads as a bool, and nothing else", () => {
   // The engine reads "yes" as true (deerflow-authorization.md A.1.1: a lax bool), so the schema must not call it an error.
   for (const value of ['"yes"', '"Off"', '"T"', "1", "0", "true", "false"]) {
     expectNoFindings(config(`"authorization": { "enabled": ${value}, "fail_closed": ${value}, "roles": { "user": { "tools": { "allow": "*" } } } }`), CODE);

@@ -9,7 +9,7 @@ const disk = (files: Record<string, string>): CheckOptions => ({ readFile: (p) =
 
 test("fires on an allowed tool no agent has, with a did-you-mean, on the skills entry", () => {
   const options = disk({ "./skills/review/SKILL.md": "---\nallowed-tools:\n  - read_file\n  - web_serch\n  - Bash\n---" });
-  const { text, spans } = marked(config(`"tools": ["web_search"],\n  "skills": [⟦"./skills/review"⟧]`));
+  const { text, ranges: spans } = marked(config(`"tools": ["web_search"],\n  "skills": [⟦"./skills/review"⟧]`));
   const [typo, other] = findings(text, CODE, options);
   assert.deepEqual([typo!.span, other!.span], [spans[0], spans[0]]);
   assert.equal(typo!.severity, "warning");

@@ -53,7 +53,7 @@ test("the example config: the auditor can read what the main agent may not", () 
   assert.ok(!found.some((f) => f.message.startsWith('Subagent "writer"')));
 });
 
-// diagnostics.md: "Fix: … prepend the parent's deny rules" (it was offered for the tool half only; review, 4 Dec).
+// diagnostics.md: "Fix: … prepend the parent's deny rules" (it was offered for the tool half only).
 test("fix: prepend the main agent's deny rules, to an empty list, a list with rules, or in place of Python's null; the escalation is then gone", () => {
   const cases = [
     [config(`${PARENT}, "subagents": [{ "name": "helper", "description": "h", "permissions": [] }]`),

@@ -17,7 +17,7 @@ test("does not fire with a description; fixed by writing one", () => {
   expectNoFindings(config(`"subagents": [{ "name": "auditor", "description": "Reviews code for defects" }]`), CODE);
 });
 
-test("a description that is not a string is the schema's finding, not a missing one (review finding, 5 Dec)", () => {
+test("a description that is not a string is the schema's finding, not a missing one", () => {
   // It said "has no `description`" beside the schema's type error.
   expectNoFindings(config(`"subagents": [{ "name": "a", "description": 1 }, { "name": "b", "description": ["x"] }]`), CODE);
   expectFindings(config(`"subagents": [{ "name": ⟦"c"⟧, "description": null }]`), CODE);

@@ -32,7 +32,7 @@ test("fixes: the suggestion, or removal", () => {
   expectNoFindings(removed, CODE);
 });
 
-test("a toolDescriptions key that is no filesystem tool, and an interruptOn key no agent has, are reported too (review finding, 5 Dec)", () => {
+test("a toolDescriptions key that is no filesystem tool, and an interruptOn key no agent has, are reported too", () => {
   const text = config(`"tools": ["web_search"],
   "interruptOn": { "write_file": true, ⟦"write_fil"⟧: true, "web_search": true, "task": true },
   "middleware": [{ "type": "filesystem", "tools": "all", "toolDescriptions": { "grep": "Search", ⟦"grpe"⟧: "Search files" } }],

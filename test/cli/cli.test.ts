@@ -84,7 +84,7 @@ describe("agent-sandbox check", () => {
     const r = run(["check", file, "--fix"]);
     assert.equal(r.code, 0, r.stdout);
     // Which file was rewritten, and with how many fixes, on stderr (stdout stays the report).
-    // Which fixes, by code, as well as how many (review finding, 5 Dec: the README promised both).
+    // Which fixes, by code, as well as how many (the README promised both).
     assert.match(r.stderr, /agent-sandbox: .*agent-sandbox\.jsonc: 3 safe fixes applied \(operations-not-list, path-not-absolute, rule-empty\)\n/);
     const fixed = readFileSync(file, "utf8");
     assert.match(fixed, /"operations": \["read", "write"\], "paths": \["\/secrets\/\*\*"\]/);
@@ -92,7 +92,7 @@ describe("agent-sandbox check", () => {
     assert.equal(run(["check", file, "--format", "json"]).code, 0);
   });
 
-  test("--fix leaves a file with JSON syntax errors alone, and says why (review finding, 4 Dec)", () => {
+  test("--fix leaves a file with JSON syntax errors alone, and says why", () => {
     const original = '{ "version": 1, "permissions": [ { "operations": "read", "paths": ["secrets/**"] "mode": "deny" } ] }\n';
     const file = tempConfig(original);
     const r = run(["check", file, "--fix"]);
@@ -101,7 +101,7 @@ describe("agent-sandbox check", () => {
     assert.equal(readFileSync(file, "utf8"), original);
   });
 
-  test("--fix on a file it may not write: said plainly, the file unchanged, its findings reported, exit 2 (review finding, 4 Dec)", () => {
+  test("--fix on a file it may not write: said plainly, the file unchanged, its findings reported, exit 2", () => {
     const original = '{\n  "version": 1,\n  "permissions": [{ "operations": "read", "paths": ["/a"], "mode": "deny" }]\n}\n';
     const file = tempConfig(original);
     chmodSync(dirname(file), 0o755);
@@ -178,7 +178,7 @@ describe("agent-sandbox check", () => {
     assert.equal(sarif.runs[0].results[0].locations[0].physicalLocation.region.startLine, 1);
   });
 
-  test("SARIF artifact locations are URI references: spaces and non-ASCII names percent-encoded (review finding, 4 Dec)", () => {
+  test("SARIF artifact locations are URI references: spaces and non-ASCII names percent-encoded", () => {
     const dir = scratchDir("cli");
     mkdirSync(join(dir, "sp ace", "ünï"), { recursive: true });
     writeFileSync(join(dir, "sp ace", "ünï", "my cfg.agent-sandbox.jsonc"), '{ "version": 1, "permissions": [{ "operations": "read", "paths": ["/a"], "mode": "deny" }] }');
@@ -200,7 +200,7 @@ describe("agent-sandbox check", () => {
     assert.match(dryRun.diagnostics[1].message, /\(did you mean "ok"\?\)\.$/);
   });
 
-  test("folder search follows symbolic links (a cycle ends), skips build output and dependencies, and --help says which (review finding, 4 Dec)", () => {
+  test("folder search follows symbolic links (a cycle ends), skips build output and dependencies, and --help says which", () => {
     const dir = scratchDir("cli");
     mkdirSync(join(dir, "real"), { recursive: true });
     mkdirSync(join(dir, "out"), { recursive: true });
@@ -210,12 +210,12 @@ describe("agent-sandbox check", () => {
     symlinkSync(join(dir, "real"), join(dir, "real", "loop"));
     symlinkSync(join(dir, "nowhere"), join(dir, "dangling.agent-sandbox.jsonc"));
     const json = JSON.parse(run(["check", dir, "--format", "json"]).stdout);
-    // The link names the same file as real/agent-sandbox.jsonc: one entry, under the real name (review finding, 5 Dec).
+    // The link names the same file as real/agent-sandbox.jsonc: one entry, under the real name.
     assert.deepEqual(json.files.map((f: { path: string }) => f.path), [join(dir, "real", "agent-sandbox.jsonc")]);
     assert.match(run(["--help"]).stdout, /node_modules, \.git, dist, out and \.vscode-test are not searched/);
   });
 
-  test("a file named several ways is checked, fixed and counted once (review finding, 5 Dec)", () => {
+  test("a file named several ways is checked, fixed and counted once", () => {
     const file = tempConfig('{ "version": 1, "permissions": [{ "operations": "read", "paths": ["/a"], "mode": "deny" }] }');
     const dir = dirname(file);
     const json = JSON.parse(run(["check", dir, file, join(dir, ".", "agent-sandbox.jsonc"), "--format", "json"]).stdout);
@@ -224,7 +224,7 @@ describe("agent-sandbox check", () => {
     assert.equal(json.summary.warnings + json.summary.errors, json.files[0].diagnostics.filter((d: { severity: string }) => d.severity === "warning" || d.severity === "error").length);
   });
 
-  test("repeated options, an option where a value belongs, no command: usage errors on stderr, exit 2 (review finding, 5 Dec)", () => {
+  test("repeated options, an option where a value belongs, no command: usage errors on stderr, exit 2", () => {
     const cases: [string[], RegExp][] = [
       [["explain", EXAMPLE, "--op", "read", "--op", "write", "--path", "/x"], /--op is given twice \("read" and "write"\); give it once/],
       [["check", EXAMPLE, "--format", "json", "--format", "text"], /--format is given twice/],
@@ -245,7 +245,7 @@ describe("agent-sandbox check", () => {
     assert.equal(run(["--help"]).code, 0);
   });
 
-  test("a file that cannot be read is in the JSON (an entry with its error, summary.failed) and in SARIF (a tool notification) (review finding, 5 Dec)", () => {
+  test("a file that cannot be read is in the JSON (an entry with its error, summary.failed) and in SARIF (a tool notification)", () => {
     const good = tempConfig('{ "version": 1 }');
     const missing = join(dirname(good), "missing.agent-sandbox.jsonc");
     const json = run(["check", good, missing, "--format", "json"]);
@@ -272,7 +272,7 @@ describe("agent-sandbox check", () => {
     }
   });
 
-  test("an option the command does not take, a single-dash option, a --severity with two `=`: usage errors, not silently ignored (review finding, 4 Dec)", () => {
+  test("an option the command does not take, a single-dash option, a --severity with two `=`: usage errors, not silently ignored", () => {
     const cases: [string[], RegExp][] = [
       [["explain", EXAMPLE, "--op", "read", "--path", "/x", "--fix"], /explain takes no --fix \(its options: --op, --path, --agent, --role, --format\)/],
       [["tools", EXAMPLE, "--op", "read"], /tools takes no --op/],
@@ -302,7 +302,7 @@ describe("agent-sandbox explain", () => {
     );
   });
 
-  test("explain, tools and prompt on a config with errors: the answer on stdout as always, one line on stderr that says so, and exit 1 (cli.md: every command; review finding, 5 Dec)", () => {
+  test("explain, tools and prompt on a config with errors: the answer on stdout as always, one line on stderr that says so, and exit 1 (cli.md: every command)", () => {
     // A rule deepagents-js refuses when the agent is built, after a key written twice.
     const file = tempConfig('{ "version": 1, "version": 1,\n  "permissions": [{ "operations": ["read"], "paths": ["/a/../b"], "mode": "deny" }] }');
     for (const args of [["explain", file, "--op", "read", "--path", "/b"], ["tools", file], ["prompt", file]]) {
@@ -350,7 +350,7 @@ describe("agent-sandbox explain", () => {
 });
 
 describe("agent-sandbox explain --role", () => {
-  // cli.md lists --role for explain; it was accepted and ignored (review finding, 4 Dec).
+  // cli.md lists --role for explain; it was accepted and ignored.
   test("an unknown role is a usage error, as in tools and prompt", () => {
     const r = run(["explain", EXAMPLE, "--op", "write", "--path", "/workspace/notes/x", "--role", "nosuch"]);
     assert.equal(r.code, 2);
@@ -396,7 +396,7 @@ describe("agent-sandbox tools and prompt", () => {
     assert.equal(del.hiddenBy, "authorization");
   });
 
-  test("tools: roles with the same tools share one block even when a role's name is a letter of the reasons (review finding, 5 Dec)", () => {
+  test("tools: roles with the same tools share one block even when a role's name is a letter of the reasons", () => {
     // Role `a` used to be taken out of every "a" of "needs a sandbox backend", so a and b never matched.
     const roles = { a: { tools: { allow: "*" } }, b: { tools: { allow: "*" } }, c: { tools: { allow: ["read_file"] } }, d: { tools: { allow: ["read_file"] } } };
     const file = tempConfig(JSON.stringify({ version: 1, authorization: { enabled: true, default_role: "a", roles } }));
@@ -420,7 +420,7 @@ describe("agent-sandbox tools and prompt", () => {
 });
 
 describe("system prompt file", () => {
-  test("a systemPromptFile that names a folder is reported like a missing one (review finding, 4 Dec)", () => {
+  test("a systemPromptFile that names a folder is reported like a missing one", () => {
     const file = tempConfig('{ "version": 1, "systemPromptFile": "." }');
     const r = JSON.parse(run(["check", file, "--format", "json", "--no-analysis"]).stdout);
     assert.deepEqual(r.files[0].diagnostics.map((d: { code: string; message: string }) => [d.code, d.message]), [
@@ -431,7 +431,7 @@ describe("system prompt file", () => {
     assert.equal(run(["check", file, "--no-analysis"]).code, 0);
   });
 
-  test("prompt does not read a systemPromptFile that is a device or a named pipe (it never ended: review finding, 5 Dec)", () => {
+  test("prompt does not read a systemPromptFile that is a device or a named pipe (it never ended)", () => {
     const dir = dirname(tempConfig("{}"));
     const fifo = join(dir, "fifo");
     assert.equal(spawnSync("mkfifo", [fifo]).status, 0);

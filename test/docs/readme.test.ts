@@ -1,8 +1,7 @@
 /**
  * The README shows the CLI's output as transcripts (`$ agent-sandbox …` followed by what it prints). Each is run
  * here with the built CLI from the repository's root, and must print what the README says, words and line
- * breaks aside (the README wraps long lines at 120 columns). A README that drifted from the CLI was a review
- * finding (5 Dec).
+ * breaks aside (the README wraps long lines at 120 columns), so that the README cannot drift from the CLI.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";

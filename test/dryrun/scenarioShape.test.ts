@@ -4,7 +4,7 @@ import { checkDryRunText } from "../../server/src/engine/checkDryRun";
 
 const messages = (text: string) => checkDryRunText(text).findings.map((f) => `${f.code}: ${f.message}${f.detail !== undefined ? ` ${f.detail}` : ""}`);
 
-test("the steps of a `task` call are checked like the scenario's own (review finding, 5 Dec)", () => {
+test("the steps of a `task` call are checked like the scenario's own", () => {
   // `args` was any object, so a typo inside a subagent's steps went unnoticed.
   const text = `{
     "config": "./agent-sandbox.jsonc",

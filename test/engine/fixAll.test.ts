@@ -1,6 +1,6 @@
 /**
  * Fix-all (`check --fix`, the editor's `source.fixAll`): what the safe fixes do together, round after round. Each
- * case is a review finding of 5 December: a combination of fixes, each safe on its own, that broke the file or
+ * case is a combination of fixes, each safe on its own, that broke the file or
  * changed a decision.
  */
 import { test } from "node:test";

@@ -35,7 +35,7 @@ test("LineIndex finds every line start, with or without `\\r`, and maps offsets 
   assert.ok(withReturn > 500 && withReturn < 1900, `${withReturn} texts with a \\r: both readings need testing`);
 });
 
-test("a character past the end of a CRLF line stays before the line break (review finding, 5 Dec)", () => {
+test("a character past the end of a CRLF line stays before the line break", () => {
   const lines = new LineIndex("{\r\n  \r\n}\r\n");
   assert.equal(lines.offsetAt({ line: 1, character: 3 }), 5);
   assert.deepEqual(lines.positionAt(lines.offsetAt({ line: 1, character: 9 })), { line: 1, character: 2 });

@@ -2,7 +2,7 @@
  * Every value of realistic configs replaced, one at a time, by a value of another kind (an object, a list, null, a
  * number, a string, `true`): whatever a user types, or error recovery makes of a half-typed file, no check may
  * throw. A check that throws shows up as an `internal-error` finding. An object from the parser has no prototype,
- * so `String(value)` on one throws: that is how this test's first finding (5 Dec) failed.
+ * so `String(value)` on one throws: that is how this test first failed.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";

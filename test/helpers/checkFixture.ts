@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { checkConfigText, type CheckOptions } from "../../server/src/engine/checkConfig";
 import type { Edit, Finding } from "../../server/src/engine/diagnostics";
+import { marked } from "./markers";
 import { STYLE_EXEMPT_CODES, styleProblems } from "./messageStyle";
+
+export { marked } from "./markers";
 
 /**
  * Small fixtures for check tests: a config text in, the findings of one code out, a fix applied and the text
@@ -15,24 +18,9 @@ export function findings(text: string, code?: string, options?: CheckOptions): F
   return code ? all.filter((f) => f.code === code) : all;
 }
 
-/** Strips `⟦…⟧` markers; returns the clean text and the marked spans in order. */
-export function marked(textWithMarkers: string): { text: string; spans: { start: number; end: number }[] } {
-  const spans: { start: number; end: number }[] = [];
-  let text = "";
-  let open = -1;
-  for (const ch of textWithMarkers) {
-    if (ch === "⟦") open = text.length;
-    else if (ch === "⟧") {
-      spans.push({ start: open, end: text.length });
-      open = -1;
-    } else text += ch;
-  }
-  return { text, spans };
-}
-
 /** Asserts that `code` fires exactly on the marked ranges of the fixture, and returns those findings. */
 export function expectFindings(fixture: string, code: string, options?: CheckOptions): Finding[] {
-  const { text, spans } = marked(fixture);
+  const { text, ranges: spans } = marked(fixture);
   const found = findings(text, code, options);
   assert.deepEqual(
     found.map((f) => text.slice(f.span.start, f.span.end)),

@@ -81,7 +81,7 @@ describe("code actions", () => {
     });
   }
 
-  it("Given an edit while the exact analysis runs, When fix-all is asked at once (on save), Then it waits for the analysis and applies its safe fix too (review finding, 5 Dec)", async () => {
+  it("Given an edit while the exact analysis runs, When fix-all is asked at once (on save), Then it waits for the analysis and applies its safe fix too", async () => {
     const text = `{
   "version": 1,
   "permissions": [

@@ -19,7 +19,7 @@ const research = FIXTURES.research;
 const scenarioWithConfig: Fixture = { ...FIXTURES.scenario, files: { "agent-sandbox.jsonc": research.text.replace("‸", ""), ...research.files } };
 
 const CASES: Record<string, Case> = {
-  // Review finding (4 Dec): keys were proposed inside comments, and accepting one pasted it into the comment.
+  // Keys were proposed inside comments, and accepting one pasted it into the comment.
   "nothing inside a line comment": {
     given: { text: '{ "version": 1, // a comment\n}\n' },
     caret: "// a co‸",

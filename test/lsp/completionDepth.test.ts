@@ -1,4 +1,4 @@
-/** Completion on text the engine refuses to parse (review finding, 5 Dec: the stack overflowed at 20,000 levels). */
+/** Completion on text the engine refuses to parse (the stack overflowed at 20,000 levels). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { analyze } from "../../server/src/lsp/engineFacade";

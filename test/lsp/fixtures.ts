@@ -7,6 +7,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { marked, type Marked } from "../helpers/markers";
+
+export { marked, type Marked } from "../helpers/markers";
 
 export interface Fixture {
   /** File name of the document (default agent-sandbox.jsonc). */
@@ -14,26 +17,6 @@ export interface Fixture {
   text: string;
   /** Other files, relative to the document's folder. */
   files?: Record<string, string>;
-}
-
-export interface Marked {
-  text: string;
-  caret: number | undefined;
-  ranges: { start: number; end: number }[];
-}
-
-export function marked(withMarkers: string): Marked {
-  let text = "";
-  let caret: number | undefined;
-  const ranges: { start: number; end: number }[] = [];
-  const open: number[] = [];
-  for (const ch of withMarkers) {
-    if (ch === "‸") caret = text.length;
-    else if (ch === "⟦") open.push(text.length);
-    else if (ch === "⟧") ranges.push({ start: open.pop()!, end: text.length });
-    else text += ch;
-  }
-  return { text, caret, ranges: ranges.sort((a, b) => a.start - b.start) };
 }
 
 const SAMPLE = {

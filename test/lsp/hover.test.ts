@@ -39,7 +39,7 @@ const CASES: Record<string, Case> = {
     caret: '"deny": ["execute", "del‸ete"]',
     contains: ["**`delete`**: filesystem tool", "**write**", "rule 0", "rule 2"],
   },
-  // Review finding (4 Dec): this was called a user tool.
+  // This was called a user tool.
   "a name in a filesystem middleware's tools that is no filesystem tool says the runtime ignores it": {
     given: { text: '{ "version": 1, "middleware": [{ "type": "filesystem", "tools": ["read_file", "grpe"] }] }\n' },
     caret: '"gr‸pe"',

@@ -354,7 +354,7 @@ test("no catastrophic backtracking", () => {
 });
 
 test("patterns that share a brace expansion share its compiled program and each still matches on its own", () => {
-  // `/w/**/*.log` is an expansion of both; its program is compiled once (pyGlob.ts `EXPANSIONS`) and run for
+  // `/w/**/*.log` is an expansion of both; its program is compiled once (pyGlob/compile.ts `EXPANSIONS`) and run for
   // either pattern, interleaved, so a run must leave nothing behind that the next one reads. (The expected values
   // are wcmatch's: `**` crosses folders, `*` never starts a name with `.`.)
   const a = compilePyGlob("/w/**/*.{crt,log}");
@@ -367,7 +367,7 @@ test("patterns that share a brace expansion share its compiled program and each 
   }
 });
 
-test("the runtime's matcher, pre-check included, agrees with the full one on a brace after `$` (literal in bracex; review finding, 5 Dec)", () => {
+test("the runtime's matcher, pre-check included, agrees with the full one on a brace after `$` (literal in bracex)", () => {
   const cases: [string, string, boolean][] = [
     ["/${a,b}", "/${a,b}", true],
     ["/${a,b}", "/$a", false],

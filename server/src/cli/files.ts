@@ -134,7 +134,7 @@ export function relativeAccess(configPath: string): RelativeAccess {
       }
     },
     // A regular file only: reading `/dev/zero` or a named pipe never ends (`check` said "not a file" while
-    // `prompt` read it forever: review finding, 5 Dec).
+    // `prompt` read it forever).
     readFile: (p) => {
       try {
         const file = resolve(base, p);

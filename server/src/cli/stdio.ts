@@ -4,6 +4,13 @@
  */
 import { fstatSync, statSync, writeSync } from "node:fs";
 
+/** Where a command writes: stdout, stderr, and whether stdout takes colour. */
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  color: boolean;
+}
+
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /** Writes all of `text` to `fd`, synchronously, in order with everything written before. */

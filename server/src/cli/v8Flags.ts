@@ -10,21 +10,21 @@
  *   optimiser's thread and on the main one: 240 → 170 ms wall, 350 → 220 ms CPU. Long runs gain too, since code
  *   optimised once on settled feedback is not deoptimised again: the same config with the exact analysis 3.13 →
  *   3.05 s, a 20,000-rule file from bench/generate.ts 970 → 830 ms (CPU 4.65 → 4.27 s and 1.51 → 1.23 s;
- *   `/usr/bin/time`, medians of five). (100 and 200 were within a few ms of 50 on 4 Dec, 25 no better.)
+ *   `/usr/bin/time`, medians of five). (100 and 200 were within a few ms of 50, 25 no better.)
  * - `--no-turbofan` at start, `--turbofan` once the run turns out long ("long": the exact analysis is about to run,
  *   or the inputs checked pass `LONG_RUN_CHARACTERS`). In a short run the optimiser's compiles cost more than the
  *   optimised code gives back before the process ends: at 1,000 rules 155 → 144 ms above Node's start-up, faster in
- *   30 of 31 rounds, and 60 ms less CPU time (4 Dec). Without it past the crossover, between 1,000 and 2,000 rules
+ *   30 of 31 rounds, and 60 ms less CPU time. Without it past the crossover, between 1,000 and 2,000 rules
  *   (115 and 230 KB): 2,000 rules +5 ms, 3,000 +10, 5,000 and 10,000 +34 (medians of nine); the exact analysis took
  *   9.5 s instead of 3 to 4. Set back to what the bundles were loaded under before the compile cache writes its data
  *   at exit (see `enterPhase`).
  * - `--semi-space-growth-factor=8` (V8: 2), set only when the exact rule analysis is about to run: a run of
  *   seconds that keeps most of what it allocates (its automata), where a young heap that grows in bigger steps
  *   copies the survivors fewer times: the 1,000-rule config with the analysis 4.26 → 3.93 s (medians of five,
- *   interleaved, 4 Dec). Not for the short runs: a bigger young heap is fresh memory, and on a host where the
+ *   interleaved). Not for the short runs: a bigger young heap is fresh memory, and on a host where the
  *   kernel's page faults are dear (a virtual machine: about 9 µs each there, by `perf stat` and the system time)
  *   touching it cost more than the scavenges it saves. With it from the start, `check --no-analysis` took 9,500
- *   page faults against 7,700 and 290 against 258 ms (medians of 31, interleaved, 4 Dec); on the host of 3 Dec it
+ *   page faults against 7,700 and 290 against 258 ms (medians of 31, interleaved); on another host it
  *   had saved 7 ms there (172 → 165).
  *
  * Only on the V8 they were measured on (Node 20's 11.x): another V8 may not know a flag and would print an error

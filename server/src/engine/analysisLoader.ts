@@ -12,11 +12,6 @@ export function exactAnalysis(): typeof ExactAnalysis {
   return (loaded ??= require("./analysis") as typeof ExactAnalysis);
 }
 
-/** Whether the analysis module has been loaded in this process (nothing to ask it before then). */
-export function exactAnalysisLoaded(): boolean {
-  return loaded !== undefined;
-}
-
 type CheckName = "ruleShadowed" | "ruleRedundant" | "rulePartiallyShadowed" | "runtimeDivergence" | "dotfilesUnprotected";
 
 /**

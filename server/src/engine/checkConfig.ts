@@ -35,8 +35,6 @@ export interface CheckOptions {
    * text (the editor's second phase, which adds these to its first phase's with `mergeFindings`).
    */
   analysisOnly?: boolean;
-  /** The work budget of each check that looks for witnesses, in matcher questions (default `WITNESS_WORK_BUDGET`; tests lower it). */
-  witnessBudget?: number;
   /** Verify the fixes that add to the config by checking the fixed text (fixVerification.ts). Default: true. */
   verifyFixes?: boolean;
   /** The automata work of each check that builds automata of its own, in steps (default `CHECK_AUTOMATA_STEPS`; tests lower it). */
@@ -108,7 +106,6 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
     listDirectory: options.listDirectory,
     analysis: !!(options.analysis || options.analysisOnly),
     analysisOnly: !!options.analysisOnly,
-    ...(options.witnessBudget !== undefined ? { witnessBudget: options.witnessBudget } : {}),
     ...(options.automataSteps !== undefined ? { automataSteps: options.automataSteps } : {}),
     report: (f) => {
       // Built field by field rather than spread: every check reports objects of its own shape, and a spread of

@@ -426,8 +426,7 @@ connection.onCodeAction(
     const settings = await store.settingsFor(uri);
     // While the exact rule analysis is still running, the first phase has none of its findings: fix-all (on save,
     // right after typing) would leave out their safe fixes and differ from `check --fix`, and a lightbulb asked
-    // about one of them would find nothing to fix. Those wait for the analysis; other lightbulbs answer at once
-    // (review finding, 5 Dec).
+    // about one of them would find nothing to fix. Those wait for the analysis; other lightbulbs answer at once.
     let analysis = open.analysis;
     if (analysis.exact === "pending" && wantsCompleteAnalysis(params, analysis)) analysis = (await store.completeAnalysisOf(uri)) ?? analysis;
     return codeActions(params, analysis, recheckerFor(open.fsPath, settings));

@@ -3,7 +3,7 @@ import type { ConfigModel, Located } from "../config/model";
 import type { JsonNode } from "../config/parse";
 import { FILESYSTEM_TOOLS } from "../runtime/runtime";
 import { findAgent, isForked, middlewareLabel, type AgentRef } from "./agents";
-import { agentFilesystem, capabilityReason, describeAgentBackend, type AgentFilesystem } from "./backends";
+import { agentFilesystem, capabilityReason, type AgentFilesystem } from "./backends";
 import { SKILL_FRAMEWORK_TOOLS } from "./skills";
 import { Memo } from "../memo";
 
@@ -162,9 +162,4 @@ function allowlistReason(model: ConfigModel, agent: AgentRef, fs: AgentFilesyste
   const whose = fs.inherited ? `the parent's custom filesystem middleware (${label}), which ${agent.kind === "general-purpose" ? "the general-purpose subagent inherits by name" : "a forked subagent inherits"}` : `the custom filesystem middleware (${label})`;
   if (fs.allowlist.error) return `not registered: ${model.runtime.label} refuses ${whose}: ${fs.allowlist.error.message}`;
   return `not in the tools allowlist of ${whose}`;
-}
-
-/** The backend an agent's tools run against, in words (for previews and messages). */
-export function agentBackendWords(model: ConfigModel, agent: AgentRef): string {
-  return describeAgentBackend(model, agentFilesystem(model, agent).backend);
 }

@@ -1,3 +1,5 @@
+import { DistanceRows } from "../didYouMean";
+
 const ASCII = /^[\x00-\x7f]*$/;
 
 /**
@@ -40,38 +42,4 @@ export function closeName(word: string, candidates: Iterable<string>): string | 
   // `limit` is at most `reach`, and a distance up to `reach` is exact.
   const limit = Math.max(1, Math.floor(Math.min(word.length, best.length) / 4));
   return bestDistance <= limit ? best : undefined;
-}
-
-/** Three rows of the distance table, grown as needed and reused from one candidate to the next. */
-class DistanceRows {
-  private prev2: number[] = [];
-  private prev: number[] = [];
-  private cur: number[] = [];
-
-  /**
-   * didYouMean's optimal-string-alignment distance when it is at most `bound`, else some number above `bound`:
-   * one row at a time, stopping as soon as a whole row is past the bound (no later row can come back under it: a
-   * cell is at least its row's neighbours' minimum, and a swap reaches back two rows only through a cell that the
-   * row in between bounds too).
-   */
-  boundedDistance(a: string, b: string, bound: number): number {
-    const n = a.length;
-    const m = b.length;
-    let { prev2, prev, cur } = this;
-    for (let j = 0; j <= m; j++) prev[j] = j;
-    for (let i = 1; i <= n; i++) {
-      cur[0] = i;
-      let rowMin = i;
-      for (let j = 1; j <= m; j++) {
-        const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-        let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
-        cur[j] = v;
-        if (v < rowMin) rowMin = v;
-      }
-      [prev2, prev, cur] = [prev, cur, prev2]; // the same three buffers, in new roles
-      if (rowMin > bound) return bound + 1;
-    }
-    return prev[m]!;
-  }
 }

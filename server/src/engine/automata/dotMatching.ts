@@ -19,7 +19,7 @@ import { regexDfa } from "./regexAutomaton";
  * wcmatch's `DOTMATCH` changes three pieces of the regular expression it writes (wcmatch `_wcparse.WcParse`, for
  * `PATHNAME | GLOBSTAR | BRACE` without `EXTMATCH`): a `*` at the start of a name, `**`, and a `?` or class at the
  * start of a name no longer refuse a leading `.`; all three still refuse the names `.` and `..`. The pieces are
- * exchanged in the port's own output (runtime/pyGlob.ts), so brace expansion, classes and errors stay the port's.
+ * exchanged in the port's own output (runtime/pyGlob/), so brace expansion, classes and errors stay the port's.
  */
 const P = WCMATCH_PIECES;
 /** A `*` at the start of a name (wcmatch `_NEED_CHAR` + `_PATH_STAR_NO_DOTMATCH`), and with `_PATH_STAR_DOTMATCH`. */

@@ -122,12 +122,6 @@ export function regexDfa(regex: RegexSource, budget: Budget): DFA {
   return toRefa(reverseDeterminize(reversed, budget), parsed.maxCharacter, budget);
 }
 
-/** The DFA of rev(L) (for tests of the construction itself). */
-export function reversedRegexDfa(regex: RegexSource, budget: Budget): DFA {
-  const parsed = parse(regex, budget);
-  return toRefa(new Builder(budget, regex, parsed.maxCharacter, parsed.expression.alternatives, ZERO).determinize(false), parsed.maxCharacter, budget);
-}
-
 /** Subset construction of the reverse of `dfa`: state sets of `dfa` (as bit sets), starting from its final states. */
 function reverseDeterminize(dfa: ClassDfa, budget: Budget): ClassDfa {
   const width = dfa.classes.length;

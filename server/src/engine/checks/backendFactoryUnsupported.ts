@@ -4,6 +4,7 @@ import type { BackendSpec } from "../config/model";
 import { property, spanOf } from "../config/parse";
 import { removeProperty } from "../config/objectEdits";
 import type { Check } from "./check";
+import { runtimeLabelFor } from "../runtime/runtime";
 
 /**
  * docs/reference/tools-and-backends.md (deepagents-py): 0.7 removed backend factories. `FilesystemMiddleware.__init__` raises `TypeError` for a
@@ -25,7 +26,7 @@ export const backendFactoryUnsupported: Check = {
     for (const runtime of context.runtimes) {
       const refusal = runtime.backendFactoryRefusal;
       if (!refusal) continue;
-      const who = runtime === model.runtime ? runtime.label : `${runtime.label} (in compatibleWith)`;
+      const who = runtimeLabelFor(runtime, model);
       for (const { spec, whose } of backends) {
         const factoryNode = property(spec.node, "factory");
         const removal = factoryNode && removeProperty(context.text, factoryNode);

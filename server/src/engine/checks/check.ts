@@ -1,5 +1,4 @@
 import type { ConfigModel } from "../config/model";
-import type { JsonNode } from "../config/parse";
 import type { Finding, Severity, Skipped } from "../diagnostics";
 import type { Runtime } from "../runtime/runtime";
 import type { PatternTable } from "./patternTable";
@@ -31,8 +30,6 @@ export interface CheckContext {
   readonly analysis?: boolean;
   /** Only the analysis's findings are wanted (a check with a half of each, subagent-escalation, skips the other). */
   readonly analysisOnly?: boolean;
-  /** The work budget of a check that looks for witnesses (`workBudget`), when not the default. */
-  readonly witnessBudget?: number;
   /**
    * The steps of work a check that builds or walks automata of its own may do on this file, when not
    * `CHECK_AUTOMATA_STEPS`: give them to a `WorkAllowance` (automata/budget.ts) that the check's every `Budget` charges.
@@ -45,21 +42,6 @@ export interface CheckContext {
   skip?(note: Omit<Skipped, "checks">): void;
 }
 
-/** Text of the file between two offsets; checks use it to build edits that keep the user's formatting. */
-export function sourceOf(text: string, node: JsonNode): string {
-  return text.slice(node.offset, node.offset + node.length);
-}
-
-/**
- * The work one check may do looking for witnesses in one file, counted in matcher questions (a rule-list decision,
- * one pattern asked about one path), never timed: the findings then depend on the file alone, not on how busy the
- * machine is (a wall-clock budget made the same file report more or fewer findings under load). Past it the check
- * stops looking: what it has reported is still exact, it just reports no more (design: a check that cannot finish
- * reports nothing wrong). The figure is well above what a real config needs (the benchmark's 1,000-rule config
- * asks about 3,500 questions, its 5,000-rule one about 13,000) and stops a generated 20,000-rule one part way.
- */
-export const WITNESS_WORK_BUDGET = 20_000;
-
 /**
  * The automata work one check of its own (not the exact analysis, which has its file limits: automata/modelAnalysis.ts
  * `DEFAULT_FILE_LIMITS`) may do on one file, in `WorkAllowance` steps: states built, and per state of a walk the
@@ -67,27 +49,3 @@ export const WITNESS_WORK_BUDGET = 20_000;
  * says what it did not finish (`skip`) and reports nothing it has not decided. About a second of work here.
  */
 export const CHECK_AUTOMATA_STEPS = 10_000_000;
-
-export interface WorkBudget {
-  /** Count `units` questions asked. */
-  spend(units?: number): void;
-  /** Whether the budget is spent. */
-  readonly expired: boolean;
-  /** Questions counted so far. */
-  readonly spent: number;
-}
-
-export function workBudget(limit = WITNESS_WORK_BUDGET): WorkBudget {
-  let spent = 0;
-  return {
-    spend(units = 1) {
-      spent += units;
-    },
-    get expired() {
-      return spent > limit;
-    },
-    get spent() {
-      return spent;
-    },
-  };
-}

@@ -5,6 +5,7 @@ import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
 import { deepagentsPy } from "../runtime/deepagentsPy";
 import type { Check } from "./check";
+import { runtimeLabelFor } from "../runtime/runtime";
 
 /** How many nested hidden names the quick fix reaches; a deny whose gaps all lie deeper is reported as information. */
 export const DOTFILE_FIX_DEPTH = 3;
@@ -24,7 +25,7 @@ export const dotfilesUnprotected: Check = {
   run(context) {
     const runtime = context.runtimes.find((r) => r.id === deepagentsPy.id);
     if (!runtime) return;
-    const who = runtime === context.model.runtime ? runtime.label : `${runtime.label} (in compatibleWith)`;
+    const who = runtimeLabelFor(runtime, context.model);
     // A list too large for the exact analysis of this file is left out here too (it is listed once under skipped).
     const analysis = modelAnalysis(context.model);
     for (const list of allRuleLists(context.model)) {

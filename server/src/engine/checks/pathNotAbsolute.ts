@@ -13,7 +13,7 @@ export const pathNotAbsolute: Check = {
       // Prefix `/` only where the rest reads as a path; `!x` and `~/x` mean something else entirely.
       const looksLikePath = /^[A-Za-z0-9_.*{[?@-]/.test(text) && !text.startsWith("~") && !text.startsWith("./") && !text.startsWith("../");
       // Applied by --fix only when every runtime of the config then accepts the pattern: `a/../b` made absolute is
-      // refused for its `..` instead, a choice (which folder was meant?) the fix cannot make (review finding, 5 Dec).
+      // refused for its `..` instead, a choice (which folder was meant?) the fix cannot make.
       const accepted = looksLikePath && context.runtimes.every((r) => r.permissionPathProblem(`/${text}`) === undefined);
       context.report({
         ...refusal(runtime, primary, message, value, 'it does not start with "/"'),

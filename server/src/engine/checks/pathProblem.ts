@@ -2,7 +2,7 @@ import type { ConfigModel, RuleSpec } from "../config/model";
 import { allRuleLists } from "../config/model";
 import { quotedText } from "../config/describe";
 import type { JsonNode } from "../config/parse";
-import type { PathProblem, PathProblemKind, Runtime } from "../runtime/runtime";
+import { runtimeLabel, type PathProblem, type PathProblemKind, type Runtime } from "../runtime/runtime";
 import type { CheckContext } from "./check";
 import { patternTable } from "./patternTable";
 import { Memo } from "../memo";
@@ -71,7 +71,7 @@ function entriesWithProblems(context: CheckContext): ProblemEntry[] {
  * "/"") in the message, the runtime's exception word for word in the detail.
  */
 export function refusal(runtime: Runtime, primary: boolean, runtimeMessage: string, value: unknown, problem: string): { message: string; detail: string } {
-  const who = primary ? runtime.label : `${runtime.label} (in compatibleWith)`;
+  const who = runtimeLabel(runtime, primary);
   const path = typeof value === "string" && value !== "" ? `the path ${quotedText(value)}` : "this path";
   return { message: `${who} refuses ${path} when it builds the agent: ${problem}.`, detail: `It throws: ${runtimeMessage}` };
 }

@@ -1,6 +1,6 @@
 import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
-import { deepagentsJs, deepagentsPy, type Runtime } from "../runtime";
+import { deepagentsJs, deepagentsPy, runtimeLabelFor, type Runtime } from "../runtime";
 import type { Check } from "./check";
 import { probeMatcher } from "./patternTable";
 import { analysable, examplePaths, isCanonical, PLAIN_FILL, scanGlob } from "../runtime/globText";
@@ -27,16 +27,14 @@ export const patternClassNegation: Check = {
           const pattern = node.value;
           if (!pattern.includes("[!") || context.runtimes.some((r) => r.permissionPathProblem(pattern))) continue;
           // A class holding a `/` is no class in wcmatch (the brackets are then literal text: `/data/[!/]` matches
-          // only itself), and `[^/]` would not negate there either: neither the message nor the fix holds for it
-          // (review finding, 5 Dec).
+          // only itself), and `[^/]` would not negate there either: neither the message nor the fix holds for it.
           const bangs = scanGlob(pattern).filter((c, k, all) => c.inClass && c.close !== undefined && all[k + 1]?.ch === "!" && !pattern.slice(c.index, c.close + 1).includes("/"));
           if (bangs.length === 0) continue;
           const first = bangs[0]!;
           const classText = pattern.slice(first.index, first.close! + 1);
           const fixed = bangs.reduceRight((text, c) => `${text.slice(0, c.index + 1)}^${text.slice(c.index + 2)}`, pattern);
           const runtime = literalRuntimes[0]!;
-          const primary = runtime === context.model.runtime;
-          const who = primary ? runtime.label : `${runtime.label} (in compatibleWith)`;
+          const who = runtimeLabelFor(runtime, context.model);
           const witnesses = disagreement(pattern);
           const example = witnesses
             ? ` For example, ${deepagentsJs.label} matches ${JSON.stringify(witnesses.jsOnly)} and ${deepagentsPy.label} does not${witnesses.pyOnly ? `, while ${deepagentsPy.label} matches ${JSON.stringify(witnesses.pyOnly)} and ${deepagentsJs.label} does not` : ""}.`

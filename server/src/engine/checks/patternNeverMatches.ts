@@ -5,7 +5,7 @@ import { spanOf } from "../config/parse";
 import type { Fix } from "../diagnostics";
 import { compileJsGlob } from "../runtime/jsGlob";
 import { analysable, examplePaths, type GlobChar, hasDoubleSlash, hasGroupSyntax, isCanonical, isLiteralText, isStructural, outsideGroups, PLAIN_FILL, scanGlob } from "../runtime/globText";
-import type { Runtime } from "../runtime/runtime";
+import { runtimeLabel, type Runtime } from "../runtime/runtime";
 import type { Check } from "./check";
 
 /**
@@ -36,7 +36,7 @@ export const patternNeverMatches: Check = {
             const alive = context.runtimes.filter((r) => !dead.some((d) => d.runtime === r));
             const repaired = repairedPattern(pattern);
             // Offered only when every runtime matches an example path of the repaired pattern: `/a/\/` repaired is
-            // `/a/\/**`, whose escaped slash picomatch reads as a second `/`, as dead as before (review finding, 5 Dec).
+            // `/a/\/**`, whose escaped slash picomatch reads as a second `/`, as dead as before.
             const usable = repaired !== pattern && context.runtimes.every((r) => !r.permissionPathProblem(repaired) && !neverMatchReason(r, repaired) && matchesAnExample(r, repaired));
             context.report({
               ...deadMessage(pattern, dead, alive, repaired),
@@ -171,7 +171,7 @@ function deadMessage(
   alive: readonly Runtime[],
   repaired: string,
 ): { message: string; detail: string } {
-  const names = dead.map((d) => (d.primary ? d.runtime.label : `${d.runtime.label} (in compatibleWith)`));
+  const names = dead.map((d) => runtimeLabel(d.runtime, d.primary));
   const sameReason = dead.every((d) => d.reason === dead[0]!.reason);
   const because = sameReason ? `In ${names.join(" and ")}, ${dead[0]!.reason}` : dead.map((d) => `${d === dead[0] ? "In" : "in"} ${d.runtime.label}, ${d.reason}`).join("; ");
   const otherwise = alive.map((r) => {
@@ -317,7 +317,7 @@ function describeCharacters(chars: readonly string[]): string {
 }
 
 function rangeFinding(runtime: Runtime, primary: boolean, pattern: string, ranges: readonly BrokenRange[]): { message: string; detail: string; witness?: string; fixes: (Omit<Fix, "edits"> & { newText: string })[] } {
-  const who = primary ? runtime.label : `${runtime.label} (in compatibleWith)`;
+  const who = runtimeLabel(runtime, primary);
   const compiled = runtime.compilePattern(pattern);
   const chars = scanGlob(pattern);
   const parts: string[] = [];

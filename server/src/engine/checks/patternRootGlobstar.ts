@@ -1,7 +1,7 @@
 import { allRuleLists, type RuleSpec } from "../config/model";
 import { quotedText } from "../config/describe";
 import { spanOf } from "../config/parse";
-import { RUNTIME_IDS, runtimeById, type CompiledPattern, type Runtime } from "../runtime";
+import { RUNTIME_IDS, runtimeById, runtimeLabelFor, type CompiledPattern, type Runtime } from "../runtime";
 import type { Check } from "./check";
 import { patternTable, probeMatcher } from "./patternTable";
 import { analysable, type ExampleFill, examplePaths, isCanonical, isStructural, leadingFolders, scanGlob } from "../runtime/globText";
@@ -21,8 +21,7 @@ export const patternRootGlobstar: Check = {
     const affected = context.runtimes.filter(needsOneSegment);
     if (affected.length === 0) return;
     const runtime = affected[0]!;
-    const primary = runtime === context.model.runtime;
-    const who = primary ? runtime.label : `${runtime.label} (in compatibleWith)`;
+    const who = runtimeLabelFor(runtime, context.model);
     const others = RUNTIME_IDS.map(runtimeById).filter((r) => !needsOneSegment(r));
     const table = patternTable(context);
     // What a pattern alone says: `null` when the check does not apply to it, else the root paths the runtime

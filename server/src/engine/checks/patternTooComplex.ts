@@ -1,6 +1,7 @@
 import { allRuleLists } from "../config/model";
 import type { Check } from "./check";
 import { patternTable } from "./patternTable";
+import { runtimeLabel } from "../runtime/runtime";
 
 /**
  * A pattern the runtime's matcher refuses at call time: picomatch throws for patterns over 65,536 characters,
@@ -24,7 +25,7 @@ export const patternTooComplex: Check = {
             if (!error) continue;
             const length = pattern.length > 1000 ? ` (${pattern.length.toLocaleString("en")} characters)` : "";
             context.report({
-              message: `${runtime.label}${r > 0 ? " (in compatibleWith)" : ""} cannot use this pattern: every tool call reaching its rule fails.`,
+              message: `${runtimeLabel(runtime, r === 0)} cannot use this pattern: every tool call reaching its rule fails.`,
               detail: `The runtime's glob matcher refuses the pattern${length}: every tool call that reaches this rule fails with "${error}".`,
               span: { start: node.offset, end: Math.min(node.offset + node.length, node.offset + 200) },
             });

@@ -40,7 +40,7 @@ export function removeArrayElement(text: string, array: JsonNode, index: number,
   }
   // The last element on a line it shares: the comments between the comma it takes and its text stay. When a line
   // break came between them, it stays too: a line comment (`"a", // note⏎ "a"]`) would otherwise run on over the
-  // closing bracket after it (review finding, 5 Dec: `--fix` wrote `["a" // note]`).
+  // closing bracket after it (`--fix` wrote `["a" // note]`).
   if (start < item.offset) {
     const raw = text.slice(start + 1, item.offset);
     const between = raw.trim();

@@ -48,11 +48,6 @@ export function compileJsGlob(pattern: string): CompiledJsGlob {
   };
 }
 
-/** `micromatch.isMatch` semantics for one call; used where a single answer is needed (tests, explain). */
-export function jsGlobMatch(path: string, pattern: string): boolean {
-  return compileJsGlob(pattern).matches(path);
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // picomatch's regular expression, restated for plain paths.
 //

@@ -30,19 +30,6 @@ export function literalPrefixOfRegex(source: string): string {
   return prefix;
 }
 
-/** The whole pattern is one literal string (no regex operator at all). */
-export function isLiteralRegex(source: string, literal: string): boolean {
-  const head = "^(?:";
-  if (!source.startsWith(head) || !source.endsWith(")$")) return false;
-  return literalPrefixOfRegex(source) === literal && unescapedLength(source.slice(head.length, -2)) === literal.length;
-}
-
-function unescapedLength(body: string): number {
-  let n = 0;
-  for (let i = 0; i < body.length; i++, n++) if (body[i] === "\\") i++;
-  return n;
-}
-
 function hasTopLevelAlternation(body: string): boolean {
   let depth = 0;
   let inClass = false;

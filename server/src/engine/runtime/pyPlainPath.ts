@@ -7,7 +7,7 @@ import { ThompsonNfa } from "./thompsonNfa";
 // use the rule automaton (permissions/ruleAutomaton.ts), and each pattern its own small automaton
 // (`PlainPathDfa`, below), instead of one Pike-VM run per pattern and path.
 //
-// The restatement reads the pieces `WcParse` emits for each brace expansion (pyGlob.ts `wcmatchFragments`), never
+// The restatement reads the pieces `WcParse` emits for each brace expansion (pyGlob/compile.ts `wcmatchFragments`), never
 // the glob, and gives up (`undefined`) on anything it does not recognise. Two properties must hold, because the
 // automaton relies on both (ruleAutomaton.ts): on a plain path it accepts exactly what wcmatch accepts, and on every
 // other string it accepts at least that. So an assertion is only ever dropped (which widens) where it holds on

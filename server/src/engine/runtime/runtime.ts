@@ -156,6 +156,19 @@ export interface PromptSurface {
   readonly routeSectionWhenExecuteVisible: boolean;
 }
 
+/**
+ * A runtime's name in a finding: the config's own `runtime` by its label, a runtime the finding holds for only
+ * because `compatibleWith` names it marked so, for the reader to see which setting brought it in.
+ */
+export function runtimeLabel(runtime: Runtime, primary: boolean): string {
+  return primary ? runtime.label : `${runtime.label} (in compatibleWith)`;
+}
+
+/** `runtimeLabel` for a runtime of `model`'s checks: primary when it is the config's own `runtime`. */
+export function runtimeLabelFor(runtime: Runtime, model: { readonly runtime: Runtime }): string {
+  return runtimeLabel(runtime, runtime === model.runtime);
+}
+
 export interface Runtime {
   readonly id: RuntimeId;
   /** The package and version whose behaviour is modelled, for messages: "deepagents-js 1.14.1". */

@@ -35,7 +35,7 @@ export const PICOMATCH_READING: SimpleGlobReading = {
   textMatchesItself: true,
 };
 
-/** wcmatch 11.0.1 `globmatch` with `BRACE | GLOBSTAR` (no `DOTGLOB`), as ported in pyGlob.ts. */
+/** wcmatch 11.0.1 `globmatch` with `BRACE | GLOBSTAR` (no `DOTGLOB`), as ported in pyGlob/. */
 export const WCMATCH_READING: SimpleGlobReading = {
   wildcardsMatchDotNames: false,
   // Last, `**` needs at least one segment (`/a/**` misses `/a`); first or in the middle it may stand for none.

@@ -1,23 +1,19 @@
 import { writeFileSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
-import { checkConfigText } from "../engine/checkConfig";
-import { parseJsonc } from "../engine/config/parse";
-import { findAgent } from "../engine/agents/agents";
-import { runScenario, type StepResult } from "../engine/dryrun/runner";
-import { scenarioOf } from "../engine/dryrun/scenario";
-import { callsFromRecording } from "../engine/dryrun/fromMessages";
-import type { DenialEntry } from "../engine/dryrun/outcomes";
-import { memoryWorkspace } from "../engine/workspace/source";
-import { flag, oneOf, UsageError, type ParsedArgs } from "./args";
-import { displayPath, findFiles, isDirectory, isDryRunFileName, readTextFile, relativeAccess } from "./files";
-import { paint } from "./text";
-import { hostWorkspace } from "./workspace";
+import { checkConfigText } from "../../engine/checkConfig";
+import { parseJsonc } from "../../engine/config/parse";
+import { findAgent } from "../../engine/agents/agents";
+import { runScenario, type StepResult } from "../../engine/dryrun/runner";
+import { scenarioOf } from "../../engine/dryrun/scenario";
+import { callsFromRecording } from "../../engine/dryrun/fromMessages";
+import type { DenialEntry } from "../../engine/dryrun/outcomes";
+import { memoryWorkspace } from "../../engine/workspace/source";
+import { flag, oneOf, UsageError, type ParsedArgs } from "../args";
+import { displayPath, findFiles, isDirectory, isDryRunFileName, readTextFile, relativeAccess } from "../files";
+import { paint } from "../text";
+import type { Io } from "../stdio";
+import { hostWorkspace } from "../workspace";
 
-interface Io {
-  out(text: string): void;
-  err(text: string): void;
-  color: boolean;
-}
 
 /** One step as `dry-run --format json` prints it (cli.md): a stable contract, fields only ever added. */
 export interface StepJson {

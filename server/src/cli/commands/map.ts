@@ -1,15 +1,11 @@
 import { resolve, dirname } from "node:path";
-import type { ConfigModel } from "../engine/config/model";
-import { capabilityMap, type CapabilityMap, type MapEntry } from "../engine/dryrun/capabilityMap";
-import { flag, oneOf, UsageError, type ParsedArgs } from "./args";
-import { paint } from "./text";
-import { hostWorkspace } from "./workspace";
+import type { ConfigModel } from "../../engine/config/model";
+import { capabilityMap, type CapabilityMap, type MapEntry } from "../../engine/dryrun/capabilityMap";
+import { flag, oneOf, UsageError, type ParsedArgs } from "../args";
+import { paint } from "../text";
+import type { Io } from "../stdio";
+import { hostWorkspace } from "../workspace";
 
-interface Io {
-  out(text: string): void;
-  err(text: string): void;
-  color: boolean;
-}
 
 /** `agent-sandbox map CONFIG`: the capability map of the sample workspace (cli.md). `load` is main's config loader. */
 export function map(args: ParsedArgs, io: Io, load: () => { model: ConfigModel; agent: string | undefined; role: string | null; exitCode: number } | undefined): number {
