@@ -12,4 +12,4 @@ import { dotfilesUnprotected } from "./checks/dotfilesUnprotected";
 
 export { ruleShadowed, ruleRedundant, rulePartiallyShadowed, runtimeDivergence, dotfilesUnprotected };
 export { pathEscalationFindings } from "./automata/escalation";
-export { skippedAnalyses, type SkippedAnalysis } from "./automata/modelAnalysis";
+export { analysisWorkExhausted, clearAnalysisResults, skippedAnalyses, type SkippedAnalysis } from "./automata/modelAnalysis";

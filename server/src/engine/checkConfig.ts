@@ -39,7 +39,20 @@ export interface CheckOptions {
   verifyFixes?: boolean;
   /** The automata work of each check that builds automata of its own, in steps (default `CHECK_AUTOMATA_STEPS`; tests lower it). */
   automataSteps?: number;
+  /**
+   * A check for a round of fix-all (fixes.ts `applyAllSafeFixes`), which reads nothing but the safe fixes: the
+   * checks that never offer one (NO_SAFE_FIXES) do not run, nor rule-redundant where its removals are not safe (a
+   * config with compatibleWith), and no fix is verified (a safe fix never is). Its findings are not the file's:
+   * report `checkAfterFixRounds` of the last round's text.
+   */
+  fixRound?: boolean;
 }
+
+/**
+ * Checks that never offer a safe fix, and take most of a large file's time: fix-all's rounds leave them out (a test,
+ * test/fixes/fixRound.test.ts, holds every safe fix of a fix round to the full check's).
+ */
+const NO_SAFE_FIXES: ReadonlySet<string> = new Set(["subagent-escalation", "rule-shadowed", "rule-partially-shadowed", "runtime-divergence", "dotfiles-unprotected"]);
 
 export interface CheckResult {
   findings: Finding[];
@@ -77,7 +90,7 @@ export function checkConfigText(text: string, options: CheckOptions = {}): Check
   // Then what the exact analysis could not decide, in its own order: every host shows the two lists as one.
   if ((options.analysis || options.analysisOnly) && model) skipped.push(...exactAnalysis().skippedAnalyses(model));
   let shown = finishFindings(findings, text, lines, options.severities);
-  if (options.verifyFixes !== false && model) {
+  if (options.verifyFixes !== false && !options.fixRound && model) {
     // Only what can report an error (the verification counts errors), without the exact analysis (no fix verified
     // here can add one of its findings): a check below error level is not run at all.
     const severities: Record<string, Severity | "off"> = { ...options.severities };
@@ -86,6 +99,18 @@ export function checkConfigText(text: string, options: CheckOptions = {}): Check
     shown = withdrawFailingFixes(text, shown, recheck);
   }
   return { findings: shown, model, lines, skipped };
+}
+
+/**
+ * `checkConfigText` of a text fix-all's rounds (`fixRound`) checked last: the analysis they did for its rules is
+ * reused. Unless the analysis ran out of the file's work allowance (modelAnalysis.ts `FileLimits`): what it left
+ * undecided then depends on which checks asked first, so the text is checked again from scratch, as on its own.
+ */
+export function checkAfterFixRounds(text: string, options: CheckOptions = {}): CheckResult {
+  const result = checkConfigText(text, options);
+  if (!(options.analysis || options.analysisOnly) || !result.model || !exactAnalysis().analysisWorkExhausted(result.model)) return result;
+  exactAnalysis().clearAnalysisResults();
+  return checkConfigText(text, options);
 }
 
 function runChecks(model: ConfigModel, text: string, options: CheckOptions, out: Finding[], skipped: Skipped[]): void {
@@ -130,6 +155,7 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
     // A check turned off is not run at all: its findings would all be dropped, and some checks are the slowest part
     // of a large file (dotfiles-unprotected's witness search, the exact analysis).
     if (options.severities?.[check.code] === "off") continue;
+    if (options.fixRound && (NO_SAFE_FIXES.has(check.code) || (check.code === "rule-redundant" && runtimes.length > 1))) continue;
     try {
       check.run(context);
     } catch (error) {

@@ -72,11 +72,15 @@ export function check(args: ParsedArgs, io: Io): number {
     // A run of seconds from here on, not of milliseconds: optimised code pays, and the young heap may grow in
     // bigger steps (v8Flags.ts).
     if (options.analysis && !dryRun) setAnalysisV8Flags();
+    // With --fix, the rounds read only safe fixes (checkConfigText's `fixRound`), and the text reported is checked
+    // in full once, at the end, reusing their analysis.
+    const fixRounds = fix && !dryRun;
     const run = (t: string) => {
       noteInputCharacters(t.length);
-      return dryRun ? { ...later.dryRun().checkDryRunText(t, { ...later.workspace().scenarioCheckOptions(file), severities: options.severities }), model: undefined, skipped: [] } : later.checkConfig().checkConfigText(t, options);
+      return dryRun ? { ...later.dryRun().checkDryRunText(t, { ...later.workspace().scenarioCheckOptions(file), severities: options.severities }), model: undefined, skipped: [] } : later.checkConfig().checkConfigText(t, fixRounds ? { ...options, fixRound: true } : options);
     };
     let result = run(text);
+    let reportedText = text;
     // A file that does not parse is read with error recovery, and an edit worked out on that reading may land
     // anywhere: nothing is fixed until the syntax is (as linters do with a file they cannot parse).
     const syntaxErrors = fix && result.findings.some((f: Finding) => f.code === "json-syntax");
@@ -89,6 +93,7 @@ export function check(args: ParsedArgs, io: Io): number {
       const applied = all.applied;
       const fixed = all.text;
       result = all.result;
+      reportedText = fixed;
       if (!all.complete) {
         unfinished++;
         io.err(`agent-sandbox: ${displayPath(file)}: stopped after ${all.rounds} rounds of fixes with safe fixes left; run --fix again\n`);
@@ -103,9 +108,14 @@ export function check(args: ParsedArgs, io: Io): number {
           writeError = `cannot write the fixes (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the file is unchanged`;
           io.err(`agent-sandbox: ${displayPath(file)}: ${writeError}\n`);
           result = unfixed;
+          reportedText = text;
           unwritable++;
         }
       }
+    }
+    if (fixRounds) {
+      noteInputCharacters(reportedText.length);
+      result = later.checkConfig().checkAfterFixRounds(reportedText, options);
     }
     const report: FileReport = { path: displayPath(file), diagnostics: result.findings.map((f: Finding) => later.output().toDiagnosticJson(f, result.lines)) };
     if (writeError) report.error = writeError;

@@ -272,6 +272,11 @@ export class ModelAnalysis {
     return { space, allowance, unread, languages, tables: new Map(), primary: undefined, answers: new Map(), divergences: new Map(), escalations: new Map() };
   }
 
+  /** Whether the file's work allowance ran out: then what was left undecided depends on which check asked first. */
+  get workExhausted(): boolean {
+    return this.core.allowance.exhausted;
+  }
+
   /** Steps of work the file's analysis has done so far (its `WorkAllowance`): for tests that bound it. */
   get workDone(): number {
     return this.core.allowance.spent;
@@ -490,6 +495,15 @@ export function modelAnalysis(model: ConfigModel, runtimes?: readonly Runtime[],
     analyses.set(model, analysis);
   }
   return analysis;
+}
+
+/**
+ * Whether the analysis of this config (if any) ran out of its file's work allowance: the results it keeps for the
+ * same rules are then those of the checks that asked first, and a check that asks in another order (fix-all's
+ * rounds run only some checks, `checkConfigText`'s `fixRound`) must start afresh (`clearAnalysisResults`).
+ */
+export function analysisWorkExhausted(model: ConfigModel): boolean {
+  return analyses.get(model)?.workExhausted ?? false;
 }
 
 /** What the exact analysis of this config did not decide so far (for the CLI's `skipped` and the language status). */
