@@ -50,22 +50,18 @@ export class Confirm {
   decideWithout(index: number, op: Operation, path: string): { decision: Decision | "error"; ruleIndex: number } {
     const full = this.compiled.decide(op, path);
     if (full.ruleIndex !== index) return { decision: full.failure ? "error" : full.decision, ruleIndex: full.ruleIndex };
-    for (const rule of this.list.rules) {
-      if (rule.index <= index || !this.runtime.operationsCover(rule.input.operations, op) || !Array.isArray(rule.input.paths)) continue;
-      for (const p of rule.input.paths) {
-        if (typeof p !== "string" || p.length === 0) continue;
-        const compiled = this.pattern(p);
-        if (compiled.unusable) return { decision: "error", ruleIndex: rule.index };
-        if (compiled.matches(path)) return { decision: decisionOf(this.runtime, rule.input.mode), ruleIndex: rule.index };
-      }
-    }
-    return { decision: "allow", ruleIndex: -1 };
+    return this.firstMatch((rule) => rule <= index, op, path);
   }
 
   /** The decision with every rule of `gone` removed from the list (rule numbers as in the full list). */
   decideWithoutAll(gone: ReadonlySet<number>, op: Operation, path: string): { decision: Decision | "error"; ruleIndex: number } {
+    return this.firstMatch((rule) => gone.has(rule), op, path);
+  }
+
+  /** First match wins over the rules `leftOut` keeps (it says which to leave out); a refused pattern decides "error". */
+  private firstMatch(leftOut: (ruleIndex: number) => boolean, op: Operation, path: string): { decision: Decision | "error"; ruleIndex: number } {
     for (const rule of this.list.rules) {
-      if (gone.has(rule.index) || !this.runtime.operationsCover(rule.input.operations, op) || !Array.isArray(rule.input.paths)) continue;
+      if (leftOut(rule.index) || !this.runtime.operationsCover(rule.input.operations, op) || !Array.isArray(rule.input.paths)) continue;
       for (const p of rule.input.paths) {
         if (typeof p !== "string" || p.length === 0) continue;
         const compiled = this.pattern(p);
