@@ -1,7 +1,7 @@
 import { agentsOf } from "../agents/agents";
 import { property, spanOf } from "../config/parse";
 import { didYouMean } from "../didYouMean";
-import type { StepInput } from "../dryrun/runner";
+import { allSteps } from "../dryrun/scenario";
 import type { ScenarioCheck, ScenarioCheckContext } from "./scenarioCheck";
 
 /**
@@ -19,15 +19,11 @@ export const scenarioAgentUnknown: ScenarioCheck = {
     const agentNode = context.scenario.agentNode;
     if (agentNode?.type === "string" && !agents.includes(agentNode.value)) report(context, agentNode, agentNode.value, agents, "agent");
     const subagents = agents.filter((a) => a !== "main");
-    const walk = (steps: readonly StepInput[]) => {
-      for (const step of steps) {
-        if (step.tool !== "task") continue;
-        const typeNode = step.node ? property(property(step.node, "args"), "subagent_type") : undefined;
-        if (typeNode?.type === "string" && !subagents.includes(typeNode.value)) report(context, typeNode, typeNode.value, subagents, "subagent type");
-        walk(step.steps ?? []);
-      }
-    };
-    walk(context.scenario.steps);
+    for (const step of allSteps(context.scenario.steps)) {
+      if (step.tool !== "task") continue;
+      const typeNode = step.node ? property(property(step.node, "args"), "subagent_type") : undefined;
+      if (typeNode?.type === "string" && !subagents.includes(typeNode.value)) report(context, typeNode, typeNode.value, subagents, "subagent type");
+    }
   },
 };
 

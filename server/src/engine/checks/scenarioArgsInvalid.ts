@@ -1,5 +1,6 @@
 import { property, spanOf } from "../config/parse";
-import { argumentProblem, type StepInput } from "../dryrun/runner";
+import { argumentProblem } from "../dryrun/runner";
+import { allSteps } from "../dryrun/scenario";
 import type { ScenarioCheck } from "./scenarioCheck";
 
 /**
@@ -11,20 +12,16 @@ export const scenarioArgsInvalid: ScenarioCheck = {
   severity: "error",
   summary: "A step's arguments miss a required one or give one of the wrong type for its tool.",
   run(context) {
-    const walk = (steps: readonly StepInput[]) => {
-      for (const step of steps) {
-        const problem = argumentProblem(step.tool, step.args);
-        if (problem && step.node) {
-          const at = property(step.node, "args") ?? property(step.node, "tool") ?? step.node;
-          context.report({
-            message: `The arguments of this ${step.tool} call do not fit the tool.`,
-            detail: `${problem}. The runtime validates a tool call's arguments against the tool's schema and refuses the call before the tool runs.`,
-            span: spanOf(at),
-          });
-        }
-        walk(step.steps ?? []);
+    for (const step of allSteps(context.scenario.steps)) {
+      const problem = argumentProblem(step.tool, step.args);
+      if (problem && step.node) {
+        const at = property(step.node, "args") ?? property(step.node, "tool") ?? step.node;
+        context.report({
+          message: `The arguments of this ${step.tool} call do not fit the tool.`,
+          detail: `${problem}. The runtime validates a tool call's arguments against the tool's schema and refuses the call before the tool runs.`,
+          span: spanOf(at),
+        });
       }
-    };
-    walk(context.scenario.steps);
+    }
   },
 };

@@ -1,6 +1,6 @@
 import { property, spanOf } from "../config/parse";
 import { didYouMean } from "../didYouMean";
-import type { StepInput } from "../dryrun/runner";
+import { allSteps } from "../dryrun/scenario";
 import { FILESYSTEM_TOOLS } from "../runtime/runtime";
 import type { ScenarioCheck } from "./scenarioCheck";
 
@@ -17,21 +17,17 @@ export const scenarioToolUnknown: ScenarioCheck = {
     if (!model) return;
     const known = new Set<string>([...FILESYSTEM_TOOLS, "task", ...model.tools.map((t) => t.value)]);
     for (const s of model.subagents) for (const t of s.tools ?? []) known.add(t.value);
-    const walk = (steps: readonly StepInput[]) => {
-      for (const step of steps) {
-        const node = step.node ? property(step.node, "tool") : undefined;
-        if (node && !known.has(step.tool)) {
-          const near = didYouMean(step.tool, known);
-          context.report({
-            message: `No agent of the config has a tool named ${JSON.stringify(step.tool)}.`,
-            detail: `The runtime answers a call of an unknown tool with an error and runs nothing; the dry run reports tool-unavailable.${near ? ` Did you mean ${JSON.stringify(near)}?` : ""}`,
-            span: spanOf(node),
-            fixes: near ? [{ title: `Change to ${JSON.stringify(near)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(near) }], safe: false }] : undefined,
-          });
-        }
-        walk(step.steps ?? []);
+    for (const step of allSteps(context.scenario.steps)) {
+      const node = step.node ? property(step.node, "tool") : undefined;
+      if (node && !known.has(step.tool)) {
+        const near = didYouMean(step.tool, known);
+        context.report({
+          message: `No agent of the config has a tool named ${JSON.stringify(step.tool)}.`,
+          detail: `The runtime answers a call of an unknown tool with an error and runs nothing; the dry run reports tool-unavailable.${near ? ` Did you mean ${JSON.stringify(near)}?` : ""}`,
+          span: spanOf(node),
+          fixes: near ? [{ title: `Change to ${JSON.stringify(near)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(near) }], safe: false }] : undefined,
+        });
       }
-    };
-    walk(context.scenario.steps);
+    }
   },
 };

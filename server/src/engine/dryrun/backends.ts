@@ -145,11 +145,14 @@ function now(): string {
   return new Date(clock++).toISOString();
 }
 
+/** The sample files' `modified_at`: the epoch, before every write of a run (the clock above), as files on disk predate it. */
+const SAMPLE_FILES_MODIFIED_AT = new Date(0).toISOString();
+
 export class StateLikeBackend implements DryBackend {
   files = new Map<string, StateFile>();
   constructor(readonly label: string, initial?: Iterable<[string, string]>) {
     // Sample files predate the run; the order they are given in is the state's key order.
-    for (const [k, v] of initial ?? []) this.files.set(k, { content: v, modified_at: "2000-01-01T00:00:00.000Z" });
+    for (const [k, v] of initial ?? []) this.files.set(k, { content: v, modified_at: SAMPLE_FILES_MODIFIED_AT });
   }
 
   ls(path: string) {

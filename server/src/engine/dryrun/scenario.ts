@@ -31,6 +31,14 @@ export function scenarioOf(root: JsonNode | undefined): ScenarioFile {
   };
 }
 
+/** Every step, a `task`'s nested steps right after it (the order they run in and are numbered). */
+export function* allSteps(steps: readonly StepInput[]): Generator<StepInput> {
+  for (const step of steps) {
+    yield step;
+    if (step.steps) yield* allSteps(step.steps);
+  }
+}
+
 /** Nesting kept finite: a 10,000-deep `task` stops here rather than exhausting the stack. */
 const MAX_DEPTH = 64;
 
