@@ -1,3 +1,14 @@
 /** Names both halves of the client use (extension.ts and session.ts are bundled apart; this is all they share). */
 export const LANGUAGES = ["agent-sandbox", "agent-sandbox-dryrun"];
 export const PREVIEW_SCHEME = "agent-sandbox-preview";
+
+/** The Capability Map view (package.json `contributes.views`) and the client-only commands (no server names them). */
+export const MAP_VIEW = "agentSandbox.capabilityMap";
+export const ClientCommands = {
+  showCapabilityMap: "agentSandbox.showCapabilityMap",
+  mapChooseAgent: "agentSandbox.capabilityMap.chooseAgent",
+  mapChooseRole: "agentSandbox.capabilityMap.chooseRole",
+  mapChooseConfig: "agentSandbox.capabilityMap.chooseConfig",
+  mapRefresh: "agentSandbox.capabilityMap.refresh",
+  createSampleConfig: "agentSandbox.createSampleConfig",
+} as const;

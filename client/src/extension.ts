@@ -8,7 +8,9 @@
 import * as vscode from "vscode";
 import { Commands } from "../../server/src/commands";
 import type { AgentCommandArgs, DidCheckParams } from "../../server/src/protocol";
-import { PREVIEW_SCHEME } from "./constants";
+import { ClientCommands, PREVIEW_SCHEME } from "./constants";
+import type { MapArgs } from "./capabilityMap";
+import type { CreateSampleArgs } from "./sample";
 import type { ExplainArgs, Session } from "./session";
 
 export interface AgentSandboxApi {
@@ -18,6 +20,8 @@ export interface AgentSandboxApi {
   activationMs: number;
   /** The last check of each file, as the server reported it (the language status item shows it). */
   lastCheck(uri: string): DidCheckParams | undefined;
+  /** The capability map's decoration of a file or folder in the Explorer (undefined: none, or not loaded yet). */
+  mapDecoration(uri: string): { badge?: string; tooltip?: string; color?: string } | undefined;
 }
 
 let session: Promise<Session> | undefined;
@@ -50,9 +54,21 @@ export function activate(context: vscode.ExtensionContext): AgentSandboxApi {
     vscode.commands.registerCommand(Commands.previewPrompt, withSession((s, args?: AgentCommandArgs) => s.previewPrompt(args))),
     vscode.commands.registerCommand(Commands.showEffectiveTools, withSession((s, args?: AgentCommandArgs) => s.showEffectiveTools(args))),
     vscode.commands.registerCommand(Commands.explainDecision, withSession((s, args?: ExplainArgs) => s.explainDecision(args))),
+    vscode.commands.registerCommand(ClientCommands.showCapabilityMap, withSession((s, args?: MapArgs) => s.capabilityMap.show(args))),
+    vscode.commands.registerCommand(ClientCommands.mapChooseAgent, withSession((s, agent?: string) => s.capabilityMap.chooseAgent(typeof agent === "string" ? agent : undefined))),
+    vscode.commands.registerCommand(ClientCommands.mapChooseRole, withSession((s, role?: string | null) => s.capabilityMap.chooseRole(typeof role === "string" || role === null ? role : undefined))),
+    vscode.commands.registerCommand(ClientCommands.mapChooseConfig, withSession((s, uri?: string) => s.capabilityMap.chooseConfig(typeof uri === "string" ? uri : undefined))),
+    vscode.commands.registerCommand(ClientCommands.mapRefresh, withSession((s) => s.capabilityMap.refresh())),
+    vscode.commands.registerCommand(ClientCommands.createSampleConfig, withSession((s, args?: CreateSampleArgs) => s.createSampleConfig(args))),
     { dispose: () => void current.then((s) => s.dispose(), () => undefined) },
   );
-  return { ready, activationMs: performance.now() - started, lastCheck: (uri) => loaded?.lastCheck(uri) };
+  // Shows the Capability Map view (package.json `when`), also in a folder without a config yet.
+  void vscode.commands.executeCommand("setContext", "agentSandbox.active", true);
+  const mapDecoration = (uri: string) => {
+    const look = loaded?.capabilityMap.lookAt(vscode.Uri.parse(uri));
+    return look && { badge: look.badge, tooltip: look.tooltip, color: look.colorId };
+  };
+  return { ready, activationMs: performance.now() - started, lastCheck: (uri) => loaded?.lastCheck(uri), mapDecoration };
 }
 
 export function deactivate(): Thenable<void> | undefined {

@@ -19,14 +19,18 @@ import {
   type EffectiveToolsResult,
   type ExplainResult,
 } from "../../server/src/protocol";
+import { CapabilityMap } from "./capabilityMap";
 import { LANGUAGES, PREVIEW_SCHEME } from "./constants";
 import { operationItems, pathInputOptions } from "./explainInput";
+import { createSampleConfig, type CreateSampleArgs, type CreateSampleResult } from "./sample";
 
 export type ExplainArgs = AgentCommandArgs & { operation?: "read" | "write"; path?: string };
 
 export class Session implements vscode.Disposable {
   readonly client: LanguageClient;
   readonly previews: PreviewDocuments;
+  /** Explorer decorations and the Capability Map view (capabilityMap.ts). */
+  readonly capabilityMap: CapabilityMap;
   /** Settles when the server has answered `initialize`. */
   readonly ready: Promise<void>;
   private readonly checks = new Map<string, DidCheckParams>();
@@ -69,9 +73,12 @@ export class Session implements vscode.Disposable {
       if (vscode.window.activeTextEditor?.document.uri.toString() === params.uri) showStatus(vscode.window.activeTextEditor);
       // A preview follows the complete analysis, not each phase (the first phase changes nothing it shows).
       if (params.analysis !== "pending") this.previews.configChanged(params.uri);
+      this.capabilityMap.configChecked(params.uri);
     });
     this.disposables.push(status, vscode.window.onDidChangeActiveTextEditor(showStatus));
     this.ready = languageClient.start();
+    this.capabilityMap = new CapabilityMap(languageClient, this.ready);
+    this.disposables.push(this.capabilityMap);
   }
 
   /** The last check of each file, as the server reported it (the language status item shows it). */
@@ -85,6 +92,10 @@ export class Session implements vscode.Disposable {
 
   showEffectiveTools(args?: AgentCommandArgs): Promise<EffectiveToolsResult | undefined> {
     return showEffectiveTools(this.client, this.previews, args);
+  }
+
+  createSampleConfig(args?: CreateSampleArgs): Promise<CreateSampleResult | undefined> {
+    return createSampleConfig(args);
   }
 
   explainDecision(args?: ExplainArgs): Promise<ExplainResult | undefined> {
@@ -173,8 +184,10 @@ function showsPreview(tab: vscode.Tab, uri: vscode.Uri): boolean {
 
 function configUriOf(args: AgentCommandArgs | undefined): string | undefined {
   if (args?.uri) return args.uri;
-  const document = vscode.window.activeTextEditor?.document;
-  if (document && document.languageId === "agent-sandbox") return document.uri.toString();
+  // The active editor's config, else one beside it (a command run from the walkthrough page or the map's view).
+  const isConfig = (d: vscode.TextDocument | undefined) => d?.languageId === "agent-sandbox";
+  const document = [vscode.window.activeTextEditor?.document, ...vscode.window.visibleTextEditors.map((e) => e.document)].find(isConfig);
+  if (document) return document.uri.toString();
   void vscode.window.showInformationMessage("Agent Sandbox: open an agent-sandbox.jsonc file first.");
   return undefined;
 }

@@ -104,3 +104,48 @@ export interface DidCheckParams {
   analysis?: "pending" | "done";
 }
 export const DidCheckNotification = new NotificationType<DidCheckParams>("agentSandbox/didCheck");
+
+export interface CapabilityMapParams {
+  /** The config file. */
+  uri: string;
+  /** Default `main`. */
+  agent?: string;
+  /** Default: no role. */
+  role?: string | null;
+  /** Entries listed at most (the server caps it too); the answer says `truncated` when the workspace had more. */
+  maxEntries?: number;
+}
+/** One sample file or folder: the engine's map entry (the CLI's `map --format json`, plus the deciding patterns). */
+export interface CapabilityMapEntry {
+  /** The virtual path, under `mountAt`. */
+  path: string;
+  kind: "file" | "dir";
+  read: "allow" | "deny" | "interrupt" | "error";
+  write: "allow" | "deny" | "interrupt" | "error";
+  readRule: number | null;
+  writeRule: number | null;
+  readPattern?: string;
+  writePattern?: string;
+}
+/**
+ * The capability map of a config's sample workspace for one agent and role. `available: false` (with the reason)
+ * when the file is no readable config, names no sample workspace, or the agent or role does not exist.
+ */
+export interface CapabilityMapResult {
+  available: boolean;
+  reason?: string;
+  agent: string;
+  role: string | null;
+  /** Every agent and role of the config, for the pickers (also when the chosen one does not exist). */
+  agents: string[];
+  roles: string[];
+  /** `workspace.mountAt`: entries' paths start with it. */
+  mountAt: string;
+  /** `workspace.root` on disk, as a file URI: an entry's file is this folder plus the path after `mountAt`. */
+  rootUri?: string;
+  /** The agent's visible tools that path rules decide as each operation, for this role (none: it cannot, whatever the rules say). */
+  tools: { read: string[]; write: string[] };
+  entries: CapabilityMapEntry[];
+  truncated?: boolean;
+}
+export const CapabilityMapRequest = new RequestType<CapabilityMapParams, CapabilityMapResult, void>("agentSandbox/capabilityMap");

@@ -1,4 +1,10 @@
-/** The custom requests of ../protocol.ts: agents and roles for pickers, effective tools, prompt preview, explain. */
+/** The custom requests of ../protocol.ts: agents and roles for pickers, effective tools, prompt preview, explain, capability map. */
+import { dirname, resolve } from "node:path";
+import { hostWorkspace } from "../cli/workspace";
+import { capabilityMap, MAX_MAP_ENTRIES } from "../engine/dryrun/capabilityMap";
+import type { WorkspaceSource } from "../engine/workspace/source";
+import type { CapabilityMapParams, CapabilityMapResult } from "../protocol";
+import { URI } from "./uri";
 import type { AgentsResult, EffectiveToolRow, EffectiveToolsParams, EffectiveToolsResult, ExplainParams, ExplainResult, PromptPreviewParams, PromptPreviewResult } from "../protocol";
 import { unknownNameMessage } from "../engine/names";
 import { toolOperation } from "../engine/runtime/runtime";
@@ -74,4 +80,45 @@ export function explainInConfig(analysis: Analysis | undefined, uri: string, par
     if (patternNode) result.rule.patternRange = a.lines.rangeOf({ start: patternNode.offset, end: patternNode.offset + patternNode.length });
   }
   return result;
+}
+
+/** Entries the editor's map lists by default: a sample workspace fits, and the Explorer stays quick. */
+export const EDITOR_MAP_ENTRIES = 10_000;
+
+/**
+ * The capability map for the editor (Explorer decorations, the Capability Map view): the engine's map of the
+ * sample workspace, bounded, with the agent's tools per operation for the role. `workspaceAt` opens the sample
+ * folder (the real one through hostWorkspace, which never leaves it).
+ */
+export function capabilityMapOfConfig(
+  analysis: Analysis | undefined,
+  fsPath: string | undefined,
+  params: CapabilityMapParams,
+  workspaceAt: (root: string) => WorkspaceSource | undefined = hostWorkspace,
+): CapabilityMapResult {
+  const agent = params.agent ?? "main";
+  const role = params.role ?? null;
+  const empty = { agent, role, agents: [] as string[], roles: [] as string[], mountAt: "/workspace", tools: { read: [], write: [] }, entries: [] };
+  const no = unavailable(analysis);
+  if (no) return { ...empty, ...no };
+  const model = analysis!.model!;
+  const named = { ...empty, agents: agentNames(model), roles: roleNames(model), mountAt: model.workspace?.mountAt ?? "/workspace" };
+  const root = model.workspace?.root?.value;
+  if (!fsPath || root === undefined) return { ...named, available: false, reason: "The configuration names no sample workspace: add a workspace with a root to see the map." };
+  if (!named.agents.includes(agent)) return { ...named, available: false, reason: unknownNameMessage("agent", "Agents", agent, named.agents) };
+  if (role !== null && !named.roles.includes(role)) {
+    const reason = named.roles.length ? unknownNameMessage("role", "Roles", role, named.roles) : `No role named "${role}": the configuration has no authorization roles.`;
+    return { ...named, available: false, reason };
+  }
+  const rootPath = resolve(dirname(fsPath), root);
+  const workspace = workspaceAt(rootPath);
+  if (!workspace) return { ...named, available: false, reason: `The sample workspace ${root} is no readable folder.` };
+  const limit = Math.max(1, Math.min(params.maxEntries ?? EDITOR_MAP_ENTRIES, MAX_MAP_ENTRIES));
+  const map = capabilityMap(model, agent, role, workspace, limit)!;
+  const tools = { read: [] as string[], write: [] as string[] };
+  for (const tool of effectiveToolTables(model, agent, role)[0]?.tools ?? []) {
+    const operation = tool.visible && tool.kind === "filesystem" ? toolOperation(tool.name) : undefined;
+    if (operation) tools[operation].push(tool.name);
+  }
+  return { ...named, available: true, rootUri: URI.fromFsPath(rootPath), tools, entries: map.entries, ...(map.truncated ? { truncated: true } : {}) };
 }

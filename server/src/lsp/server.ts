@@ -24,12 +24,12 @@ import {
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { LineIndex } from "../engine/text";
-import { AgentsRequest, DidCheckNotification, EffectiveToolsRequest, ExplainRequest, PromptPreviewRequest } from "../protocol";
+import { AgentsRequest, CapabilityMapRequest, DidCheckNotification, EffectiveToolsRequest, ExplainRequest, PromptPreviewRequest } from "../protocol";
 import { asksForFixAll, CODE_ACTION_KINDS, codeActions, recheckerFor } from "./codeActions";
 import { codeLenses } from "./codeLens";
 import { complete } from "./completion";
 import { ConfigStore, type ServerSettings } from "./configStore";
-import { agentsOfConfig, effectiveToolsOfConfig, explainInConfig, promptPreviewOfConfig } from "./customRequests";
+import { agentsOfConfig, capabilityMapOfConfig, effectiveToolsOfConfig, explainInConfig, promptPreviewOfConfig } from "./customRequests";
 import { countBySeverity, diagnosticsOf, fullReport } from "./diagnostics";
 import { documentSymbols } from "./documentSymbols";
 import { fileKindOf, scenarioConfigModel, type Analysis } from "./engineFacade";
@@ -522,6 +522,13 @@ connection.onRequest(
   }),
 );
 connection.onRequest(ExplainRequest, safe("explain", { available: false }, async (params) => explainInConfig(await store.analysisOf(params.uri), params.uri, params)));
+
+connection.onRequest(
+  CapabilityMapRequest,
+  safe("capabilityMap", { available: false, agent: "main", role: null, agents: [], roles: [], mountAt: "/workspace", tools: { read: [], write: [] }, entries: [] }, async (params) =>
+    capabilityMapOfConfig(await store.analysisOf(params.uri), store.targetOf(params.uri)?.fsPath, params),
+  ),
+);
 
 connection.onShutdown(() => exact.dispose());
 
