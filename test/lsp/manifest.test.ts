@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import picomatch from "picomatch";
 import { knownCodes } from "../../server/src/engine/checks/index";
+import { ClientCommands, MAP_VIEW } from "../../client/src/constants";
+import { ACCESS_COLORS } from "../../client/src/capabilityMapData";
 import { Commands } from "../../server/src/protocol";
 import { ROOT } from "./lspClient";
 
@@ -57,8 +59,21 @@ describe("extension manifest", () => {
   });
 
   it("contributes exactly the commands the client registers, and the settings the server reads", () => {
-    assert.deepEqual(pkg.contributes.commands.map((c: { command: string }) => c.command).sort(), Object.values(Commands).sort());
+    assert.deepEqual(pkg.contributes.commands.map((c: { command: string }) => c.command).sort(), [...Object.values(Commands), ...Object.values(ClientCommands)].sort());
     assert.deepEqual(Object.keys(pkg.contributes.configuration.properties).sort(), ["agentSandbox.defaultRuntime", "agentSandbox.ruleAnalysis", "agentSandbox.severities", "agentSandbox.trace.server"]);
+  });
+
+  it("contributes the Capability Map view with its title-bar commands, its colours and a walkthrough whose pages ship", () => {
+    assert.deepEqual(pkg.contributes.views.explorer.map((v: { id: string }) => v.id), [MAP_VIEW]);
+    const titleBar = pkg.contributes.menus["view/title"].filter((m: { when: string }) => m.when === `view == ${MAP_VIEW}`).map((m: { command: string }) => m.command);
+    assert.deepEqual(titleBar, [ClientCommands.mapChooseAgent, ClientCommands.mapChooseRole, ClientCommands.mapChooseConfig, ClientCommands.mapRefresh]);
+    assert.deepEqual(pkg.contributes.colors.map((c: { id: string }) => c.id).sort(), Object.values(ACCESS_COLORS).sort());
+    const steps: { media: { markdown: string } }[] = pkg.contributes.walkthroughs[0].steps;
+    assert.equal(steps.length, 6);
+    for (const step of steps) {
+      assert.ok(existsSync(join(ROOT, step.media.markdown)), step.media.markdown);
+      assert.ok(step.media.markdown.startsWith("docs/"), `${step.media.markdown} ships (.vscodeignore lets docs/ through)`);
+    }
   });
 
   it("the severities setting offers and accepts exactly the engine's codes, each with its docs page", () => {
