@@ -3,6 +3,8 @@ const { chromium } = require("playwright-core");
 const URL_ = process.env.CS_URL, WS = process.env.WS_FILE, SHOT = process.env.SHOT || "ui-smoke.png";
 const t0 = Date.now();
 const lap = (m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
+// The capability map's screenshots (docs/images/ in the README come from here).
+const MAP_SHOTS = process.env.MAP_SHOTS || require("node:path").dirname(SHOT);
 (async () => {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
@@ -65,6 +67,8 @@ const lap = (m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}
     check((await page.locator(".view-line", { hasText: "# Prompt preview" }).count()) === 0, "Preview Effective Prompt opens the preview rendered beside the config");
     await page.waitForTimeout(600);
     await page.screenshot({ path: SHOT });
+    lap("prompt preview done");
+    await capabilityMap(page, check);
     lap("done");
   } catch (e) {
     check(false, e.message.split("\n")[0]);
@@ -74,3 +78,53 @@ const lap = (m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
 })();
+
+/**
+ * The capability map: the Explorer's badges on the sample files of folder a (read from the page as VS Code draws
+ * them, a pseudo-element's content) and the Capability Map view beside them; a screenshot of each.
+ */
+async function capabilityMap(page, check) {
+  await page.keyboard.press("Control+Shift+E");
+  const explorerRow = (name) => page.locator(".explorer-folders-view .monaco-list-row").filter({ has: page.locator(".label-name", { hasText: new RegExp(`^${name}$`) }) }).first();
+  const expand = async (name) => {
+    const row = explorerRow(name);
+    await row.waitFor({ timeout: 60000 });
+    if ((await row.getAttribute("aria-expanded")) === "false") await row.click();
+  };
+  await expand("a");
+  await expand("sample");
+  await expand("secrets");
+  const badgeOf = (name) =>
+    page.evaluate((n) => {
+      for (const row of document.querySelectorAll(".explorer-folders-view .monaco-list-row")) {
+        if (row.querySelector(".label-name")?.textContent !== n) continue;
+        for (const el of row.querySelectorAll("*")) {
+          const content = getComputedStyle(el, "::after").content;
+          if (content && content !== "none" && content !== "normal") return content.replace(/^"|"$/g, "");
+        }
+      }
+      return null;
+    }, name);
+  let badges = {};
+  for (let i = 0; i < 300; i++) {
+    badges = { readme: await badgeOf("README.md"), key: await badgeOf("key.txt"), secrets: await badgeOf("secrets") };
+    if (badges.readme === "RW" && badges.key === "✕") break;
+    await page.waitForTimeout(200);
+  }
+  check(badges.readme === "RW" && badges.key === "✕" && badges.secrets === "✕", `the Explorer shows the capability map's badges (${JSON.stringify(badges)})`);
+  const pane = page.locator(".pane", { has: page.locator(".pane-header", { hasText: "Capability Map" }) }).first();
+  await pane.waitFor({ timeout: 60000 });
+  const header = pane.locator(".pane-header").first();
+  if ((await header.getAttribute("aria-expanded")) === "false") await header.click();
+  const mapRow = (name) => pane.locator(".monaco-list-row", { hasText: name }).first();
+  await mapRow("README.md").waitFor({ timeout: 60000 });
+  const secrets = mapRow("secrets");
+  if ((await secrets.getAttribute("aria-expanded")) === "false") await secrets.click();
+  await mapRow("key.txt").waitFor({ timeout: 60000 });
+  const text = await pane.innerText();
+  check(text.includes("read allow · write allow") && text.includes("read deny · write deny"), "the Capability Map view lists both decisions per file");
+  await page.mouse.move(5, 5);
+  await page.waitForTimeout(400);
+  await page.locator(".part.sidebar").screenshot({ path: `${MAP_SHOTS}/capability-map-explorer.png` });
+  await pane.screenshot({ path: `${MAP_SHOTS}/capability-map-view.png` });
+}

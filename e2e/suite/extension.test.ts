@@ -220,3 +220,76 @@ describe("Agent Sandbox in VS Code", () => {
     timings.lastCheckMs = check!.durationMs;
   });
 });
+
+describe("The capability map and the sample config", () => {
+  const folders = () => vscode.workspace.workspaceFolders ?? [];
+  type MapState = { available: boolean; reason?: string; entries: number; agent: string; role: string | null };
+  let api: { ready: Promise<void>; mapDecoration(uri: string): { badge?: string; tooltip?: string; color?: string } | undefined };
+  let config: vscode.Uri;
+  const sample = (path: string) => vscode.Uri.joinPath(folders()[0]!.uri, "sample", ...path.split("/")).toString();
+
+  before(async () => {
+    api = vscode.extensions.getExtension("agent-sandbox.agent-sandbox")!.exports;
+    await api.ready;
+    config = vscode.Uri.joinPath(folders()[0]!.uri, "agent-sandbox.jsonc");
+  });
+
+  it("decorates every sample file and folder in the Explorer, naming the deciding rule", async () => {
+    const t0 = Date.now();
+    const state = await vscode.commands.executeCommand<MapState>("agentSandbox.showCapabilityMap", { uri: config.toString(), agent: "main", role: null });
+    timings.mapMs = Date.now() - t0;
+    assert.equal(state.available, true, state.reason);
+    assert.equal(state.entries, 3);
+    const key = api.mapDecoration(sample("secrets/key.txt"))!;
+    assert.equal(key.badge, "✕");
+    assert.equal(key.color, "agentSandbox.map.none");
+    assert.match(key.tooltip!, /read: deny by rule 0 \(\/workspace\/secrets\/\*\*\)/);
+    assert.equal(api.mapDecoration(sample("README.md"))?.badge, "RW");
+    assert.equal(api.mapDecoration(sample("secrets"))?.badge, "✕", "folders too");
+  });
+
+  it("follows the role chosen in the view and the config as it is edited", async () => {
+    await vscode.commands.executeCommand("agentSandbox.capabilityMap.chooseRole", "guest");
+    const readme = api.mapDecoration(sample("README.md"))!;
+    assert.equal(readme.badge, "R", "guest has no write tool");
+    assert.match(readme.tooltip!, /has no write tool/);
+    await vscode.commands.executeCommand("agentSandbox.capabilityMap.chooseRole", null);
+    const doc = await vscode.workspace.openTextDocument(config);
+    const editor = await vscode.window.showTextDocument(doc);
+    const at = doc.getText().indexOf('"/workspace/.env", ');
+    await editor.edit((e) => e.insert(doc.positionAt(at), '"/workspace/README.md", '));
+    try {
+      await until("README.md to lose both badges", () => (api.mapDecoration(sample("README.md"))?.badge === "✕" ? true : undefined));
+    } finally {
+      await vscode.commands.executeCommand("undo");
+    }
+    await until("README.md to be writable again", () => (api.mapDecoration(sample("README.md"))?.badge === "RW" ? true : undefined));
+  });
+
+  it("Create Sample Config writes the starter into a folder; it checks clean but for its one mistake, which the quick fix mends", async () => {
+    const folder = vscode.Uri.joinPath(folders()[0]!.uri, "starter"); // folder b turns pattern-never-matches off
+    const result = await vscode.commands.executeCommand<{ written: string[]; kept: string[] }>("agentSandbox.createSampleConfig", { folder: folder.toString() });
+    assert.equal(result.written.length, 8);
+    assert.deepEqual(result.kept, []);
+    const starter = vscode.Uri.joinPath(folder, "agent-sandbox.jsonc");
+    const scenario = vscode.Uri.joinPath(folder, "sample.dryrun.jsonc");
+    assert.ok(vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === starter.toString()), "the config is open");
+    assert.ok(vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === scenario.toString()), "the scenario is open");
+    await until("the teaching finding", () => (codes(starter).join() === "pattern-never-matches" ? true : undefined));
+    await until("the failing step", () => (codes(scenario).join() === "scenario-expectation-failed" ? true : undefined));
+    const doc = await vscode.workspace.openTextDocument(starter);
+    const diagnostic = vscode.languages.getDiagnostics(starter).find((d) => d.source === "agent-sandbox")!;
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>("vscode.executeCodeActionProvider", starter, diagnostic.range, vscode.CodeActionKind.QuickFix.value);
+    const fix = actions.find((a) => a.title === 'Change to "/workspace/docs/**"');
+    assert.ok(fix, actions.map((a) => a.title).join(", "));
+    assert.ok(await vscode.workspace.applyEdit(fix.edit!));
+    assert.ok(await doc.save());
+    await until("the config to check clean", () => (codes(starter).length === 0 ? true : undefined));
+    await until("the scenario to pass", () => (codes(scenario).length === 0 ? true : undefined));
+    // Asked again, nothing is overwritten (the fixed config stays as saved).
+    const again = await vscode.commands.executeCommand<{ written: string[]; kept: string[] }>("agentSandbox.createSampleConfig", { folder: folder.toString(), overwrite: false, open: false });
+    assert.deepEqual(again.written, []);
+    assert.equal(again.kept.length, 8);
+    assert.match(new TextDecoder().decode(await vscode.workspace.fs.readFile(starter)), /"\/workspace\/docs\/\*\*"/);
+  });
+});
