@@ -123,6 +123,12 @@ async function capabilityMap(page, check) {
   await mapRow("key.txt").waitFor({ timeout: 60000 });
   const text = await pane.innerText();
   check(text.includes("read allow · write allow") && text.includes("read deny · write deny"), "the Capability Map view lists both decisions per file");
+  // A wider side bar, so that the view's descriptions fit: drag the sash on its right edge.
+  const bar = await page.locator(".part.sidebar").boundingBox();
+  await page.mouse.move(bar.x + bar.width + 1, bar.y + bar.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(bar.x + bar.width + 140, bar.y + bar.height / 2, { steps: 5 });
+  await page.mouse.up();
   await page.mouse.move(5, 5);
   await page.waitForTimeout(400);
   await page.locator(".part.sidebar").screenshot({ path: `${MAP_SHOTS}/capability-map-explorer.png` });

@@ -239,13 +239,14 @@ describe("The capability map and the sample config", () => {
     const state = await vscode.commands.executeCommand<MapState>("agentSandbox.showCapabilityMap", { uri: config.toString(), agent: "main", role: null });
     timings.mapMs = Date.now() - t0;
     assert.equal(state.available, true, state.reason);
-    assert.equal(state.entries, 3);
+    assert.equal(state.entries, 4, "README.md, .env, secrets, secrets/key.txt");
     const key = api.mapDecoration(sample("secrets/key.txt"))!;
     assert.equal(key.badge, "✕");
     assert.equal(key.color, "agentSandbox.map.none");
     assert.match(key.tooltip!, /read: deny by rule 0 \(\/workspace\/secrets\/\*\*\)/);
     assert.equal(api.mapDecoration(sample("README.md"))?.badge, "RW");
     assert.equal(api.mapDecoration(sample("secrets"))?.badge, "✕", "folders too");
+    assert.match(api.mapDecoration(sample(".env"))!.tooltip!, /write: deny by rule 0 \(\/workspace\/\.env\)/);
   });
 
   it("follows the role chosen in the view and the config as it is edited", async () => {
