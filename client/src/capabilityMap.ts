@@ -73,7 +73,14 @@ export class CapabilityMap implements vscode.TreeDataProvider<EntryLook>, vscode
       configs,
       configs.onDidChange(configEvent),
       configs.onDidCreate(configEvent),
-      configs.onDidDelete(configEvent),
+      configs.onDidDelete((uri) => {
+        // The mapped config is gone: map whichever config is found next (the user's pin goes with the file).
+        if (uri.toString() === this.config?.toString()) {
+          this.config = undefined;
+          this.pinned = false;
+        }
+        this.schedule();
+      }),
       vscode.window.onDidChangeActiveTextEditor((editor) => this.follow(editor)),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration("agentSandbox")) this.schedule();
