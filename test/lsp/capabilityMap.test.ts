@@ -7,7 +7,7 @@ import { before, describe, it } from "node:test";
 import { capabilityMap } from "../../server/src/engine/dryrun/capabilityMap";
 import { memoryWorkspace } from "../../server/src/engine/workspace/source";
 import { analyze } from "../../server/src/lsp/engineFacade";
-import { capabilityMapOfConfig } from "../../server/src/lsp/customRequests";
+import { capabilityMapOfConfig, EDITOR_MAP_ENTRIES } from "../../server/src/lsp/customRequests";
 import { CapabilityMapRequest, type CapabilityMapResult } from "../../server/src/protocol";
 import type { LspTestClient } from "./lspClient";
 import { serverSession, type Opened } from "./session";
@@ -131,6 +131,15 @@ describe("capabilityMapOfConfig (the handler, over a workspace in memory)", () =
     assert.equal(result.truncated, true);
     const all = capabilityMapOfConfig(analysis, "/tmp/x/agent-sandbox.jsonc", { uri: "file:///tmp/x/agent-sandbox.jsonc" }, () => memoryWorkspace(files));
     assert.equal(all.entries.length, 30);
+    // A limit that is no number is the default, never no limit at all.
+    for (const maxEntries of [Number.NaN, "5", Infinity, null]) {
+      const odd = capabilityMapOfConfig(analysis, "/tmp/x/agent-sandbox.jsonc", { uri: "file:///tmp/x/agent-sandbox.jsonc", maxEntries: maxEntries as number }, () => memoryWorkspace(files));
+      assert.equal(odd.entries.length, 30, String(maxEntries));
+    }
+    const many = Object.fromEntries(Array.from({ length: EDITOR_MAP_ENTRIES + 5 }, (_, i) => [`f${i}`, ""]));
+    const bounded = capabilityMapOfConfig(analysis, "/tmp/x/agent-sandbox.jsonc", { uri: "file:///tmp/x/agent-sandbox.jsonc", maxEntries: Number.NaN }, () => memoryWorkspace(many));
+    assert.equal(bounded.entries.length, EDITOR_MAP_ENTRIES);
+    assert.equal(bounded.truncated, true);
     assert.equal(all.mountAt, "/workspace");
   });
 });

@@ -113,7 +113,8 @@ export function capabilityMapOfConfig(
   const rootPath = resolve(dirname(fsPath), root);
   const workspace = workspaceAt(rootPath);
   if (!workspace) return { ...named, available: false, reason: `The sample workspace ${root} is no readable folder.` };
-  const limit = Math.max(1, Math.min(params.maxEntries ?? EDITOR_MAP_ENTRIES, MAX_MAP_ENTRIES));
+  const asked = typeof params.maxEntries === "number" && Number.isFinite(params.maxEntries) ? Math.floor(params.maxEntries) : EDITOR_MAP_ENTRIES;
+  const limit = Math.max(1, Math.min(asked, MAX_MAP_ENTRIES));
   const map = capabilityMap(model, agent, role, workspace, limit)!;
   const tools = { read: [] as string[], write: [] as string[] };
   for (const tool of effectiveToolTables(model, agent, role)[0]?.tools ?? []) {
