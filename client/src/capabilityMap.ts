@@ -42,6 +42,8 @@ export class CapabilityMap implements vscode.TreeDataProvider<EntryLook>, vscode
   private agent = "main";
   private role: string | null = null;
   private result: CapabilityMapResult | undefined;
+  /** The config whose map is on screen (the last one that answered with a map). */
+  private shownFor: string | undefined;
   private root: vscode.Uri | undefined;
   private looks = new Map<string, EntryLook>();
   private children = new Map<string, EntryLook[]>();
@@ -223,6 +225,12 @@ export class CapabilityMap implements vscode.TreeDataProvider<EntryLook>, vscode
       result = await this.request(this.config);
     }
     if (generation !== this.generation) return this.current!;
+    // Half-typed text that does not parse (no agents at all) keeps the last map of the same config on screen, so
+    // that the Explorer does not flicker while the user types; the view says why it is not current.
+    if (!result.available && result.agents.length === 0 && this.result && this.shownFor === this.config.toString()) {
+      this.view.message = `${result.reason} The map shows the config as it last parsed.`;
+      return this.stateOf(this.result, result.reason);
+    }
     return this.apply(result, result.reason);
   }
 
@@ -245,16 +253,21 @@ export class CapabilityMap implements vscode.TreeDataProvider<EntryLook>, vscode
     this.view.description = name ? `${this.agent}${this.role !== null ? ` as ${this.role}` : ""} · ${name}` : "";
     this.view.message = !this.result ? reason : result?.truncated ? `The map stops after ${result.entries.length} entries.` : undefined;
     void vscode.commands.executeCommand("setContext", "agentSandbox.mapState", !this.config ? "noConfig" : this.result ? "ok" : "unavailable");
+    this.shownFor = this.result ? this.config?.toString() : undefined;
     this.decorationsChanged.fire(undefined);
     this.treeChanged.fire(undefined);
+    return this.stateOf(this.result, reason);
+  }
+
+  private stateOf(shown: CapabilityMapResult | undefined, reason: string | undefined): MapState {
     return {
       ...(this.config ? { config: this.config.toString() } : {}),
       agent: this.agent,
       role: this.role,
-      available: !!this.result,
+      available: !!shown,
       ...(reason !== undefined ? { reason } : {}),
       entries: this.looks.size,
-      truncated: !!result?.truncated,
+      truncated: !!shown?.truncated,
     };
   }
 
