@@ -79,13 +79,15 @@ export function checkConfigText(text: string, options: CheckOptions = {}): Check
   const findings: Finding[] = whole ? [...parsed.findings] : [];
   let model: ConfigModel | undefined;
   const skipped: Skipped[] = [];
+  // The JSONC front end built the tree the schema and the model read: it renders their fixes.
+  const fixes = new FixRendering(jsoncFrontEnd.renderer(text));
   if (parsed.root) {
     if (parsed.root.type !== "object") {
       if (whole) findings.push({ code: "schema", severity: "error", message: "A configuration must be a JSON object.", detail: 'For example: { "version": 1 }', span: { start: parsed.root.offset, end: parsed.root.offset + parsed.root.length } });
     } else {
-      if (whole) findings.push(...configValidator.validate(parsed.root));
+      if (whole) for (const f of configValidator.validate(parsed.root)) findings.push(fixes.finding(f));
       model = buildModel(parsed.root, options.defaultRuntime);
-      runChecks(model, text, options, findings, skipped, new FixRendering(jsoncFrontEnd.renderer(text)));
+      runChecks(model, text, options, findings, skipped, fixes);
     }
   }
   skipped.sort((a, b) => a.span.start - b.span.start || byCodePoints(a.what, b.what));

@@ -1,5 +1,5 @@
 import type { JsonNode } from "./config/parse";
-import type { Edit, Fix, FixGroup } from "./diagnostics";
+import type { Edit, Finding, Fix, FixGroup } from "./diagnostics";
 import type { Span } from "./text";
 
 /*
@@ -94,6 +94,9 @@ export interface ModelFixGroup {
   readonly applied: readonly string[];
 }
 
+/** A finding whose fixes are still on the model (the schema validator's, before its front end renders them). */
+export type ProposedFinding = Omit<Finding, "fixes"> & { fixes?: ModelFix[] };
+
 /**
  * Where a model came from: a front end parses its syntax into the Node-shaped trees the model is built of, and
  * renders fixes back into that syntax. Each kind of source file has one.
@@ -136,6 +139,11 @@ export class FixRendering {
       out.push(fix);
     }
     return out;
+  }
+
+  /** `finding` with its fixes rendered. */
+  finding({ fixes, ...finding }: ProposedFinding): Finding {
+    return fixes === undefined ? finding : { ...finding, fixes: this.fixes(fixes) };
   }
 
   private group(group: ModelFixGroup): FixGroup {
