@@ -22,12 +22,11 @@ class JsoncFixRenderer implements FixRenderer {
   private unitFound: string | undefined;
   /** Values shared by many fixes (one middleware entry for thousands of subagents) are written once. */
   private readonly written = new WeakMap<object, string>();
-  /** Element positions of the lists fixes name elements of: a list of 100,000 duplicates is searched once. */
-  private readonly positions = new WeakMap<JsonNode, Map<JsonNode, number>>();
 
   constructor(private readonly text: string) {}
 
   render(operations: readonly FixOperation[]): Edit[] {
+    if (operations.length === 1) return this.edits(operations[0]!);
     const edits: Edit[] = [];
     for (const op of operations) edits.push(...this.edits(op));
     return edits;
@@ -98,13 +97,17 @@ class JsoncFixRenderer implements FixRenderer {
     return first !== undefined && this.text.slice(list.offset, first.offset).includes("\n");
   }
 
+  /** The element's position in the list (-1: not one of its elements), by its offset: a list of 100,000 is not scanned per fix. */
   private indexOf(list: JsonNode, element: JsonNode): number {
     const items = list.children ?? [];
-    // A small list is searched; a large one indexed once for all its fixes.
-    if (items.length < 64) return items.indexOf(element);
-    let positions = this.positions.get(list);
-    if (!positions) this.positions.set(list, (positions = new Map(items.map((item, i) => [item, i]))));
-    return positions.get(element) ?? -1;
+    let low = 0;
+    let high = items.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (items[mid]!.offset < element.offset) low = mid + 1;
+      else high = mid;
+    }
+    return items[low] === element ? low : -1;
   }
 
   /**
