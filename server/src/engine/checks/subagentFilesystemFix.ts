@@ -1,6 +1,6 @@
 import type { ConfigModel, RuleListSpec, SubagentSpec } from "../config/model";
 import { property, type JsonNode } from "../config/parse";
-import { addKey, copyOf, insertElements, onePerLine, type FixObject, type FixOperation, type FixValue } from "../fixOperations";
+import { addKey, copyOf, insertElements, onePerLine, type FixOperation, type FixValue } from "../fixOperations";
 
 /**
  * Shared by the subagent checks' fixes (not a check): give a subagent a filesystem middleware of its own, with an
@@ -22,7 +22,7 @@ export function addSubagentFilesystemMiddleware(
     const members: Record<string, FixValue> = { type: "filesystem", tools };
     if (rules) members.permissions = copyOf(rules.node);
     if (backend) members.backend = copyOf(backend);
-    entry = onePerLine(members as FixObject);
+    entry = onePerLine(members);
     cache?.set(key, entry);
   }
   const list = property(spec.node, "middleware");
