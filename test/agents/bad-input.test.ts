@@ -11,6 +11,8 @@ import { CHECKS } from "../../server/src/engine/checks";
 import { buildModel } from "../../server/src/engine/config/model";
 import { parseJsonc } from "../../server/src/engine/config/parse";
 import type { Finding } from "../../server/src/engine/diagnostics";
+import { jsoncFrontEnd } from "../../server/src/engine/config/jsoncFrontEnd";
+import { FixRendering } from "../../server/src/engine/fixOperations";
 import { agentsOf } from "../../server/src/engine/agents/agents";
 import { effectiveTools } from "../../server/src/engine/agents/effectiveTools";
 import { promptPreview } from "../../server/src/engine/agents/promptPreview";
@@ -68,10 +70,11 @@ const AGENT_CODES = new Set([
 function runAgentChecks(text: string): { ms: number; findings: Finding[] } {
   const model = buildModel(parseJsonc(text).root!);
   const findings: Finding[] = [];
+  const rendering = new FixRendering(jsoncFrontEnd.renderer(text));
   const started = performance.now();
   for (const check of CHECKS) {
     if (!AGENT_CODES.has(check.code)) continue;
-    check.run({ model, text, runtimes: [model.runtime], fileExists: () => false, readFile: () => undefined, report: (f) => findings.push({ ...f, code: check.code, severity: f.severity ?? check.severity }) });
+    check.run({ model, text, runtimes: [model.runtime], fileExists: () => false, readFile: () => undefined, report: ({ fixes, ...f }) => findings.push({ ...f, code: check.code, severity: f.severity ?? check.severity, ...(fixes ? { fixes: rendering.fixes(fixes) } : {}) }) });
   }
   return { ms: performance.now() - started, findings };
 }

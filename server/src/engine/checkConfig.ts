@@ -13,6 +13,8 @@ import { byCodePoints, compareFindings, finishFindings, type SeverityOverrides }
 import { LineIndex } from "./text";
 import { AnalysisCancelled } from "./cancellation";
 import { withdrawFailingFixes } from "./fixVerification";
+import { FixRendering } from "./fixOperations";
+import { jsoncFrontEnd } from "./config/jsoncFrontEnd";
 
 export interface CheckOptions {
   /** Whether a path relative to the config file's folder exists. Default: nothing exists. */
@@ -77,13 +79,15 @@ export function checkConfigText(text: string, options: CheckOptions = {}): Check
   const findings: Finding[] = whole ? [...parsed.findings] : [];
   let model: ConfigModel | undefined;
   const skipped: Skipped[] = [];
+  // The JSONC front end built the tree the schema and the model read: it renders their fixes.
+  const fixes = new FixRendering(jsoncFrontEnd.renderer(text));
   if (parsed.root) {
     if (parsed.root.type !== "object") {
       if (whole) findings.push({ code: "schema", severity: "error", message: "A configuration must be a JSON object.", detail: 'For example: { "version": 1 }', span: { start: parsed.root.offset, end: parsed.root.offset + parsed.root.length } });
     } else {
-      if (whole) findings.push(...configValidator.validate(parsed.root));
+      if (whole) for (const f of configValidator.validate(parsed.root)) findings.push(fixes.finding(f));
       model = buildModel(parsed.root, options.defaultRuntime);
-      runChecks(model, text, options, findings, skipped);
+      runChecks(model, text, options, findings, skipped, fixes);
     }
   }
   skipped.sort((a, b) => a.span.start - b.span.start || byCodePoints(a.what, b.what));
@@ -113,7 +117,11 @@ export function checkAfterFixRounds(text: string, options: CheckOptions = {}): C
   return checkConfigText(text, options);
 }
 
-function runChecks(model: ConfigModel, text: string, options: CheckOptions, out: Finding[], skipped: Skipped[]): void {
+/**
+ * Every check of the run on `model`, built from `text` by a front end; `fixes` renders the checks' fixes (operations
+ * on the model) into edits of `text` in that front end's syntax.
+ */
+function runChecks(model: ConfigModel, text: string, options: CheckOptions, out: Finding[], skipped: Skipped[], fixes: FixRendering): void {
   const runtimes = [...new Set([model.runtime, ...model.compatibleWith.map((c) => c.value).filter((r) => r !== model.runtime)])];
   // One table for the whole run: the checks ask about the same patterns, and each is compiled once.
   const patterns = new PatternTable();
@@ -141,7 +149,7 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
       if (f.detail !== undefined) finding.detail = f.detail;
       if (f.witness !== undefined) finding.witness = f.witness;
       if (f.detail !== undefined) finding.detail = f.detail;
-      if (f.fixes !== undefined) finding.fixes = f.fixes;
+      if (f.fixes !== undefined) finding.fixes = fixes.fixes(f.fixes);
       if (f.tags !== undefined) finding.tags = f.tags;
       out.push(finding);
     },

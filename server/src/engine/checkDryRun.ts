@@ -2,9 +2,11 @@ import dryRunSchema from "../../../schemas/dryrun.schema.json";
 import type { CheckOptions } from "./checkConfig";
 import { scenarioFindings } from "./checks/scenarioChecks";
 import type { ScenarioCheckOptions } from "./checks/scenarioCheck";
+import { jsoncFrontEnd } from "./config/jsoncFrontEnd";
 import { parseJsonc } from "./config/parse";
 import { SchemaValidator, type Schema } from "./config/schemaValidator";
 import type { Finding } from "./diagnostics";
+import { FixRendering } from "./fixOperations";
 import { finishFindings } from "./suppressions";
 import { LineIndex } from "./text";
 
@@ -29,7 +31,9 @@ export function checkDryRunText(text: string, options: DryRunCheckOptions = {}):
   const lines = new LineIndex(text);
   const parsed = parseJsonc(text);
   const findings = [...parsed.findings];
-  if (parsed.root) findings.push(...validator.validate(parsed.root));
+  // A scenario file is JSONC: the JSONC front end renders the schema's fixes.
+  const fixes = new FixRendering(jsoncFrontEnd.renderer(text));
+  if (parsed.root) for (const f of validator.validate(parsed.root)) findings.push(fixes.finding(f));
   if (parsed.root && !parsed.findings.some((f) => f.code === "json-syntax")) findings.push(...scenarioFindings(parsed.root, text, options));
   return { findings: finishFindings(findings, text, lines, options.severities), lines };
 }

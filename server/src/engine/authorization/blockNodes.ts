@@ -1,6 +1,5 @@
-import type { CheckContext } from "../checks/check";
+import type { CheckContext, ReportedFinding } from "../checks/check";
 import { property, propertyKeyNode, spanOf, type JsonNode } from "../config/parse";
-import type { Finding } from "../diagnostics";
 import { rbacConstructionIssues, type RbacIssue } from "./rbac";
 import { Memo } from "../memo";
 
@@ -176,7 +175,7 @@ export class CappedReporter {
   ) {}
 
   /** `finding` may be a function, so that nothing is computed for findings past the cap. */
-  report(finding: Omit<Finding, "code" | "severity"> | (() => Omit<Finding, "code" | "severity">)): void {
+  report(finding: ReportedFinding | (() => ReportedFinding)): void {
     if (++this.count <= MAX_FINDINGS_PER_CHECK) this.context.report(typeof finding === "function" ? finding() : finding);
   }
 

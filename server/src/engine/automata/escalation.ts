@@ -1,11 +1,9 @@
 import { agentsOf, rulesForAgent, type AgentRef } from "../agents/agents";
 import { agentFilesystem } from "../agents/backends";
-import type { CheckContext } from "../checks/check";
+import type { CheckContext, ReportedFinding } from "../checks/check";
 import type { RuleListSpec } from "../config/model";
-import { spanOf, type JsonNode } from "../config/parse";
-import type { Edit, Finding, Fix, Severity } from "../diagnostics";
-import { indentationAt, insertFirstElement } from "../config/edits";
-import { insertProperty, nodeText, reindent, replaceValue } from "../config/objectEdits";
+import { spanOf } from "../config/parse";
+import { addKey, copyOf, insertElements, onePerLine, replaceWith, type FixOperation, type ModelFix } from "../fixOperations";
 import { CompiledRuleList, type PermissionRuleInput } from "../permissions/ruleList";
 import type { Operation, Runtime } from "../runtime/runtime";
 import { OPERATIONS, TOOLS_BY_OPERATION } from "../runtime/runtime";
@@ -27,7 +25,6 @@ export interface PathEscalation {
   readonly childRule: number;
 }
 
-type ReportedFinding = Omit<Finding, "code" | "severity"> & { severity?: Severity };
 
 
 /**
@@ -180,29 +177,29 @@ export function pathEscalationFindings(context: CheckContext): ReportedFinding[]
  * one (a custom middleware replaces the default one and ignores the subagent's `permissions`), else the subagent's
  * `permissions`: prepended to its list, in place of a `null` (deepagents-py's "no rules"), or as a new member.
  * Only rules every runtime of the config accepts are copied (a rule refused when the agent is built would break the
- * subagent too), as the parent's source text, one rule per line in the file's indentation. Not safe: the subagent
+ * subagent too), as the parent wrote them, one rule per line. Not safe: the subagent
  * may then be denied more than the paths shown, whatever the parent's earlier allows let through there. None for
  * the general-purpose subagent (it has no entry to edit) or a forked subagent that inherits the parent's middleware.
  */
-function prependParentDenies(context: CheckContext, agent: AgentRef, parentList: RuleListSpec): Fix[] {
+function prependParentDenies(context: CheckContext, agent: AgentRef, parentList: RuleListSpec): ModelFix[] {
   if (agent.kind !== "subagent") return [];
-  const text = context.text;
-  const denies = parentList.rules.filter((r) => r.input.mode === "deny" && context.runtimes.every((runtime) => acceptedBy(runtime, r.input))).map((r) => nodeText(text, r.node));
+  const denies = parentList.rules.filter((r) => r.input.mode === "deny" && context.runtimes.every((runtime) => acceptedBy(runtime, r.input))).map((r) => copyOf(r.node));
   if (denies.length === 0) return [];
   const fs = agentFilesystem(context.model, agent);
   if (fs.custom && fs.inherited) return [];
-  const unit = indentUnit(text);
-  let edit: Edit;
+  // First in the list, the list then written one rule per line (a rule list on one line is laid out anew).
+  const prepend = (list: RuleListSpec) => insertElements(list.node, 0, denies, { onePerLine: true });
+  let change: FixOperation;
   if (fs.custom) {
     const list = fs.custom.permissions;
-    edit = list ? prependRules(text, list.node, denies, unit) : insertProperty(text, fs.custom.node, "permissions", ruleListText(denies, unit));
+    change = list ? prepend(list) : addKey(fs.custom.node, "permissions", onePerLine(denies));
   } else {
     const p = agent.spec.permissions;
-    if (p.kind === "list") edit = prependRules(text, p.list.node, denies, unit);
-    else if (p.kind === "null") edit = replaceValue(text, p.node, ruleListText(denies, unit));
-    else edit = insertProperty(text, agent.spec.node, "permissions", ruleListText(denies, unit));
+    if (p.kind === "list") change = prepend(p.list);
+    else if (p.kind === "null") change = replaceWith(p.node, onePerLine(denies));
+    else change = addKey(agent.spec.node, "permissions", onePerLine(denies));
   }
-  return [{ title: `Prepend the main agent's deny rules (${denies.length})`, edits: [edit], safe: false }];
+  return [{ title: `Prepend the main agent's deny rules (${denies.length})`, operations: [change], safe: false }];
 }
 
 /** The runtime builds an agent with this rule: known operations and mode, and every path accepted (docs/reference/paths.md). */
@@ -211,35 +208,6 @@ function acceptedBy(runtime: Runtime, rule: PermissionRuleInput): boolean {
   if (rule.mode !== undefined && !(typeof rule.mode === "string" && runtime.modes.includes(rule.mode))) return false;
   if (!Array.isArray(rule.paths) || rule.paths.some((p) => typeof p !== "string" || runtime.permissionPathProblem(p) !== undefined)) return false;
   return OPERATIONS.every((op) => runtime.ruleCallFailure(rule, op) === undefined);
-}
-
-/**
- * `rules` first in `array`: each on a line of its own, indented like the list's elements. A list written on one
- * line is laid out one element per line (the copied rules would otherwise make a line hundreds of characters long).
- */
-function prependRules(text: string, array: JsonNode, rules: readonly string[], unit: string): Edit {
-  const items = array.children ?? [];
-  const first = items[0];
-  if (first && text.slice(array.offset, first.offset).includes("\n")) {
-    const indent = indentationAt(text, first.offset);
-    return insertFirstElement(text, array, rules.map((r) => reindent(r, indent)).join(`,\n${indent}`));
-  }
-  return replaceValue(text, array, ruleListText([...rules, ...items.map((item) => nodeText(text, item))], unit));
-}
-
-/** A rule list of the given rule texts, one per line, laid out for a value whose line starts unindented. */
-function ruleListText(rules: readonly string[], unit: string): string {
-  return `[\n${rules.map((r) => `${unit}${reindent(r, unit)}`).join(",\n")}\n]`;
-}
-
-/** One level of the file's indentation: the shortest indentation of any line (two spaces when none is). */
-function indentUnit(text: string): string {
-  let unit: string | undefined;
-  for (const m of text.matchAll(/\n([ \t]+)\S/g)) {
-    if (unit === undefined || m[1]!.length < unit.length) unit = m[1]!;
-    if (unit.length === 1) break;
-  }
-  return unit ?? "  ";
 }
 
 /** Text written for markdown, as plain text: without backticks. */

@@ -2,9 +2,9 @@ import { blockNodesOf, entriesOf, issueNode } from "../authorization/blockNodes"
 import { pyStrListRepr, pySorted, pyStrRepr } from "../authorization/python";
 import { quotedText } from "../config/describe";
 import { property, spanOf } from "../config/parse";
-import type { Fix } from "../diagnostics";
 import { closeName } from "../authorization/suggest";
 import type { Check } from "./check";
+import { replaceWith, type ModelFix } from "../fixOperations";
 
 /** Messages list at most this many role names; DeerFlow lists them all, which for a generated role map is unreadable. */
 const MAX_LISTED_ROLES = 20;
@@ -34,10 +34,10 @@ export const authzDefaultRoleUndefined: Check = {
         message = message.replace(issue.knownRoles?.repr ?? pyStrListRepr(sorted), () => `${shortList} (${sorted.length} roles; list shortened)`); // a function: a role named `$&` is text
       }
       const implicit = defaultRoleNode ? "" : ' default_role is not set, so it is "user".';
-      const fixes: Fix[] = [];
+      const fixes: ModelFix[] = [];
       if (defaultRoleNode?.type === "string" && defaultRoleNode.value !== "") {
         const suggestion = closeName(String(defaultRoleNode.value), declared);
-        if (suggestion) fixes.push({ title: `Change to "${suggestion}"`, edits: [{ span: spanOf(defaultRoleNode), newText: JSON.stringify(suggestion) }], safe: false });
+        if (suggestion) fixes.push({ title: `Change to "${suggestion}"`, operations: [replaceWith(defaultRoleNode, suggestion)], safe: false });
       }
       context.report({
         message: `DeerFlow refuses to build the agent: the default role ${defaultRoleNode ? (defaultRoleNode.type === "string" && defaultRoleNode.value !== "" ? quotedText(String(defaultRoleNode.value)) : "written here") : '"user"'} is not a declared role.`,

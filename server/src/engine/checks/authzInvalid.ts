@@ -1,9 +1,8 @@
 import { blockNodesOf, CappedReporter, entriesOf, issueNode, nodeAtPath } from "../authorization/blockNodes";
 import { pydanticBool } from "../authorization/python";
 import type { RbacIssue } from "../authorization/rbac";
-import { removeArrayElement } from "../config/edits";
+import { removeKey, renameKey, replaceWith, type FixValue, type ModelFix } from "../fixOperations";
 import { property, propertyKeyNode, spanOf, type JsonNode } from "../config/parse";
-import type { Fix } from "../diagnostics";
 import { closeName } from "../authorization/suggest";
 import type { Check } from "./check";
 
@@ -34,22 +33,22 @@ export const authzInvalid: Check = {
         const node = issueNode(block, issue);
         // An error is what the runtime refuses; a disabled block is never constructed, so there it is a warning
         // about the day it is turned on.
-        return { message: short(issue), detail: `${prefix} ${issue.message}`, span: spanOf(node), fixes: fixesFor(context.text, block.node, issue, node), ...(enabled ? {} : { severity: "warning" as const }) };
+        return { message: short(issue), detail: `${prefix} ${issue.message}`, span: spanOf(node), fixes: fixesFor(block.node, issue, node), ...(enabled ? {} : { severity: "warning" as const }) };
       });
     }
     out.finish();
   },
 };
 
-function rename(keyNode: JsonNode, to: string): Fix {
-  return { title: `Rename to "${to}"`, edits: [{ span: spanOf(keyNode), newText: JSON.stringify(to) }], safe: false };
+function rename(keyNode: JsonNode, to: string): ModelFix {
+  return { title: `Rename to "${to}"`, operations: [renameKey(keyNode, to)], safe: false };
 }
 
-function replaceWith(node: JsonNode, title: string, newText: string): Fix {
-  return { title, edits: [{ span: spanOf(node), newText }], safe: false };
+function replaceBy(node: JsonNode, title: string, value: FixValue): ModelFix {
+  return { title, operations: [replaceWith(node, value)], safe: false };
 }
 
-function fixesFor(text: string, root: JsonNode, issue: RbacIssue, node: JsonNode): Fix[] {
+function fixesFor(root: JsonNode, issue: RbacIssue, node: JsonNode): ModelFix[] {
   switch (issue.rule) {
     case "reserved-alias": {
       // `tool:` → `tools:`, unless the role already has `tools` (then the two must be merged by hand).
@@ -60,7 +59,7 @@ function fixesFor(text: string, root: JsonNode, issue: RbacIssue, node: JsonNode
     case "policy-keys": {
       const policyNode = nodeAtPath(root, ["roles", issue.role!, issue.resourceKey!]);
       const present = new Set(entriesOf(policyNode).map((e) => e.key));
-      const fixes: Fix[] = [];
+      const fixes: ModelFix[] = [];
       for (const key of issue.unknownKeys ?? []) {
         const suggestion = closeName(key, ["allow", "deny"]);
         const keyNode = nodeAtPath(policyNode, [key]);
@@ -74,20 +73,18 @@ function fixesFor(text: string, root: JsonNode, issue: RbacIssue, node: JsonNode
     }
     case "allow-string": {
       const value = String(node.value);
-      const wrap = replaceWith(node, `Allow only ${JSON.stringify(value)}: ${JSON.stringify([value])}`, JSON.stringify([value]));
-      const star = replaceWith(node, 'Allow everything: "*"', '"*"');
+      const wrap = replaceBy(node, `Allow only ${JSON.stringify(value)}: ${JSON.stringify([value])}`, [value]);
+      const star = replaceBy(node, 'Allow everything: "*"', "*");
       return /^(all|any|every(thing)?|\*\*|true|yes)$/i.test(value.trim()) ? [star] : [wrap];
     }
     case "deny-type":
       return node.type === "string" && node.value !== ""
-        ? [replaceWith(node, `Wrap in a list: ${JSON.stringify([node.value])}`, JSON.stringify([node.value]))]
+        ? [replaceBy(node, `Wrap in a list: ${JSON.stringify([node.value])}`, [node.value as string])]
         : [];
     case "deny-null": {
       // DeerFlow's own advice: omit the key for no deny list.
-      const prop = node.parent;
-      const object = prop?.parent;
-      const index = object?.children?.indexOf(prop!) ?? -1;
-      return object && index >= 0 ? [{ title: 'Remove "deny"', edits: [removeArrayElement(text, object, index)], safe: true }] : [];
+      const removal = removeKey(node);
+      return removal ? [{ title: 'Remove "deny"', operations: [removal], safe: true }] : [];
     }
     default:
       return [];

@@ -2,8 +2,8 @@ import { agentToolNames } from "../authorization/agentTools";
 import { blockNodesOf, CappedReporter, listStrings, someString } from "../authorization/blockNodes";
 import { KNOWN_RESOURCE_KEYS, targetNoun } from "../authorization/rbac";
 import { spanOf } from "../config/parse";
-import type { Fix } from "../diagnostics";
 import type { Check } from "./check";
+import { replaceElement, type ModelFix } from "../fixOperations";
 
 const GLOB_CHARS = /[*?[]/;
 const MAX_NAMED = 5;
@@ -41,13 +41,13 @@ export const authzLiteralGlob: Check = {
             const verb = side === "allow" ? "allows" : "denies";
             const named = matching.slice(0, MAX_NAMED).map((m) => `"${m}"`).join(", ") + (matching.length > MAX_NAMED ? `, and ${matching.length - MAX_NAMED} more` : "");
             const notMatched = matching.length > 0 ? ` It does not match ${named}.` : "";
-            const fixes: Fix[] = [];
+            const fixes: ModelFix[] = [];
             const listed = new Set(items.map((i) => i.value));
             const toAdd = matching.filter((m) => !listed.has(m));
             if (toAdd.length > 0 && toAdd.length <= 50) {
               fixes.push({
                 title: `Replace with the ${toAdd.length === 1 ? "tool" : `${toAdd.length} tools`} it was meant to match: ${toAdd.join(", ")}`,
-                edits: [{ span: spanOf(item.node), newText: toAdd.map((t) => JSON.stringify(t)).join(", ") }],
+                operations: [replaceElement(listNode!, item.node, toAdd)],
                 safe: false,
               });
             }

@@ -1,8 +1,7 @@
 import { blockNodesOf, CappedReporter, listStrings, roleLabel, someString } from "../authorization/blockNodes";
 import { KNOWN_RESOURCE_KEYS, targetNoun } from "../authorization/rbac";
-import { removeArrayElement } from "../config/edits";
+import { removeElements, replaceWith, type ModelFix } from "../fixOperations";
 import { spanOf } from "../config/parse";
-import type { Fix } from "../diagnostics";
 import type { Check } from "./check";
 
 /**
@@ -31,18 +30,18 @@ export const authzLiteralStar: Check = {
           const noun = targetNoun(policy.resourceKey);
           const who = roleLabel(policy.role);
           let detail: string;
-          const fixes: Fix[] = [];
+          const fixes: ModelFix[] = [];
           if (side === "allow") {
             detail =
               others.size === 0
                 ? `"*" inside a list is a literal name, not a wildcard: DeerFlow matches names exactly, so this allows only a ${noun} named "*" (there is none) and ${who} may use no ${noun} at all. Write "allow": "*" to allow every ${noun}.`
                 : `"*" inside a list is a literal name, not a wildcard: DeerFlow matches names exactly, so this entry matches nothing and ${who} may use only the other ${others.size} listed. Write "allow": "*" to allow every ${noun}.`;
-            fixes.push({ title: 'Allow everything: "allow": "*"', edits: [{ span: spanOf(listNode!), newText: '"*"' }], safe: false });
+            fixes.push({ title: 'Allow everything: "allow": "*"', operations: [replaceWith(listNode!, "*")], safe: false });
           } else {
             detail = `"*" inside a deny list is a literal name, not a wildcard: it denies only a ${noun} named "*" (there is none), so it denies nothing. To deny every ${noun}, write "allow": false.`;
           }
           if (items.length > 1 || side === "deny") {
-            fixes.push({ title: 'Remove the "*" entry', edits: [removeArrayElement(context.text, listNode!, star.index)], safe: false });
+            fixes.push({ title: 'Remove the "*" entry', operations: [removeElements(listNode!, star.node)], safe: false });
           }
           const message = `"*" inside ${side === "allow" ? "an allow" : "a deny"} list is a literal ${noun} name, not a wildcard.`;
           return { message, detail, span: spanOf(star.node), fixes };

@@ -3,6 +3,7 @@ import { KNOWN_RESOURCE_KEYS, RESOURCE_POLICY_KEYS, targetNoun, UNENFORCED_RESOU
 import { spanOf } from "../config/parse";
 import { closeName } from "../authorization/suggest";
 import type { Check } from "./check";
+import { renameKey } from "../fixOperations";
 
 /**
  * deerflow-authorization.md "Things DeerFlow silently accepts" 1: a resource key no consumer reads (`tols:`) is
@@ -37,7 +38,7 @@ export const authzResourceUnknown: Check = {
             span: spanOf(resource.keyNode),
             fixes:
               suggestion && !present.has(suggestion)
-                ? [{ title: `Rename to "${suggestion}"`, edits: [{ span: spanOf(resource.keyNode), newText: JSON.stringify(suggestion) }], safe: false }]
+                ? [{ title: `Rename to "${suggestion}"`, operations: [renameKey(resource.keyNode, suggestion)], safe: false }]
                 : [],
           };
         });

@@ -3,6 +3,7 @@ import { blockNodesOf, CappedReporter, listStrings, someString } from "../author
 import { spanOf } from "../config/parse";
 import { closeName } from "../authorization/suggest";
 import type { Check } from "./check";
+import { replaceWith } from "../fixOperations";
 
 const GLOB_CHARS = /[*?[]/;
 
@@ -43,7 +44,7 @@ export const authzToolUnknown: Check = {
                 `DeerFlow compares tool names exactly${caseOnly ? ", and case matters" : " and case-sensitively"}, so this entry ${effect}.` +
                 (suggestion ? ` Did you mean "${suggestion}"?` : ""),
               span: spanOf(item.node),
-              fixes: suggestion ? [{ title: `Change to "${suggestion}"`, edits: [{ span: spanOf(item.node), newText: JSON.stringify(suggestion) }], safe: false }] : [],
+              fixes: suggestion ? [{ title: `Change to "${suggestion}"`, operations: [replaceWith(item.node, suggestion)], safe: false }] : [],
             };
           });
         }

@@ -2,7 +2,7 @@ import { allFilesystemMiddleware } from "../agents/backends";
 import { middlewareLabel } from "../agents/agents";
 import type { BackendSpec } from "../config/model";
 import { property, spanOf } from "../config/parse";
-import { removeProperty } from "../config/objectEdits";
+import { removeKey } from "../fixOperations";
 import type { Check } from "./check";
 import { runtimeLabelFor } from "../runtime/runtime";
 
@@ -29,12 +29,12 @@ export const backendFactoryUnsupported: Check = {
       const who = runtimeLabelFor(runtime, model);
       for (const { spec, whose } of backends) {
         const factoryNode = property(spec.node, "factory");
-        const removal = factoryNode && removeProperty(context.text, factoryNode);
+        const removal = factoryNode && removeKey(factoryNode);
         context.report({
           message: `${who} takes no backend factories: it refuses this backend when it builds the agent.`,
           detail: `Constructing ${whose}, it raises ${refusal}`,
           span: spanOf(factoryNode?.parent ?? spec.node),
-          fixes: removal ? [{ title: 'Give the backend as an instance: remove "factory": true', edits: [removal], safe: false }] : [],
+          fixes: removal ? [{ title: 'Give the backend as an instance: remove "factory": true', operations: [removal], safe: false }] : [],
         });
       }
     }

@@ -1,5 +1,6 @@
 import type { ConfigModel } from "../config/model";
 import type { Finding, Severity, Skipped } from "../diagnostics";
+import type { ModelFix } from "../fixOperations";
 import type { Runtime } from "../runtime/runtime";
 import type { PatternTable } from "./patternTable";
 
@@ -37,10 +38,14 @@ export interface CheckContext {
   readonly automataSteps?: number;
   /** Compiled patterns shared by every check of this run (absent: `patternTable` keeps one per model). */
   readonly patterns?: PatternTable;
-  report(finding: Omit<Finding, "code" | "severity"> & { severity?: Severity }): void;
+  /** Files a finding; its fixes are operations on the model (fixOperations.ts), which the file's front end renders. */
+  report(finding: ReportedFinding): void;
   /** Says what this check did not finish (absent: the host does not collect it). */
   skip?(note: Omit<Skipped, "checks">): void;
 }
+
+/** A finding as a check reports it: its code and default severity are the check's, its fixes are on the model. */
+export type ReportedFinding = Omit<Finding, "code" | "severity" | "fixes"> & { severity?: Severity; fixes?: ModelFix[] };
 
 /**
  * The automata work one check of its own (not the exact analysis, which has its file limits: automata/modelAnalysis.ts

@@ -1,7 +1,7 @@
 import { agentsOf, rulesForAgent, type AgentRef } from "../agents/agents";
 import { agentFilesystem } from "../agents/backends";
 import { effectiveToolsOf, policyOf } from "../agents/effectiveTools";
-import { indentationAt, insertFirstElement } from "../config/edits";
+import { insertElements, suppressing, type FixValue } from "../fixOperations";
 import { allRuleLists, type BackendSpec, type ConfigModel, type RuleListSpec } from "../config/model";
 import { spanOf } from "../config/parse";
 import { CompiledRuleList, type PermissionRuleInput } from "../permissions/ruleList";
@@ -52,7 +52,7 @@ export const dotSegmentBypass: Check = {
       const fixes = closes
         ? [{
           title: "Insert a first rule that denies every path with a . segment",
-          edits: [insertFirstElement(context.text, list.node, guardsText(context.text, list, guards))],
+          operations: [insertElements(list.node, 0, guards.map(guardValue))],
           safe: false,
         }]
         : [];
@@ -183,12 +183,8 @@ function guardRules(runtime: Runtime, denyRules: readonly PermissionRuleInput[],
 }
 
 /** The extglobs are JS-only on purpose (only deepagents-js keeps `.` segments), so each guard says so. */
-function guardsText(text: string, list: RuleListSpec, guards: readonly PermissionRuleInput[]): string {
-  const json = (items: unknown) => `[${(items as string[]).map((i) => JSON.stringify(i)).join(", ")}]`;
-  const rules = guards.map((g) => `/* agent-sandbox-ignore pattern-runtime-syntax */ { "operations": ${json(g.operations)}, "paths": ${json(g.paths)}, "mode": "deny" }`);
-  const first = list.node.children?.[0];
-  const sameLine = !first || !text.slice(list.node.offset, first.offset).includes("\n");
-  return rules.join(sameLine || !first ? ", " : `,\n${indentationAt(text, first.offset)}`);
+function guardValue(guard: PermissionRuleInput): FixValue {
+  return suppressing(["pattern-runtime-syntax"], { operations: guard.operations as string[], paths: guard.paths as string[], mode: "deny" });
 }
 
 /** Asked of the runtime: does `/a/./b` reach the matcher as it is? */

@@ -6,6 +6,7 @@ import { spanOf } from "../config/parse";
 import { deepagentsPy } from "../runtime/deepagentsPy";
 import type { Check } from "./check";
 import { runtimeLabelFor } from "../runtime/runtime";
+import { insertElements } from "../fixOperations";
 
 /** How many nested hidden names the quick fix reaches; a deny whose gaps all lie deeper is reported as information. */
 export const DOTFILE_FIX_DEPTH = 3;
@@ -45,7 +46,6 @@ export const dotfilesUnprotected: Check = {
         const rule = list.rules[gap.ruleIndex]!;
         const node = rule.pathNodes[gap.pathIndex]!;
         const fix = gap.shallow ? fixFor(node.value as string) : undefined;
-        const end = node.offset + node.length;
         const pattern = quotedText(node.value as string);
         const witness = shownPath(gap.witness);
         context.report({
@@ -66,7 +66,7 @@ export const dotfilesUnprotected: Check = {
           span: spanOf(node),
           witness: gap.witness,
           ...(gap.shallow ? {} : { severity: "information" as const }),
-          fixes: fix ? [{ title: fix.title, edits: [{ span: { start: end, end }, newText: fix.added.map((p) => `, ${JSON.stringify(p)}`).join("") }], safe: false }] : [],
+          fixes: fix ? [{ title: fix.title, operations: [insertElements(rule.pathsNode!, gap.pathIndex + 1, fix.added)], safe: false }] : [],
         });
       }
     }

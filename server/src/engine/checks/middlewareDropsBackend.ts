@@ -1,7 +1,7 @@
 import { customFilesystemMiddleware, middlewareLabel } from "../agents/agents";
 import { describeBackendShape } from "../agents/backends";
 import type { MiddlewareSpec } from "../config/model";
-import { insertProperty, nodeText } from "../config/objectEdits";
+import { addKey, copyOf } from "../fixOperations";
 import { property, spanOf } from "../config/parse";
 import type { Check } from "./check";
 
@@ -34,7 +34,7 @@ export const middlewareDropsBackend: Check = {
         detail: `A custom filesystem middleware without "backend" uses its own state backend, not the agent's backend (${words}). For ${who},${lost} file tools read and write a separate, in-memory state.`,
         span: spanOf(typeNode),
         related: [{ message: "the agent's backend", span: spanOf(backend.node) }],
-        fixes: [{ title: "Copy the agent's backend into this middleware", edits: [insertProperty(context.text, m.node, "backend", nodeText(context.text, backend.node))], safe: false }],
+        fixes: [{ title: "Copy the agent's backend into this middleware", operations: [addKey(m.node, "backend", copyOf(backend.node))], safe: false }],
       });
     }
   },

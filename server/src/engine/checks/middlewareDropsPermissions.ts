@@ -1,7 +1,7 @@
 import { customFilesystemMiddleware, isForked, middlewareLabel, subagentDefaultRules } from "../agents/agents";
 import { agentFilesystem } from "../agents/backends";
 import type { MiddlewareSpec, RuleListSpec } from "../config/model";
-import { insertProperty, nodeText } from "../config/objectEdits";
+import { addKey, copyOf } from "../fixOperations";
 import { property, propertyKeyNode, spanOf } from "../config/parse";
 import type { Check, CheckContext } from "./check";
 import { addSubagentFilesystemMiddleware } from "./subagentFilesystemFix";
@@ -46,7 +46,7 @@ export const middlewareDropsPermissions: Check = {
         fixes: [
           {
             title: "Give the subagent its own filesystem middleware with these permissions",
-            edits: [addSubagentFilesystemMiddleware(context.text, model, spec, parentFs.allowlist.tools, rules, parentCustom.backend?.node)],
+            operations: [addSubagentFilesystemMiddleware(model, spec, parentFs.allowlist.tools, rules, parentCustom.backend?.node)],
             safe: false,
           },
         ],
@@ -66,6 +66,6 @@ function report(context: CheckContext, m: MiddlewareSpec, rules: RuleListSpec, m
     detail,
     span: spanOf(typeNode),
     related: [{ message: "the rules that stop applying", span: spanOf(propertyKeyNode(rules.node) ?? rules.node) }],
-    fixes: [{ title: "Copy the rules into this middleware", edits: [insertProperty(context.text, m.node, "permissions", nodeText(context.text, rules.node))], safe: false }],
+    fixes: [{ title: "Copy the rules into this middleware", operations: [addKey(m.node, "permissions", copyOf(rules.node))], safe: false }],
   });
 }

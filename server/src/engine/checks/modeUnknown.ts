@@ -2,6 +2,7 @@ import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
 import { didYouMean } from "../didYouMean";
 import type { Check } from "./check";
+import { replaceWith } from "../fixOperations";
 
 /**
  * docs/reference/paths.md V20–V21: only the exact string "deny" blocks. Any other mode is returned as the decision, which is not
@@ -28,7 +29,7 @@ export const modeUnknown: Check = {
             ? `${runtime.label} has no human-in-the-loop for rules: a match silently ALLOWS the call, and later rules are never consulted.`
             : `${runtime.label} knows ${known}. Any other mode is returned as the decision, which is not "deny": a match silently ALLOWS the call, and later rules are never consulted.${suggestion ? ` Did you mean "${suggestion}"?` : ""}`,
           span: spanOf(node),
-          fixes: suggestion ? [{ title: `Change to "${suggestion}"`, edits: [{ span: spanOf(node), newText: JSON.stringify(suggestion) }], safe: false }] : [],
+          fixes: suggestion ? [{ title: `Change to "${suggestion}"`, operations: [replaceWith(node, suggestion)], safe: false }] : [],
         });
       }
     }

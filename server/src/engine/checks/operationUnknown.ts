@@ -3,6 +3,7 @@ import { spanOf } from "../config/parse";
 import { didYouMean } from "../didYouMean";
 import { OPERATIONS } from "../runtime/runtime";
 import type { Check } from "./check";
+import { replaceWith } from "../fixOperations";
 
 /** docs/reference/paths.md V18: tools only ever ask for `read` or `write`; any other entry never matches. */
 export const operationUnknown: Check = {
@@ -22,7 +23,7 @@ export const operationUnknown: Check = {
             detail: `Filesystem tools only ask for "read" or "write".${deleteHint}${suggestion ? ` Did you mean "${suggestion}"?` : ""}`,
             span: spanOf(node),
             fixes: suggestion || node.value === "delete"
-              ? [{ title: `Change to "${suggestion ?? "write"}"`, edits: [{ span: spanOf(node), newText: JSON.stringify(suggestion ?? "write") }], safe: false }]
+              ? [{ title: `Change to "${suggestion ?? "write"}"`, operations: [replaceWith(node, suggestion ?? "write")], safe: false }]
               : [],
           });
         }

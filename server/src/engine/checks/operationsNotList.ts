@@ -2,6 +2,7 @@ import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
 import { OPERATIONS } from "../runtime/runtime";
 import type { Check } from "./check";
+import { replaceWith } from "../fixOperations";
 
 /**
  * docs/reference/paths.md V19: a string `operations` is accepted, and both runtimes then test membership (JS
@@ -24,7 +25,7 @@ export const operationsNotList: Check = {
           message: `"operations" is a string, not a list: the runtime tests it as a substring.`,
           detail: `${context.model.runtime.label} tests "${context.model.runtime.operationsTest}", which on a string is a substring test: ${effect}.`,
           span: spanOf(node),
-          fixes: [{ title: `Write it as a list: ${JSON.stringify(covered)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(covered).replace(/,/g, ", ") }], safe: true }],
+          fixes: [{ title: `Write it as a list: ${JSON.stringify(covered)}`, operations: [replaceWith(node, covered)], safe: true }],
         });
       }
     }

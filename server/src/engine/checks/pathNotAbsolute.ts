@@ -1,6 +1,7 @@
 import { spanOf } from "../config/parse";
 import type { Check } from "./check";
 import { forEachPathProblem, refusal } from "./pathProblem";
+import { replaceWith } from "../fixOperations";
 
 /** docs/reference/paths.md V1, V7, V13: a pattern must start with `/` (a `!` negation or `~/` is not absolute either). */
 export const pathNotAbsolute: Check = {
@@ -18,7 +19,7 @@ export const pathNotAbsolute: Check = {
       context.report({
         ...refusal(runtime, primary, message, value, 'it does not start with "/"'),
         span: spanOf(node),
-        fixes: looksLikePath ? [{ title: `Make it absolute: "/${text}"`, edits: [{ span: spanOf(node), newText: JSON.stringify(`/${text}`) }], safe: accepted }] : [],
+        fixes: looksLikePath ? [{ title: `Make it absolute: "/${text}"`, operations: [replaceWith(node, `/${text}`)], safe: accepted }] : [],
       });
     });
   },

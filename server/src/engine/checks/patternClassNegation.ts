@@ -4,6 +4,7 @@ import { deepagentsJs, deepagentsPy, runtimeLabelFor, type Runtime } from "../ru
 import type { Check } from "./check";
 import { probeMatcher } from "./patternTable";
 import { analysable, examplePaths, isCanonical, PLAIN_FILL, scanGlob } from "../runtime/globText";
+import { replaceWith } from "../fixOperations";
 
 /**
  * docs/reference/globs.md, `[!a]` (G54–G55, T33–T35): picomatch 2.3.2 has no `[!…]` negation. It compiles `[!a]` to
@@ -44,7 +45,7 @@ export const patternClassNegation: Check = {
             detail: `In ${who}, picomatch reads ${JSON.stringify(classText)} as a plain class that also accepts "!" (and the pattern also matches the literal text ${JSON.stringify(classText)}), while ${deepagentsPy.label} reads it as "any character except those listed after !". This rule decides different files in the two runtimes.${example} Write ${JSON.stringify(`[^${classText.slice(2)}`)}, which negates in both.`,
             span: spanOf(node),
             witness: witnesses?.jsOnly,
-            fixes: [{ title: `Change to ${JSON.stringify(fixed)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(fixed) }], safe: false }],
+            fixes: [{ title: `Change to ${JSON.stringify(fixed)}`, operations: [replaceWith(node, fixed)], safe: false }],
           });
         }
       }

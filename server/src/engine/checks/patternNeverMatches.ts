@@ -2,11 +2,11 @@ import picomatch from "picomatch";
 import { allRuleLists } from "../config/model";
 import { quotedText } from "../config/describe";
 import { spanOf } from "../config/parse";
-import type { Fix } from "../diagnostics";
 import { compileJsGlob } from "../runtime/jsGlob";
 import { analysable, examplePaths, type GlobChar, hasDoubleSlash, hasGroupSyntax, isCanonical, isLiteralText, isStructural, outsideGroups, PLAIN_FILL, scanGlob } from "../runtime/globText";
 import { runtimeLabel, type Runtime } from "../runtime/runtime";
 import type { Check } from "./check";
+import { replaceWith, type ModelFix } from "../fixOperations";
 
 /**
  * docs/reference/globs.md (patterns with `//` or a trailing `/`; brace ranges). Tool paths are canonicalised before they are matched (docs/reference/paths.md): a deepagents-js path never
@@ -41,7 +41,7 @@ export const patternNeverMatches: Check = {
             context.report({
               ...deadMessage(pattern, dead, alive, repaired),
               span: spanOf(node),
-              fixes: usable ? [{ title: `Change to ${JSON.stringify(repaired)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(repaired) }], safe: false }] : [],
+              fixes: usable ? [{ title: `Change to ${JSON.stringify(repaired)}`, operations: [replaceWith(node, repaired)], safe: false }] : [],
             });
             continue;
           }
@@ -52,7 +52,7 @@ export const patternNeverMatches: Check = {
             const ranges = brokenRanges(pattern);
             if (ranges.length === 0) continue;
             const finding = rangeFinding(runtime, r === 0, pattern, ranges);
-            context.report({ message: finding.message, detail: finding.detail, span: spanOf(node), witness: finding.witness, fixes: finding.fixes.map((f) => ({ ...f, edits: [{ span: spanOf(node), newText: f.newText }] })) });
+            context.report({ message: finding.message, detail: finding.detail, span: spanOf(node), witness: finding.witness, fixes: finding.fixes.map(({ pattern: fixed, ...f }) => ({ ...f, operations: [replaceWith(node, fixed)] })) });
             break;
           }
         }
@@ -316,7 +316,7 @@ function describeCharacters(chars: readonly string[]): string {
   return quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(", ")} or ${quoted[quoted.length - 1]}`;
 }
 
-function rangeFinding(runtime: Runtime, primary: boolean, pattern: string, ranges: readonly BrokenRange[]): { message: string; detail: string; witness?: string; fixes: (Omit<Fix, "edits"> & { newText: string })[] } {
+function rangeFinding(runtime: Runtime, primary: boolean, pattern: string, ranges: readonly BrokenRange[]): { message: string; detail: string; witness?: string; fixes: (Omit<ModelFix, "operations"> & { pattern: string })[] } {
   const who = runtimeLabel(runtime, primary);
   const compiled = runtime.compilePattern(pattern);
   const chars = scanGlob(pattern);
@@ -355,7 +355,7 @@ function rangeFinding(runtime: Runtime, primary: boolean, pattern: string, range
     message: `${who} does not expand the brace range${ranges.length > 1 ? "s" : ""} ${written.length > 1 ? `${written.slice(0, -1).join(", ")} and ${written.at(-1)}` : written[0]}.`,
     detail: `${who} does not expand ${parts.join("; nor ")}.${never} List the values instead${fixed !== pattern ? `: ${JSON.stringify(fixed)}` : ""}.`,
     witness,
-    fixes: fixed !== pattern ? [{ title: `Write the range out: ${JSON.stringify(fixed)}`, newText: JSON.stringify(fixed), safe: false }] : [],
+    fixes: fixed !== pattern ? [{ title: `Write the range out: ${JSON.stringify(fixed)}`, pattern: fixed, safe: false }] : [],
   };
 }
 

@@ -6,6 +6,7 @@ import type { Check } from "./check";
 import { patternTable, probeMatcher } from "./patternTable";
 import { analysable, type ExampleFill, examplePaths, isCanonical, isStructural, leadingFolders, scanGlob } from "../runtime/globText";
 import { BoundedCache } from "../boundedCache";
+import { replaceWith } from "../fixOperations";
 
 /**
  * docs/reference/globs.md (G28, G34, G37, G100, T27): picomatch compiles a leading `/**\/` to "a slash, one or more segments,
@@ -70,7 +71,7 @@ export const patternRootGlobstar: Check = {
             detail: `In ${who}, a leading "/**/" needs at least one folder: this pattern does not match ${JSON.stringify(witness)} at the root${also}. Write ${JSON.stringify(fixed)} to include the root.`,
             span: spanOf(node),
             witness,
-            fixes: [{ title: `Include the root: ${JSON.stringify(fixed)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(fixed) }], safe: false }],
+            fixes: [{ title: `Include the root: ${JSON.stringify(fixed)}`, operations: [replaceWith(node, fixed)], safe: false }],
           });
         }
       }

@@ -1,10 +1,9 @@
 import { allFilesystemMiddleware } from "../agents/backends";
 import { middlewareLabel } from "../agents/agents";
-import { insertFirstElement } from "../config/edits";
 import { spanOf } from "../config/parse";
-import type { Fix } from "../diagnostics";
 import { isFilesystemToolName } from "../runtime/runtime";
 import type { Check } from "./check";
+import { insertElements, replaceWith, type ModelFix } from "../fixOperations";
 
 /**
  * docs/reference/tools-and-backends.md: a filesystem middleware's `tools` must include `read_file`; the runtime refuses the middleware otherwise
@@ -22,15 +21,14 @@ export const readFileRequired: Check = {
       const error = model.runtime.normalizeFilesystemTools(tools.value).error;
       if (error?.kind !== "read-file-missing") continue;
       const node = tools.node;
-      const fixes: Fix[] = [];
+      const fixes: ModelFix[] = [];
       if (node.type === "array") {
-        // Into an empty list right after its `[`: a comment inside it (`[ // none⏎ ]`) stays.
-        const edit = (node.children ?? []).length === 0 ? { span: { start: node.offset + 1, end: node.offset + 1 }, newText: '"read_file"' } : insertFirstElement(context.text, node, '"read_file"');
-        fixes.push({ title: 'Add "read_file"', edits: [edit], safe: true });
+        // First in the list (into an empty one, a comment inside it, `[ // none⏎ ]`, stays).
+        fixes.push({ title: 'Add "read_file"', operations: [insertElements(node, 0, ["read_file"])], safe: true });
       } else if (node.type === "string") {
         // `"read_file"` itself is read character by character too: the list it meant is just `["read_file"]`.
-        const listed = isFilesystemToolName(node.value) && node.value !== "read_file" ? `["read_file", ${JSON.stringify(node.value)}]` : '["read_file"]';
-        fixes.push({ title: `Change to ${listed}`, edits: [{ span: spanOf(node), newText: listed }], safe: false });
+        const listed = isFilesystemToolName(node.value) && node.value !== "read_file" ? ["read_file", node.value] : ["read_file"];
+        fixes.push({ title: `Change to ${JSON.stringify(listed).replace(/,/g, ", ")}`, operations: [replaceWith(node, listed)], safe: false });
       }
       const stringNote = node.type === "string" ? `A string other than "all" is read character by character. ` : "";
       context.report({

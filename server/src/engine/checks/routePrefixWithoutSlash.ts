@@ -1,6 +1,7 @@
 import { allBackends } from "../agents/backends";
 import { spanOf } from "../config/parse";
 import type { Check } from "./check";
+import { renameKey } from "../fixOperations";
 
 /**
  * docs/reference/routes.md, routing by prefix: `CompositeBackend` assumes route prefixes end in `/`. A route `/memories` also receives
@@ -21,7 +22,7 @@ export const routePrefixWithoutSlash: Check = {
           message: `The route ${JSON.stringify(prefix)} does not end in "/": it also captures sibling paths.`,
           detail: `The composite backend matches routes as plain string prefixes, so ${JSON.stringify(`${prefix}X/file`)} is also sent to this backend (as ${JSON.stringify("/X/file")}). Write ${JSON.stringify(fixed)}, unless this route mounts a single file.`,
           span: spanOf(route.keyNode),
-          fixes: [{ title: `Change to ${JSON.stringify(fixed)}`, edits: [{ span: spanOf(route.keyNode), newText: JSON.stringify(fixed) }], safe: false }],
+          fixes: [{ title: `Change to ${JSON.stringify(fixed)}`, operations: [renameKey(route.keyNode, fixed)], safe: false }],
         });
       }
     }

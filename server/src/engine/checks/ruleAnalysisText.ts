@@ -1,11 +1,10 @@
 import { allRuleLists, type RuleListSpec, type RuleSpec } from "../config/model";
 import type { Decision } from "../automata/ruleTables";
 import { Confirm, toolArgumentFor } from "../automata/confirm";
-import type { Finding, Severity } from "../diagnostics";
 import type { Runtime } from "../runtime/runtime";
 import { analysisForCheck, describeList, type RuleAnswers } from "../automata/modelAnalysis";
 import type { RuleAnalysis, RuleVerdict } from "../automata/ruleListAnalysis";
-import type { CheckContext } from "./check";
+import type { CheckContext, ReportedFinding } from "./check";
 
 /**
  * What the exact-analysis checks (rule-shadowed, rule-redundant, rule-partially-shadowed, runtime-divergence) share:
@@ -25,7 +24,6 @@ export interface VerdictSite<K extends RuleVerdict["kind"]> {
   readonly confirm: Confirm;
 }
 
-type ReportedFinding = Omit<Finding, "code" | "severity"> & { severity?: Severity };
 
 /**
  * Reports, for every rule of every list whose verdict is `kind`, what `describe` makes of it. `describe` confirms

@@ -1,5 +1,5 @@
 import { allRuleLists } from "../config/model";
-import { removeArrayElement } from "../config/edits";
+import { removeElements } from "../fixOperations";
 import { spanOf } from "../config/parse";
 import { removalStopsValidation } from "../permissions/decideToolPath";
 import type { Check } from "./check";
@@ -25,7 +25,7 @@ export const ruleEmpty: Check = {
           span: spanOf((emptyPaths ? rule.pathsNode : rule.operationsNode)!),
           tags: ["unnecessary"],
           // Proved on the list as it stands: with two such rules, each alone is not the last (`provenOn`).
-          fixes: [{ title: "Remove the rule", edits: [removeArrayElement(context.text, list.node, rule.index)], safe: !validating, provenOn: spanOf(list.node) }],
+          fixes: [{ title: "Remove the rule", operations: [removeElements(list.node, rule.node)], safe: !validating, provenOn: spanOf(list.node) }],
         });
       }
     }

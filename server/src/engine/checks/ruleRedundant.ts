@@ -1,6 +1,5 @@
-import { removeArrayElement, removeArrayElements } from "../config/edits";
+import { removeElements, type ModelFixGroup } from "../fixOperations";
 import { describeList, type RuleAnswers } from "../automata/modelAnalysis";
-import type { FixGroup } from "../diagnostics";
 import { spanOf } from "../config/parse";
 import type { RuleListSpec } from "../config/model";
 import { removalStopsValidation } from "../permissions/decideToolPath";
@@ -62,7 +61,7 @@ export const ruleRedundant: Check = {
         // Proved on the list as it stands: two copies of one rule are each redundant, not both (`provenOn`).
         fixes: [{
           title: "Remove rule",
-          edits: [removeArrayElement(context.text, list.node, rule.index)],
+          operations: [removeElements(list.node, rule.node)],
           safe: others.length === 0,
           provenOn: spanOf(list.node),
           applied: `${removedRule(list, rule.index)}: decided the same way without it`,
@@ -111,9 +110,9 @@ function groupRemovals(context: CheckContext, found: readonly { list: RuleListSp
     const confirmed = paths.every((w) => !confirm.canonical(w) || OPERATIONS.every((op) => confirm.decide(op, w).decision === confirm.decideWithoutAll(gone, op, w).decision));
     if (!confirmed) continue;
     const ordered = [...together].sort((a, b) => a - b);
-    const group: FixGroup = {
+    const group: ModelFixGroup = {
       list: spanOf(list.node),
-      edits: removeArrayElements(context.text, list.node, ordered),
+      operations: [removeElements(list.node, ...ordered.map((i) => list.rules[i]!.node))],
       applied: ordered.map((i) => `${removedRule(list, i)}: decided the same way without ${reported.has(i) ? "it" : "it and the other rules removed here"}`),
     };
     for (const m of members) if (gone.has(m.rule)) m.finding.fixes![0]!.together = group;

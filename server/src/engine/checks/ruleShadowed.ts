@@ -1,8 +1,7 @@
-import { moveArrayElementBefore } from "../config/arrayMove";
 import { spanOf } from "../config/parse";
-import type { Fix } from "../diagnostics";
 import type { Check } from "./check";
 import { argumentNote, call, decided, fewRules, RELATED_RULES, reportVerdicts, ruleIndices, ruleLabel } from "./ruleAnalysisText";
+import { moveBefore, type ModelFix } from "../fixOperations";
 
 /**
  * docs/reference/decisions.md: first match wins. A rule every one of whose paths (for every operation it names) an earlier rule decides
@@ -24,9 +23,9 @@ export const ruleShadowed: Check = {
       }
       const earlier = [...new Set(result.operations.flatMap((o) => o.takenBy.map((t) => t.ruleIndex)))].sort((a, b) => a - b);
       const target = rules.firstOverlappingEarlier(rule.index);
-      const fixes: Fix[] = [];
+      const fixes: ModelFix[] = [];
       if (target !== undefined && rules.proveMove(rule.index, target)) {
-        fixes.push({ title: `Move above rule ${target}`, edits: moveArrayElementBefore(context.text, list.node, rule.index, target), safe: false });
+        fixes.push({ title: `Move above rule ${target}`, operations: [moveBefore(list.node, rule.node, list.rules[target]!.node)], safe: false });
       }
       const takers = earlier.length === 1 ? ruleLabel(list, earlier[0]!) : `earlier rules (${ruleIndices(earlier)})`;
       return {

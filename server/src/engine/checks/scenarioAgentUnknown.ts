@@ -3,6 +3,7 @@ import { property, spanOf } from "../config/parse";
 import { didYouMean } from "../didYouMean";
 import { allSteps } from "../dryrun/scenario";
 import type { ScenarioCheck, ScenarioCheckContext } from "./scenarioCheck";
+import { replaceWith } from "../fixOperations";
 
 /**
  * `agent` (the scenario's own) and every `task` step's `subagent_type` must name an agent of the config: the
@@ -33,6 +34,6 @@ function report(context: ScenarioCheckContext, node: import("../config/parse").J
     message: `The config has no ${what} named ${JSON.stringify(name)}.`,
     detail: `Agents of the config: ${candidates.slice(0, 20).join(", ")}${candidates.length > 20 ? ", …" : ""}.${near ? ` Did you mean ${JSON.stringify(near)}?` : ""}`,
     span: spanOf(node),
-    fixes: near ? [{ title: `Change to ${JSON.stringify(near)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(near) }], safe: false }] : undefined,
+    fixes: near ? [{ title: `Change to ${JSON.stringify(near)}`, operations: [replaceWith(node, near)], safe: false }] : undefined,
   });
 }

@@ -2,6 +2,7 @@ import type { CheckOptions, CheckResult } from "../checkConfig";
 import type { ConfigModel } from "../config/model";
 import type { JsonNode } from "../config/parse";
 import type { Finding, Severity } from "../diagnostics";
+import type { ModelFix } from "../fixOperations";
 import type { DryRunResult } from "../dryrun/runner";
 import type { ScenarioFile } from "../dryrun/scenario";
 import type { WorkspaceSource } from "../workspace/source";
@@ -33,5 +34,6 @@ export interface ScenarioCheckContext {
   readonly model: ConfigModel | undefined;
   /** The scenario's run (once per check pass); `undefined` when it cannot run (no config, an unknown agent). */
   run(): DryRunResult | undefined;
-  report(finding: Omit<Finding, "code" | "severity"> & { severity?: Severity }): void;
+  /** Files a finding; its fixes are operations on the scenario file's values, rendered as the config checks' are. */
+  report(finding: Omit<Finding, "code" | "severity" | "fixes"> & { severity?: Severity; fixes?: ModelFix[] }): void;
 }

@@ -2,6 +2,8 @@ import { checkConfigText, type CheckResult } from "../checkConfig";
 import { findAgent } from "../agents/agents";
 import { policyOf } from "../agents/effectiveTools";
 import type { JsonNode } from "../config/parse";
+import { jsoncFrontEnd } from "../config/jsoncFrontEnd";
+import { FixRendering } from "../fixOperations";
 import type { Finding } from "../diagnostics";
 import { runScenario, type DryRunResult } from "../dryrun/runner";
 import { scenarioOf } from "../dryrun/scenario";
@@ -43,6 +45,8 @@ export function scenarioFindings(root: JsonNode, text: string, options: Scenario
   const model = config?.result?.model;
   let ran: DryRunResult | undefined | null = null;
   const findings: Finding[] = [];
+  // A scenario file is JSONC: its fixes are rendered by the JSONC front end.
+  const rendering = new FixRendering(jsoncFrontEnd.renderer(text));
   for (const check of SCENARIO_CHECKS) {
     const context: ScenarioCheckContext = {
       text,
@@ -63,8 +67,8 @@ export function scenarioFindings(root: JsonNode, text: string, options: Scenario
         }
         return ran;
       },
-      report(f) {
-        findings.push({ ...f, code: check.code, severity: f.severity ?? check.severity });
+      report({ fixes, ...f }) {
+        findings.push({ ...f, code: check.code, severity: f.severity ?? check.severity, ...(fixes !== undefined ? { fixes: rendering.fixes(fixes) } : {}) });
       },
     };
     try {

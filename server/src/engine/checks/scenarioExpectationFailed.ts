@@ -1,6 +1,7 @@
 import { property, spanOf } from "../config/parse";
 import type { StepResult } from "../dryrun/runner";
 import type { ScenarioCheck } from "./scenarioCheck";
+import { replaceWith } from "../fixOperations";
 
 /**
  * The language server and `check` run the scenario: an `expect` the run does not meet is reported on the step, with
@@ -19,7 +20,7 @@ export const scenarioExpectationFailed: ScenarioCheck = {
       if (!expect) continue;
       const outcomeNode = expect.type === "object" ? property(expect, "outcome") : expect;
       const fixes = step.outcome !== step.expected && outcomeNode
-        ? [{ title: `Expect ${step.outcome}`, edits: [{ span: spanOf(outcomeNode), newText: JSON.stringify(step.outcome) }], safe: false }]
+        ? [{ title: `Expect ${step.outcome}`, operations: [replaceWith(outcomeNode, step.outcome)], safe: false }]
         : undefined;
       context.report({
         message: step.outcome !== step.expected ? `Expected ${step.expected}, but the dry run gives ${step.outcome}.` : "The step's output does not meet its expectation.",

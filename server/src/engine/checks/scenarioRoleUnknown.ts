@@ -2,6 +2,7 @@ import { policyOf } from "../agents/effectiveTools";
 import { spanOf } from "../config/parse";
 import { didYouMean } from "../didYouMean";
 import type { ScenarioCheck } from "./scenarioCheck";
+import { replaceWith } from "../fixOperations";
 
 /**
  * A `role` must be a role of the config's enabled `authorization`. DeerFlow's provider raises for an unknown role
@@ -24,7 +25,7 @@ export const scenarioRoleUnknown: ScenarioCheck = {
         ? `Roles: ${policy.roles.join(", ")}. DeerFlow's provider raises for an unknown role; with fail_closed ${policy.failClosed ? "true" : "false"} every call is ${policy.failClosed ? "denied" : "let through"}.${near ? ` Did you mean ${JSON.stringify(near)}?` : ""}`
         : "A role only means something with an enabled authorization block in the config; without one the scenario runs with no authorization.",
       span: spanOf(node),
-      fixes: near ? [{ title: `Change to ${JSON.stringify(near)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(near) }], safe: false }] : undefined,
+      fixes: near ? [{ title: `Change to ${JSON.stringify(near)}`, operations: [replaceWith(node, near)], safe: false }] : undefined,
     });
   },
 };

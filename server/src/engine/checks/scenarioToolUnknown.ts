@@ -3,6 +3,7 @@ import { didYouMean } from "../didYouMean";
 import { allSteps } from "../dryrun/scenario";
 import { FILESYSTEM_TOOLS } from "../runtime/runtime";
 import type { ScenarioCheck } from "./scenarioCheck";
+import { replaceWith } from "../fixOperations";
 
 /**
  * A step's tool must be one the runtime could have: the eight filesystem tools, `task`, or a user tool of the
@@ -25,7 +26,7 @@ export const scenarioToolUnknown: ScenarioCheck = {
           message: `No agent of the config has a tool named ${JSON.stringify(step.tool)}.`,
           detail: `The runtime answers a call of an unknown tool with an error and runs nothing; the dry run reports tool-unavailable.${near ? ` Did you mean ${JSON.stringify(near)}?` : ""}`,
           span: spanOf(node),
-          fixes: near ? [{ title: `Change to ${JSON.stringify(near)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(near) }], safe: false }] : undefined,
+          fixes: near ? [{ title: `Change to ${JSON.stringify(near)}`, operations: [replaceWith(node, near)], safe: false }] : undefined,
         });
       }
     }

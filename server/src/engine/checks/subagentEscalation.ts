@@ -1,8 +1,7 @@
 import { agentsOf, middlewareLabel, rulesForAgent } from "../agents/agents";
 import { agentFilesystem } from "../agents/backends";
-import { insertProperty, replaceValue } from "../config/objectEdits";
 import { spanOf } from "../config/parse";
-import type { Edit } from "../diagnostics";
+import { addKey, replaceWith, type FixOperation, type FixValue } from "../fixOperations";
 import { FILESYSTEM_TOOLS, type FilesystemToolName } from "../runtime/runtime";
 import type { Check } from "./check";
 import { addSubagentFilesystemMiddleware } from "./subagentFilesystemFix";
@@ -31,7 +30,7 @@ export const subagentEscalation: Check = {
     const parentTools = parent.allowlist.tools;
     const hidden = new Set<FilesystemToolName>(FILESYSTEM_TOOLS.filter((t) => !parentTools.includes(t)));
     const parentLabel = middlewareLabel(model, parent.custom);
-    const entries = new Map<string, string>();
+    const entries = new Map<string, FixValue>();
     for (const agent of agents) {
       if (agent.kind !== "subagent") continue;
       const fs = agentFilesystem(model, agent);
@@ -43,20 +42,19 @@ export const subagentEscalation: Check = {
       const how = fs.custom
         ? `Its own filesystem middleware (${middlewareLabel(model, fs.custom)}) allows them`
         : "A declarative subagent does not inherit the parent's custom filesystem middleware: it gets the default one, with every filesystem tool";
-      let edit: Edit;
+      let change: FixOperation;
       if (fs.custom && !fs.inherited) {
         const narrowed = fs.allowlist.tools.filter((t) => parentTools.includes(t));
-        const listText = JSON.stringify(narrowed).replace(/","/g, '", "');
-        edit = fs.custom.tools ? replaceValue(context.text, fs.custom.tools.node, listText) : insertProperty(context.text, fs.custom.node, "tools", listText);
+        change = fs.custom.tools ? replaceWith(fs.custom.tools.node, narrowed) : addKey(fs.custom.node, "tools", narrowed);
       } else {
-        edit = addSubagentFilesystemMiddleware(context.text, model, spec, parentTools, rulesForAgent(model, agent).list, model.backend?.node, entries);
+        change = addSubagentFilesystemMiddleware(model, spec, parentTools, rulesForAgent(model, agent).list, model.backend?.node, entries);
       }
       context.report({
         message: `Subagent ${JSON.stringify(agent.name)} can use ${sees.join(", ")}, which the main agent's allowlist hides.`,
         detail: `The main agent's allowlist is that of ${parentLabel}. ${how}, so delegating through task regains them.`,
         span: spanOf(spec.nameNode ?? spec.node),
         related: [{ message: "the main agent's allowlist", span: spanOf(parent.custom.tools?.node ?? parent.custom.node) }],
-        fixes: [{ title: "Give the subagent the main agent's allowlist", edits: [edit], safe: false }],
+        fixes: [{ title: "Give the subagent the main agent's allowlist", operations: [change], safe: false }],
       });
     }
   },

@@ -1,7 +1,6 @@
 import type { ConfigModel, RuleListSpec, SubagentSpec } from "../config/model";
-import { appendArrayElement, insertProperty, nodeText, reindent } from "../config/objectEdits";
 import { property, type JsonNode } from "../config/parse";
-import type { Edit } from "../diagnostics";
+import { addKey, copyOf, insertElements, onePerLine, type FixOperation, type FixValue } from "../fixOperations";
 
 /**
  * Shared by the subagent checks' fixes (not a check): give a subagent a filesystem middleware of its own, with an
@@ -9,30 +8,29 @@ import type { Edit } from "../diagnostics";
  * swap, docs/reference/tools-and-backends.md) keeps what it had and only narrows its tools.
  */
 export function addSubagentFilesystemMiddleware(
-  text: string,
   model: ConfigModel,
   spec: SubagentSpec,
   tools: readonly string[],
   rules: RuleListSpec | undefined,
   backend: JsonNode | undefined = model.backend?.node,
-  cache?: Map<string, string>,
-): Edit {
-  // Thousands of subagents usually share one entry (the same rules, the same backend): build its text once.
+  cache?: Map<string, FixValue>,
+): FixOperation {
+  // Thousands of subagents usually share one entry (the same rules, the same backend): one value, written once.
   const key = `${tools.join(",")}|${rules?.node.offset ?? ""}|${backend?.offset ?? ""}`;
   let entry = cache?.get(key);
   if (entry === undefined) {
-    const members = [`"type": "filesystem"`, `"tools": ${JSON.stringify(tools).replace(/","/g, '", "')}`];
-    if (rules) members.push(`"permissions": ${reindent(nodeText(text, rules.node), "  ")}`);
-    if (backend) members.push(`"backend": ${reindent(nodeText(text, backend), "  ")}`);
-    entry = `{\n  ${members.join(",\n  ")}\n}`;
+    const members: Record<string, FixValue> = { type: "filesystem", tools };
+    if (rules) members.permissions = copyOf(rules.node);
+    if (backend) members.backend = copyOf(backend);
+    entry = onePerLine(members);
     cache?.set(key, entry);
   }
   const list = property(spec.node, "middleware");
-  if (list?.type === "array") return appendArrayElement(text, list, entry);
+  if (list?.type === "array") return insertElements(list, (list.children ?? []).length, [entry]);
   let wrapped = cache?.get(`[${key}`);
   if (wrapped === undefined) {
-    wrapped = `[\n  ${reindent(entry, "  ")}\n]`;
+    wrapped = onePerLine([entry]);
     cache?.set(`[${key}`, wrapped);
   }
-  return insertProperty(text, spec.node, "middleware", wrapped);
+  return addKey(spec.node, "middleware", wrapped);
 }

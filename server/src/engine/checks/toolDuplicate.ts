@@ -1,5 +1,5 @@
 import { allFilesystemMiddleware } from "../agents/backends";
-import { removeArrayElement } from "../config/edits";
+import { removeElements } from "../fixOperations";
 import { property, spanOf, type JsonNode } from "../config/parse";
 import type { Check } from "./check";
 
@@ -20,7 +20,7 @@ export const toolDuplicate: Check = {
     }
     for (const list of lists) {
       const seen = new Map<string, JsonNode>();
-      (list.children ?? []).forEach((item, index) => {
+      (list.children ?? []).forEach((item) => {
         if (item.type !== "string") return;
         const first = seen.get(item.value);
         if (!first) {
@@ -32,7 +32,7 @@ export const toolDuplicate: Check = {
           span: spanOf(item),
           related: [{ message: "first listed here", span: spanOf(first) }],
           tags: ["unnecessary"],
-          fixes: [{ title: `Remove the duplicate ${JSON.stringify(item.value)}`, edits: [removeArrayElement(context.text, list, index)], safe: true }],
+          fixes: [{ title: `Remove the duplicate ${JSON.stringify(item.value)}`, operations: [removeElements(list, item)], safe: true }],
         });
       });
     }

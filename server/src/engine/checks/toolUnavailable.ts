@@ -1,6 +1,6 @@
 import { allFilesystemMiddleware, describeAgentBackend } from "../agents/backends";
 import { middlewareLabel } from "../agents/agents";
-import { removeArrayElement } from "../config/edits";
+import { removeElements } from "../fixOperations";
 import { spanOf } from "../config/parse";
 import type { Check } from "./check";
 
@@ -18,7 +18,7 @@ export const toolUnavailable: Check = {
     for (const { middleware, backend } of allFilesystemMiddleware(model)) {
       const node = middleware.tools?.node;
       if (node?.type !== "array") continue;
-      (node.children ?? []).forEach((item, index) => {
+      (node.children ?? []).forEach((item) => {
         const name = item.value;
         const missing = name === "execute" ? !runtime.canExecute(backend.shape) : name === "delete" ? !runtime.canDelete(backend.shape) : false;
         if (!missing) return;
@@ -27,7 +27,7 @@ export const toolUnavailable: Check = {
           message: `"${name}" is listed, but ${runtime.label} filters it out at every model call.`,
           detail: `${name} needs ${need}, and the backend of ${middlewareLabel(model, middleware)} is ${describeAgentBackend(model, backend)}.`,
           span: spanOf(item),
-          fixes: [{ title: `Remove "${name}"`, edits: [removeArrayElement(context.text, node, index)], safe: false }],
+          fixes: [{ title: `Remove "${name}"`, operations: [removeElements(node, item)], safe: false }],
         });
       });
     }

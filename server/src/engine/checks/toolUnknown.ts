@@ -2,9 +2,8 @@ import { allFilesystemMiddleware } from "../agents/backends";
 import { middlewareLabel } from "../agents/agents";
 import { property, spanOf, type JsonNode } from "../config/parse";
 import { agentToolNames } from "../authorization/agentTools";
-import { removeArrayElement } from "../config/edits";
+import { removeElements, renameKey, replaceWith, type ModelFix } from "../fixOperations";
 import { didYouMean } from "../didYouMean";
-import type { Fix } from "../diagnostics";
 import { FILESYSTEM_TOOLS } from "../runtime/runtime";
 import type { Check } from "./check";
 
@@ -29,15 +28,15 @@ export const toolUnknown: Check = {
       const node = middleware.tools?.node;
       const items = node?.type === "array" ? (node.children ?? []) : [];
       const listed = new Set(items.map((i) => i.value));
-      items.forEach((item, index) => {
+      items.forEach((item) => {
         if (item.type !== "string" || (FILESYSTEM_TOOLS as readonly string[]).includes(item.value)) return;
         const name = item.value as string;
         let suggestion = suggestions.get(name);
         if (suggestion === undefined && !suggestions.has(name)) suggestions.set(name, (suggestion = didYouMean(name, FILESYSTEM_TOOLS)));
         const userNote = userTools.has(name) ? ` ${JSON.stringify(name)} is a user tool: user tools are never filtered by this allowlist.` : "";
-        const fixes: Fix[] = [];
-        if (suggestion && !listed.has(suggestion)) fixes.push({ title: `Change to "${suggestion}"`, edits: [{ span: spanOf(item), newText: JSON.stringify(suggestion) }], safe: false });
-        fixes.push({ title: `Remove ${JSON.stringify(name)}`, edits: [removeArrayElement(context.text, node!, index)], safe: false });
+        const fixes: ModelFix[] = [];
+        if (suggestion && !listed.has(suggestion)) fixes.push({ title: `Change to "${suggestion}"`, operations: [replaceWith(item, suggestion)], safe: false });
+        fixes.push({ title: `Remove ${JSON.stringify(name)}`, operations: [removeElements(node!, item)], safe: false });
         context.report({
           message: `${JSON.stringify(name)} is not a filesystem tool: ${model.runtime.label} silently ignores it here.`,
           detail: `The tools of ${middlewareLabel(model, middleware)} name only filesystem tools (known: ${known}).${suggestion ? ` Did you mean "${suggestion}"?` : ""}${userNote}`,
@@ -53,7 +52,7 @@ export const toolUnknown: Check = {
           message: `${JSON.stringify(name)} is not a filesystem tool: this description goes nowhere.`,
           detail: `${model.runtime.label} registers no tool of that name in ${middlewareLabel(model, middleware)} (known: ${known}).${suggestion ? ` Did you mean "${suggestion}"?` : ""}`,
           span: spanOf(key),
-          fixes: suggestion ? [renameKey(key, suggestion)] : [],
+          fixes: suggestion ? [renameFix(key, suggestion)] : [],
         });
       }
     }
@@ -72,7 +71,7 @@ export const toolUnknown: Check = {
           message: `No agent in this file has a tool named ${JSON.stringify(name)}: this interruptOn entry never fires.`,
           detail: `The interruptOn entry of ${who} never fires, and no call waits for approval because of it.${suggestion ? ` Did you mean "${suggestion}"?` : ""}`,
           span: spanOf(key),
-          fixes: suggestion ? [renameKey(key, suggestion)] : [],
+          fixes: suggestion ? [renameFix(key, suggestion)] : [],
         });
       }
     }
@@ -85,6 +84,6 @@ function keysOf(node: JsonNode | undefined): JsonNode[] {
   return (node.children ?? []).flatMap((p) => (p.children?.[0] ? [p.children[0]] : []));
 }
 
-function renameKey(key: JsonNode, to: string): Fix {
-  return { title: `Change to "${to}"`, edits: [{ span: spanOf(key), newText: JSON.stringify(to) }], safe: false };
+function renameFix(key: JsonNode, to: string): ModelFix {
+  return { title: `Change to "${to}"`, operations: [renameKey(key, to)], safe: false };
 }

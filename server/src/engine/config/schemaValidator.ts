@@ -1,4 +1,4 @@
-import type { Finding } from "../diagnostics";
+import { renameKey, replaceWith, type ProposedFinding } from "../fixOperations";
 import { didYouMean } from "../didYouMean";
 import { pydanticBool } from "../authorization/python";
 import { spanOf, type JsonNode } from "./parse";
@@ -36,8 +36,8 @@ export interface Schema {
 export class SchemaValidator {
   constructor(private readonly rootSchema: Schema) {}
 
-  validate(root: JsonNode): Finding[] {
-    const findings: Finding[] = [];
+  validate(root: JsonNode): ProposedFinding[] {
+    const findings: ProposedFinding[] = [];
     this.check(root, this.rootSchema, findings);
     return findings;
   }
@@ -81,7 +81,7 @@ export class SchemaValidator {
     return s;
   }
 
-  private check(node: JsonNode, schemaIn: Schema, out: Finding[]): void {
+  private check(node: JsonNode, schemaIn: Schema, out: ProposedFinding[]): void {
     const schema = this.resolve(schemaIn);
     if (schema.oneOf && schema.discriminator) return this.checkDiscriminated(node, schema, out);
     if (schema.anyOf) return this.checkAnyOf(node, schema, out);
@@ -105,7 +105,7 @@ export class SchemaValidator {
   }
 
   /** Type, const and enum. Returns false when the value is of the wrong kind (no point looking inside). */
-  private checkTypeAndValue(node: JsonNode, schema: Schema, out: Finding[]): boolean {
+  private checkTypeAndValue(node: JsonNode, schema: Schema, out: ProposedFinding[]): boolean {
     const { types } = this.factsOf(schema);
     if (types && !anyTypeMatches(node, types)) {
       out.push(error(node, `Expected ${types.map(article).join(" or ")}, found ${article(kindOf(node))}.`));
@@ -122,7 +122,7 @@ export class SchemaValidator {
         const suggestion = typeof node.value === "string" ? didYouMean(node.value, schema.enum.filter(isString)) : undefined;
         out.push({
           ...error(node, `${node.type === "string" ? JSON.stringify(node.value) : `A ${kindOf(node)}`} is not allowed here${didYouMeanNote(suggestion)}.`, false, `Expected one of: ${words}.`),
-          ...(suggestion ? { fixes: [{ title: `Change to ${JSON.stringify(suggestion)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(suggestion) }], safe: false }] } : {}),
+          ...(suggestion ? { fixes: [{ title: `Change to ${JSON.stringify(suggestion)}`, operations: [replaceWith(node, suggestion)], safe: false }] } : {}),
         });
         return false;
       }
@@ -130,7 +130,7 @@ export class SchemaValidator {
     return true;
   }
 
-  private checkObject(node: JsonNode, schema: Schema, out: Finding[]): void {
+  private checkObject(node: JsonNode, schema: Schema, out: ProposedFinding[]): void {
     const { known } = this.factsOf(schema);
     const props = node.children ?? [];
     // The keys present (for `required`) and, when some key is written twice, each key's last position: only its
@@ -163,7 +163,7 @@ export class SchemaValidator {
         out.push({
           ...error(keyNode, `Unknown key ${JSON.stringify(key)}${didYouMeanNote(suggestion)}.`, false, suggestion ? undefined : `Allowed keys: ${allowed}.`),
           ...(suggestion
-            ? { fixes: [{ title: `Rename to ${JSON.stringify(suggestion)}`, edits: [{ span: spanOf(keyNode), newText: JSON.stringify(suggestion) }], safe: false }] }
+            ? { fixes: [{ title: `Rename to ${JSON.stringify(suggestion)}`, operations: [renameKey(keyNode, suggestion)], safe: false }] }
             : {}),
         });
       } else if (typeof schema.additionalProperties === "object" && valueNode) {
@@ -175,7 +175,7 @@ export class SchemaValidator {
     }
   }
 
-  private checkDiscriminated(node: JsonNode, schema: Schema, out: Finding[]): void {
+  private checkDiscriminated(node: JsonNode, schema: Schema, out: ProposedFinding[]): void {
     if (!this.checkTypeAndValue(node, OBJECT, out)) return;
     const key = schema.discriminator!;
     let d = this.discriminated.get(schema);
@@ -204,7 +204,7 @@ export class SchemaValidator {
     this.checkObject(node, branch.schema, out);
   }
 
-  private checkAnyOf(node: JsonNode, schema: Schema, out: Finding[]): void {
+  private checkAnyOf(node: JsonNode, schema: Schema, out: ProposedFinding[]): void {
     const branches = schema.anyOf!.map((b) => this.resolve(b));
     const fitting = branches.filter((b) => branchAccepts(node, b));
     if (fitting.length === 0) {
@@ -217,7 +217,7 @@ export class SchemaValidator {
         ...(kinds.length > 3
           ? error(node, `${found.replace(/^./, (c) => c.toUpperCase())} is not allowed here${didYouMeanNote(suggestion)}.`, false, `Expected ${kinds.join(" or ")}.`)
           : error(node, `Expected ${kinds.join(" or ")}, found ${found}${didYouMeanNote(suggestion)}.`)),
-        ...(suggestion ? { fixes: [{ title: `Change to ${JSON.stringify(suggestion)}`, edits: [{ span: spanOf(node), newText: JSON.stringify(suggestion) }], safe: false }] } : {}),
+        ...(suggestion ? { fixes: [{ title: `Change to ${JSON.stringify(suggestion)}`, operations: [replaceWith(node, suggestion)], safe: false }] } : {}),
       });
       return;
     }
@@ -289,7 +289,7 @@ function withoutRef(s: Schema): Schema {
   return rest.description === undefined ? {} : { description: rest.description };
 }
 
-function error(node: JsonNode, message: string, atStart = false, detail?: string): Finding {
+function error(node: JsonNode, message: string, atStart = false, detail?: string): ProposedFinding {
   const key = node.parent?.type === "property" ? node.parent.children?.[0] : undefined;
   // A missing key is reported on the key that names the object (or its opening brace), not on the whole block.
   const span = atStart ? (key ? spanOf(key) : { start: node.offset, end: node.offset + 1 }) : spanOf(node);
