@@ -12,27 +12,13 @@ import type { ConfigModel } from "../config/model";
 import type { Finding, Severity, Skipped } from "../diagnostics";
 import { compareFindings, IGNORE_MARKER, usesCrlf, type SeverityOverrides } from "../suppressions";
 import { LineIndex } from "../text";
-import { deerFlowConfigOf, isDeerFlowConfigName, looksLikeDeerFlowConfig } from "./configYaml";
-import { isSkillFileName, readSkillFile } from "./skillMd";
+import { deerFlowConfigOf } from "./configYaml";
+import { looksLikeDeerFlowConfig, type DeerFlowFileKind } from "./fileNames";
+import { readSkillFile } from "./skillMd";
 import { NodeIndex, yamlFindingsWithFixes, yamlScalar } from "./yamlFixes";
 import { parseYaml, YAML_SYNTAX } from "./yamlTree";
 
-export { isDeerFlowConfigName, looksLikeDeerFlowConfig } from "./configYaml";
-export { isSkillFileName } from "./skillMd";
-
-export type DeerFlowFileKind = "deerflow-config" | "skill";
-
-/**
- * Which DeerFlow file a name is: `config.yaml` / `config.yml` and `SKILL.md` by name; any other `.yaml` / `.yml`
- * only when `named` (the user gave it to the CLI), since other programs' YAML is not ours to check.
- */
-export function deerFlowKindOf(fileName: string, named = false): DeerFlowFileKind | undefined {
-  const base = fileName.split(/[\\/]/).at(-1) ?? fileName;
-  if (isSkillFileName(base)) return "skill";
-  if (isDeerFlowConfigName(base)) return "deerflow-config";
-  if (named && /\.ya?ml$/i.test(base)) return "deerflow-config";
-  return undefined;
-}
+export * from "./fileNames";
 
 export interface DeerFlowCheckOptions {
   /** Per-code severities (`off` drops the code, and its check does not run). */

@@ -14,20 +14,6 @@ import { buildModel, type ConfigModel } from "../config/model";
 import { property, propertyKeyNode, spanOf, type JsonNode } from "../config/parse";
 import type { Finding, Skipped } from "../diagnostics";
 
-/** The file names DeerFlow reads its configuration from (and the editor checks by name). */
-export function isDeerFlowConfigName(name: string): boolean {
-  return /^config\.ya?ml$/.test(name);
-}
-
-/**
- * Whether a YAML text is a DeerFlow configuration rather than some other tool's `config.yaml`: one of the
- * top-level sections only DeerFlow has, or a class path into `deerflow.`. Read from the text, so that a file that
- * does not parse is still recognised (and its syntax errors shown), and another program's file is left alone.
- */
-export function looksLikeDeerFlowConfig(text: string): boolean {
-  return /^(authorization|tool_groups|tool_search|guardrails)[ \t]*:/m.test(text) || /\buse:[ \t]*["']?deerflow\./.test(text);
-}
-
 export interface DeerFlowConfig {
   model: ConfigModel;
   /** Findings the flattened block cannot carry: the provider's own keys (authz-invalid, DeerFlow's words). */

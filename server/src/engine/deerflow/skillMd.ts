@@ -8,11 +8,8 @@ import type { AllowedTools, SkillFrontmatter, SkillInfo } from "../agents/skills
 import { property, propertyKeyNode, type JsonNode } from "../config/parse";
 import type { Finding } from "../diagnostics";
 import { LineIndex } from "../text";
+import { frontmatterSpan } from "./fileNames";
 import { parseYaml } from "./yamlTree";
-
-export function isSkillFileName(name: string): boolean {
-  return name === "SKILL.md";
-}
 
 export interface SkillFile {
   /** `undefined` when the file has no frontmatter (nothing to check). */
@@ -21,20 +18,6 @@ export interface SkillFile {
   findings: Finding[];
   /** The `allowed-tools` value node, when there is one. */
   allowedToolsNode?: JsonNode;
-}
-
-/** The frontmatter's span in `text` (after the opening `---` line, up to the closing one), or `undefined`. */
-export function frontmatterSpan(text: string): { start: number; end: number } | undefined {
-  const open = /^(?:\uFEFF)?---[ \t]*\r?\n/.exec(text);
-  if (!open) return undefined;
-  const start = open[0].length;
-  const close = /^(?:---|\.\.\.)[ \t]*$/m;
-  close.lastIndex = 0;
-  const rest = text.slice(start);
-  const m = close.exec(rest);
-  // An unclosed frontmatter: DeerFlow finds no frontmatter at all.
-  if (!m) return undefined;
-  return { start, end: start + m.index };
 }
 
 /** `label`: how messages name the file (the path the host shows, else `SKILL.md`). */
