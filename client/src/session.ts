@@ -19,7 +19,7 @@ import {
   type EffectiveToolsResult,
   type ExplainResult,
 } from "../../server/src/protocol";
-import { LANGUAGES, PREVIEW_SCHEME } from "./constants";
+import { DEERFLOW_DOCUMENTS, LANGUAGES, PREVIEW_SCHEME } from "./constants";
 import { operationItems, pathInputOptions } from "./explainInput";
 
 export type ExplainArgs = AgentCommandArgs & { operation?: "read" | "write"; path?: string };
@@ -39,7 +39,9 @@ export class Session implements vscode.Disposable {
       debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6019"] } },
     };
     const clientOptions: LanguageClientOptions = {
-      documentSelector: LANGUAGES.map((language) => ({ language })),
+      // DeerFlow's own files are checked in place, registered by pattern without claiming YAML or markdown: other
+      // YAML and markdown files get nothing from this server.
+      documentSelector: [...LANGUAGES.map((language) => ({ language })), ...DEERFLOW_DOCUMENTS],
       diagnosticPullOptions: { onChange: true, onSave: true },
       // Hovers link to the prompt preview and the explain command; only our own commands are trusted.
       markdown: { isTrusted: { enabledCommands: Object.values(Commands) }, supportHtml: false },

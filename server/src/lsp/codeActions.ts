@@ -8,13 +8,13 @@ import type { Finding } from "../engine/diagnostics";
 import { applyAllSafeFixes } from "../engine/fixes";
 import { IGNORE_MARKER } from "../engine/suppressions";
 import { findingOf, toDiagnostic } from "./diagnostics";
-import { analyze, type Analysis, type AnalysisSettings } from "./engineFacade";
+import { analyze, type Analysis, type AnalysisSettings, type FileKind } from "./engineFacade";
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.agent-sandbox`;
 export const CODE_ACTION_KINDS = [CodeActionKind.QuickFix, FIX_ALL_KIND];
 
 /** Codes a comment cannot meaningfully silence: the file does not parse, or the engine itself failed. */
-const NOT_IGNORABLE = new Set(["json-syntax", "internal-error"]);
+const NOT_IGNORABLE = new Set(["json-syntax", "yaml-syntax", "internal-error"]);
 
 /** The request takes actions of `kind`: no `only`, or an `only` entry that is `kind` or a kind above it (`source`). */
 export function asksFor(params: CodeActionParams, kind: string): boolean {
@@ -56,7 +56,7 @@ export function codeActions(
         });
       });
       const ignoreKey = `${finding.code}:${analysis.lines.positionAt(finding.span.start).line}`;
-      if (analysis.kind === "config" && !NOT_IGNORABLE.has(finding.code) && !ignoreOffered.has(ignoreKey)) {
+      if (analysis.kind !== "dry-run" && !NOT_IGNORABLE.has(finding.code) && !ignoreOffered.has(ignoreKey)) {
         ignoreOffered.add(ignoreKey);
         actions.push({
           title: `Ignore ${finding.code} here`,
@@ -68,7 +68,7 @@ export function codeActions(
     }
   }
 
-  if (asksForFixAll(params) && analysis.kind === "config") {
+  if (asksForFixAll(params) && analysis.kind !== "dry-run") {
     const edit = fixAllEdit(analysis, recheck);
     if (edit) actions.push({ title: "Fix all safe Agent Sandbox problems", kind: FIX_ALL_KIND, edit: { changes: { [uri]: [edit] } } });
   }
@@ -93,7 +93,7 @@ export function ignoreEdit(analysis: Analysis, finding: Finding): TextEdit {
   if (line > 0) {
     const previousStart = lines.lineStart(line - 1);
     const previous = text.slice(previousStart, lineStart).replace(/\r?\n$/, "");
-    const existing = /^([ \t]*\/\/\s*)(agent-sandbox-ignore\b.*?)\s*$/.exec(previous);
+    const existing = /^([ \t]*(?:\/\/|#)\s*)(agent-sandbox-ignore\b.*?)\s*$/.exec(previous);
     if (existing && existing[2]!.startsWith(IGNORE_MARKER)) {
       const end = previousStart + previous.replace(/\s+$/, "").length;
       return { range: { start: lines.positionAt(end), end: lines.positionAt(end) }, newText: ` ${finding.code}` };
@@ -101,7 +101,9 @@ export function ignoreEdit(analysis: Analysis, finding: Finding): TextEdit {
   }
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const at = lines.positionAt(lineStart);
-  return { range: { start: at, end: at }, newText: `${indent}// ${IGNORE_MARKER} ${finding.code}${eol}` };
+  // YAML (DeerFlow's config.yaml, a SKILL.md's frontmatter) comments with `#`.
+  const comment = analysis.kind === "config" ? "//" : "#";
+  return { range: { start: at, end: at }, newText: `${indent}${comment} ${IGNORE_MARKER} ${finding.code}${eol}` };
 }
 
 /** Every safe fix, applied and re-checked until none is left, as one edit over the part of the file that changed. */
@@ -125,8 +127,8 @@ function minimalEdit(analysis: Analysis, after: string): TextEdit {
   return { range: analysis.lines.rangeOf({ start, end: endBefore }), newText: after.slice(start, endAfter) };
 }
 
-export function recheckerFor(fsPath: string, settings: AnalysisSettings): (text: string) => Analysis {
-  return (text) => analyze(fsPath, text, settings, "config");
+export function recheckerFor(fsPath: string, settings: AnalysisSettings, kind: FileKind = "config"): (text: string) => Analysis {
+  return (text) => analyze(fsPath, text, settings, kind);
 }
 
 export type { Diagnostic };
