@@ -12,7 +12,7 @@
  * - a repeated key is kept twice: every reader of the tree takes the last one, as `safe_load` does;
  * - an empty value (`user:`) is a null node on its key's span (a zero-width squiggle is easy to miss).
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Node as YamlNode } from "yaml";
+import { isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, visit, type Alias, type Document, type Node as YamlNode } from "yaml";
 import type { JsonNode } from "../config/parse";
 import { MAX_FILE_BYTES, MAX_NESTING } from "../config/parse";
 import type { Finding } from "../diagnostics";
@@ -20,8 +20,11 @@ import type { Finding } from "../diagnostics";
 /** The diagnostic code of a YAML file DeerFlow's loader cannot read (docs/checks/yaml-syntax.md). */
 export const YAML_SYNTAX = "yaml-syntax";
 
-/** Aliases can make a small text a huge value ("billion laughs"); past this many nodes the tree is not built further. */
-export const MAX_YAML_NODES = 1_000_000;
+/**
+ * Aliases can make a small text a huge value ("billion laughs"): past this many values built through aliases the
+ * tree is not built further. (The values written out are bounded by the file's size.)
+ */
+export const MAX_YAML_NODES = 100_000;
 
 export interface ParsedYaml {
   text: string;
@@ -72,7 +75,9 @@ export function parseYaml(text: string, base = 0): ParsedYaml {
       const detail = tag
         ? "PyYAML's safe_load builds only the standard YAML types; any other tag is an error, and DeerFlow does not start with this file."
         : `${first}. DeerFlow's loader (PyYAML's safe_load) refuses the whole file.`;
-      findings.push(syntaxFinding(message, detail, base + start, base + Math.max(start + 1, error.pos[1])));
+      // An error at the end of the text (an unclosed bracket) is placed on its last character.
+      const from = Math.max(0, Math.min(start, text.length - 1));
+      findings.push(syntaxFinding(message, detail, base + from, base + Math.min(text.length, Math.max(from + 1, error.pos[1]))));
     }
   }
   if (documents.length > 1) {
@@ -117,7 +122,7 @@ function firstLine(message: string): string {
 function sentence(text: string): string {
   const plain = text.replace(/`/g, "'");
   const words = plain.split(/\s+/).filter((w) => w !== "");
-  if (words.length === 0 || words.length > 14) return "The YAML does not parse here.";
+  if (words.length === 0 || words.length > 13) return "The YAML does not parse here.";
   return `The YAML does not parse here: ${words.join(" ").replace(/^./, (c) => c.toLowerCase())}.`;
 }
 
@@ -164,23 +169,51 @@ class TooMuch extends Error {
 }
 
 class TreeBuilder {
+  /** Values built through aliases so far, and how deep in alias expansions the builder is. */
   private count = 0;
+  private expanding = 0;
+  /** Every anchor, in text order, by name: `Alias.resolve` searches the whole document on each call. */
+  private readonly anchors = new Map<string, YamlNode[]>();
 
   constructor(
-    private readonly document: Document.Parsed,
+    document: Document.Parsed,
     private readonly base: number,
     private readonly text: string,
-  ) {}
+  ) {
+    visit(document, {
+      Node: (_key, node) => {
+        const anchor = (node as { anchor?: string }).anchor;
+        if (anchor && !isAlias(node)) {
+          const list = this.anchors.get(anchor);
+          if (list) list.push(node as YamlNode);
+          else this.anchors.set(anchor, [node as YamlNode]);
+        }
+      },
+    });
+  }
+
+  /** The node an alias names: the last node anchored so before it (a later one with the same name is another). */
+  private resolve(alias: Alias): YamlNode | undefined {
+    const at = alias.range?.[0] ?? 0;
+    let found: YamlNode | undefined;
+    for (const node of this.anchors.get(alias.source) ?? []) if ((node.range?.[0] ?? 0) < at) found = node;
+    return found;
+  }
 
   /** `keyNode`: for an empty value, the key whose span it takes. */
   node(yaml: YamlNode | null | undefined, parent: JsonNode | undefined, depth: number, keyNode: JsonNode | undefined): JsonNode {
-    if (++this.count > MAX_YAML_NODES) throw new TooMuch("too-many-nodes", this.base + (yaml?.range?.[0] ?? 0));
+    if (this.expanding > 0 && ++this.count > MAX_YAML_NODES) throw new TooMuch("too-many-nodes", this.base + (yaml?.range?.[0] ?? 0));
     if (depth > MAX_NESTING) throw new TooMuch("too-deep", this.base + (yaml?.range?.[0] ?? 0));
     if (yaml && isAlias(yaml)) {
-      const target = yaml.resolve(this.document);
+      const target = this.resolve(yaml);
       // An alias of nothing (an anchor not defined before it) is an error the parser has reported.
       if (!target) return this.leaf("null", null, yaml.range ?? [0, 0], parent);
-      return this.node(target as YamlNode, parent, depth + 1, keyNode);
+      this.expanding++;
+      try {
+        return this.node(target, parent, depth + 1, keyNode);
+      } finally {
+        this.expanding--;
+      }
     }
     if (!yaml || isScalar(yaml)) {
       const value = yaml?.value;
@@ -245,14 +278,23 @@ class TreeBuilder {
 
   /** The pairs a merge key brings: from one mapping, or from each of a list of them (the first one's win). */
   private mergedPairs(value: YamlNode | null, parent: JsonNode, depth: number): JsonNode[] {
-    const sources: YamlNode[] = [];
-    const resolve = (n: YamlNode | null | undefined) => (n && isAlias(n) ? (n.resolve(this.document) as YamlNode | undefined) : (n ?? undefined));
-    const v = resolve(value);
-    if (v && isSeq(v)) for (const item of v.items) {
-      const r = resolve(item as YamlNode);
-      if (r) sources.push(r);
+    const resolve = (n: YamlNode | null | undefined) => (n && isAlias(n) ? this.resolve(n) : (n ?? undefined));
+    this.expanding++;
+    try {
+      return this.mergedFrom(resolve(value), resolve, parent, depth);
+    } finally {
+      this.expanding--;
     }
-    else if (v) sources.push(v);
+  }
+
+  private mergedFrom(v: YamlNode | undefined, resolve: (n: YamlNode | null | undefined) => YamlNode | undefined, parent: JsonNode, depth: number): JsonNode[] {
+    const sources: YamlNode[] = [];
+    if (v && isSeq(v)) {
+      for (const item of v.items) {
+        const r = resolve(item as YamlNode);
+        if (r) sources.push(r);
+      }
+    } else if (v) sources.push(v);
     const out: JsonNode[] = [];
     for (const source of sources.reverse()) {
       if (!isMap(source)) continue; // PyYAML refuses it; the `yaml` package has said so
