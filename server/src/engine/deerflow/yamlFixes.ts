@@ -124,7 +124,10 @@ function removal(text: string, index: NodeIndex, edit: Edit): Edit | undefined {
     // The last element of a block collection: an empty one in flow style (an empty block would be null).
     const colon = colonBefore(text, container);
     if (colon === undefined) return undefined;
-    return { span: { start: colon + 1, end: container.offset + container.length }, newText: container.type === "array" ? " []" : " {}" };
+    // Through the end of the element's line: an empty value (`deny:`) ends before its own colon.
+    const lineEnd = text.indexOf("\n", container.offset + container.length);
+    const end = lineEnd < 0 ? text.length : text[lineEnd - 1] === "\r" ? lineEnd - 1 : lineEnd;
+    return { span: { start: colon + 1, end }, newText: container.type === "array" ? " []" : " {}" };
   }
   const lineStart = text.lastIndexOf("\n", element.offset - 1) + 1;
   const prefix = text.slice(lineStart, element.offset);
