@@ -31,6 +31,8 @@ export interface DeerFlowCheckOptions {
   folder?: string;
   /** Verify the fixes by checking their result. Default: true. */
   verifyFixes?: boolean;
+  /** Offer fixes at all (a verification's check of a fixed text needs none). Default: true. */
+  fixes?: boolean;
   /**
    * A config.yaml is checked only when it looks like DeerFlow's (`looksLikeDeerFlowConfig`) unless the user named
    * it: another program's config.yaml gets no diagnostic at all. Default: false.
@@ -62,8 +64,12 @@ export function checkDeerFlowConfigText(text: string, options: DeerFlowCheckOpti
     findings.push({ code: YAML_SYNTAX, severity: "error", message: "A DeerFlow configuration must be a YAML mapping.", detail: "DeerFlow reads its config.yaml as a mapping of sections (models, tools, authorization, …).", span: { start: parsed.root.offset, end: parsed.root.offset + parsed.root.length } });
   }
   let shown = finish(findings, text, lines, options.severities);
+  if (options.fixes === false) return { findings: shown.map(({ fixes: _fixes, ...f }) => f), model, lines, skipped };
   const index = new NodeIndex(parsed.root);
-  const recheck = (t: string) => checkDeerFlowConfigText(t, { ...options, verifyFixes: false, named: true }).findings;
+  // A verification counts errors: it checks the fixed text without fixes, and without the checks below error level.
+  const severities: Record<string, Severity | "off"> = { ...options.severities };
+  for (const c of AUTHZ_CHECKS) if ((severities[c.code] ?? c.severity) !== "error" && c.code !== "authz-invalid") severities[c.code] = "off";
+  const recheck = (t: string) => checkDeerFlowConfigText(t, { ...options, severities, fixes: false, named: true }).findings;
   shown = yamlFindingsWithFixes(text, index, shown, recheck, options.verifyFixes !== false);
   return { findings: shown, model, lines, skipped };
 }

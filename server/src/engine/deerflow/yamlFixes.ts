@@ -162,8 +162,13 @@ export function yamlScalar(value: string, written: string, inFlow = false): stri
   return JSON.stringify(value);
 }
 
+/** YAML 1.1's words for booleans and null, which a plain scalar must not be to stay a string. */
+const SPECIAL_WORDS = /^(y|n|yes|no|on|off|true|false|null|~)$/i;
+
 function plainReadsAs(value: string, inFlow: boolean): boolean {
   if (value === "" || /[\n\r\t#]/.test(value) || value !== value.trim()) return false;
+  // Most names (tool names, roles): a letter or `_` first, then letters, digits, `_`, `-`, `.`: plain, unless a YAML 1.1 word.
+  if (/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(value)) return !SPECIAL_WORDS.test(value);
   if (inFlow && /[,[\]{}]/.test(value)) return false;
   try {
     const document = parseDocument(inFlow ? `[${value}]` : `k: ${value}`, { schema: "yaml-1.1" });
@@ -194,7 +199,8 @@ export function yamlFindingsWithFixes(text: string, index: NodeIndex, findings: 
     const known = verdicts.get(key);
     if (known !== undefined) return known;
     if (budget-- <= 0) return false;
-    before ??= errorCounts(recheck(text));
+    // The text's own errors are the findings being fixed: no need to check it again.
+    before ??= errorCounts(findings);
     const after = errorCounts(recheck(fixed));
     const ok =
       (after.get("yaml-syntax") ?? 0) <= (before.get("yaml-syntax") ?? 0) &&
@@ -213,10 +219,13 @@ export function yamlFindingsWithFixes(text: string, index: NodeIndex, findings: 
   });
 }
 
-/** Past this size a YAML file's fixes are not verified, and not offered. */
-const VERIFIED_TEXT_MAX = 250_000;
-/** How many characters of checked text verifying one file's fixes may take. */
-const VERIFY_BUDGET = 2_000_000;
+/**
+ * Past this size a YAML file's fixes are not verified, and not offered: reading YAML costs some ten times what
+ * reading JSONC does, and a check runs at every pause in typing.
+ */
+const VERIFIED_TEXT_MAX = 100_000;
+/** How many characters of checked text verifying one file's fixes may take (some twenty checks of a 10 kB config.yaml). */
+const VERIFY_BUDGET = 200_000;
 
 function errorCounts(findings: readonly Finding[]): Map<string, number> {
   const counts = new Map<string, number>();
