@@ -60,6 +60,15 @@ describe("YAML read as safe_load reads it", () => {
     assert.equal(check(text).find((f) => f.code === "authz-default-role-undefined")!.severity, "error");
   });
 
+  test("a key YAML 1.1 reads as a boolean or a number is not a name: DeerFlow refuses it", () => {
+    const text = withRoles("user: {}\nno:\n  tools: {allow: []}\nguest:\n  1: {allow: []}");
+    const found = check(text).filter((f) => f.code === "authz-invalid");
+    assert.deepEqual(found.map((f) => [at(text, f), f.message, f.detail!.replace(/^.*?whatever fail_closed says\. /, "")]), [
+      ["no", "DeerFlow refuses to build the agent: its RBAC provider rejects the role False.", "role name must be a non-empty string, got False (YAML 1.1 reads this key as bool: quote it to make it a name)"],
+      ["1", 'DeerFlow refuses to build the agent: its RBAC provider rejects role "guest".', "role 'guest' has invalid resource key 1 (YAML 1.1 reads this key as int: quote it to make it a name)"],
+    ]);
+  });
+
   test("an empty value is null, reported on its key", () => {
     const text = withRoles("user: {}\nguest:");
     const [f] = check(text).filter((x) => x.code === "authz-invalid");

@@ -8,7 +8,7 @@
  * The model's user `tools` are the names of DeerFlow's `tools:` entries, so that authz-tool-unknown knows the
  * tools a role may name, as it knows them from the `tools` of the equivalent agent-sandbox.jsonc.
  */
-import { pydanticBool, pyStrListRepr, pySortedByRepr } from "../authorization/python";
+import { pydanticBool, pyRepr, pyStrListRepr, pySortedByRepr, pyTypeName } from "../authorization/python";
 import { RBAC_PROVIDER_PATH } from "../authorization/rbac";
 import { buildModel, type ConfigModel } from "../config/model";
 import { property, propertyKeyNode, spanOf, type JsonNode } from "../config/parse";
@@ -100,6 +100,7 @@ function flattenedAuthorization(block: JsonNode, findings: Finding[], skipped: S
   if (roles) {
     const rolesProp = roles.parent!;
     children.push(rolesProp);
+    nonStringKeys(roles, enabled, findings);
   }
   // `RbacAuthorizationProvider(**config)` takes `roles` only: any other key is refused before the roles are read.
   const unknown = (config?.type === "object" ? config.children ?? [] : []).map((p) => p.children?.[0]).filter((k): k is JsonNode => !!k && k.value !== "roles");
@@ -114,4 +115,36 @@ function flattenedAuthorization(block: JsonNode, findings: Finding[], skipped: S
     });
   }
   return flat;
+}
+
+/**
+ * Keys YAML reads as something other than a string (`no:` and `on:` are booleans in YAML 1.1, `1:` a number), which
+ * JSON cannot write: DeerFlow refuses a role or resource key that is not a string (`role name must be a non-empty
+ * string, got False`). The checks read keys as strings, so these are said here.
+ */
+function nonStringKeys(roles: JsonNode, enabled: boolean, findings: Finding[]): void {
+  if (roles.type !== "object") return;
+  const report = (key: JsonNode, where: string, inner: string) =>
+    findings.push({
+      code: "authz-invalid",
+      severity: enabled ? "error" : "warning",
+      message: enabled ? `DeerFlow refuses to build the agent: its RBAC provider rejects ${where}.` : `With "enabled": true, DeerFlow would refuse to build the agent over ${where}.`,
+      detail: `${enabled ? REFUSES : WOULD_REFUSE} ${inner} (YAML 1.1 reads this key as ${pyTypeName(key.value)}: quote it to make it a name)`,
+      span: spanOf(key),
+    });
+  for (const prop of roles.children ?? []) {
+    const [key, body] = prop.children ?? [];
+    if (!key) continue;
+    if (key.type !== "string") {
+      report(key, `the role ${pyRepr(key.value)}`, `role name must be a non-empty string, got ${pyRepr(key.value)}`);
+      continue;
+    }
+    if (body?.type !== "object") continue;
+    for (const resource of body.children ?? []) {
+      const resourceKey = resource.children?.[0];
+      if (resourceKey && resourceKey.type !== "string") {
+        report(resourceKey, `role ${JSON.stringify(key.value)}`, `role '${String(key.value)}' has invalid resource key ${pyRepr(resourceKey.value)}`);
+      }
+    }
+  }
 }
