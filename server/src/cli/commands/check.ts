@@ -47,22 +47,24 @@ export function check(args: ParsedArgs, io: Io): number {
       files[at] = file;
     }
   };
-  // DeerFlow's own files (config.yaml, SKILL.md) are checked in place: named, or found in a folder when they are DeerFlow's.
+  // DeerFlow's own files (config.yaml, SKILL.md) are checked in place: any YAML file named, and those found in a
+  // folder that are DeerFlow's (another program's config.yaml is not ours).
   const deerflow = later.deerflowFiles();
-  const deerFlowKinds = new Map<string, DeerFlowFileKind>();
+  const deerFlowKindOf = (file: string, named: boolean) => (isConfigFileName(basename(file)) || isDryRunFileName(basename(file)) ? undefined : deerflow.deerFlowKindOf(file, named));
+  const onCommandLine = new Set<string>();
   for (const target of targets) {
     if (isDirectory(target)) {
       findFiles(target, (n) => isConfigFileName(n) || isDryRunFileName(n) || deerflow.deerFlowKindOf(n) !== undefined)
-        .filter((f) => deerflow.deerFlowKindOf(f) === undefined || isConfigFileName(basename(f)) || deerFlowFileInFolder(f, deerflow))
+        .filter((f) => deerFlowKindOf(f, false) === undefined || deerFlowFileInFolder(f, deerflow))
         .forEach(add);
     } else {
       add(target);
-      const kind = isConfigFileName(basename(target)) || isDryRunFileName(basename(target)) ? undefined : deerflow.deerFlowKindOf(target, true);
-      if (kind) deerFlowKinds.set(target, kind);
+      onCommandLine.add(target);
     }
   }
-  for (const f of files) if (!deerFlowKinds.has(f) && !isConfigFileName(basename(f)) && !isDryRunFileName(basename(f))) {
-    const kind = deerflow.deerFlowKindOf(f);
+  const deerFlowKinds = new Map<string, DeerFlowFileKind>();
+  for (const f of files) {
+    const kind = deerFlowKindOf(f, onCommandLine.has(f));
     if (kind) deerFlowKinds.set(f, kind);
   }
   // The analysis bundle is loaded before any file changes V8's flags (the analysis, or a long input, v8Flags.ts):
