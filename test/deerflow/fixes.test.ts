@@ -108,6 +108,13 @@ describe("authz fixes in YAML", () => {
     assert.match(applied(role, findingOf(role, "authz-default-role-undefined"), 'Change to "user"'), /^ {2}default_role: user$/m);
   });
 
+  test("a file with CRLF line ends keeps them in a fix that adds lines", () => {
+    const text = config("user:\n  tools:\n    allow:\n      - github_*\n      - web_search").replace(/\n/g, "\r\n");
+    const fixed = applied(text, findingOf(text, "authz-literal-glob"), /^Replace with the 2 tools/);
+    assert.ok(!/[^\r]\n/.test(fixed), "no bare line feed");
+    assert.match(fixed, /- github_create_issue\r\n {14}- github_list_issues\r\n/);
+  });
+
   test("every fix offered beside another finding in the same flow list holds", () => {
     const text = config("user:\n  tools: {allow: [\"*\", \"github_*\"]}");
     const glob = findingOf(text, "authz-literal-glob");

@@ -71,6 +71,8 @@ export function checkDeerFlowConfigText(text: string, options: DeerFlowCheckOpti
   for (const c of AUTHZ_CHECKS) if ((severities[c.code] ?? c.severity) !== "error" && c.code !== "authz-invalid") severities[c.code] = "off";
   const recheck = (t: string) => checkDeerFlowConfigText(t, { ...options, severities, fixes: false, named: true }).findings;
   shown = yamlFindingsWithFixes(text, index, shown, recheck, options.verifyFixes !== false);
+  // The YAML renderings are written with `\n`: a file with CRLF line ends gets them in its fixes too.
+  if (usesCrlf(text)) shown = shown.map((f) => (f.fixes?.length ? { ...f, fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, newText: e.newText.replace(/\r?\n/g, "\r\n") })) })) } : f));
   return { findings: shown, model, lines, skipped };
 }
 
