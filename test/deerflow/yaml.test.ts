@@ -9,6 +9,7 @@ import { checkDeerFlowConfigText, checkSkillText } from "../../server/src/engine
 import { parseYaml } from "../../server/src/engine/deerflow/yamlTree";
 import type { Finding } from "../../server/src/engine/diagnostics";
 import { styleProblems } from "../helpers/messageStyle";
+import { rng } from "../helpers/random";
 
 const RBAC = "deerflow.authz.rbac:RbacAuthorizationProvider";
 
@@ -220,6 +221,21 @@ authorization:
       const found = checkDeerFlowConfigText(text, { verifyFixes: i % 16 === 0 }).findings;
       assert.deepEqual(found.flatMap(styleProblems), [], `at ${i}`);
       for (const f of found) assert.ok(f.span.start >= 0 && f.span.end <= text.length && f.span.start <= f.span.end, `span in the text at ${i}`);
+    }
+  });
+
+  test("random edits of a real example (YAML's own characters inserted, text deleted): never a crash", () => {
+    const random = rng(30);
+    const pieces = ["&a ", "*a", "<<: ", "[", "]", "{", "}", ", ", ": ", "- ", "\n", "  ", "'", '"', "!!str ", "!x ", "#", "---\n", "? ", "|\n", "\t"];
+    for (let round = 0; round < 300; round++) {
+      let text = EXAMPLE;
+      for (let edit = 0; edit < 4; edit++) {
+        const at = Math.floor(random() * text.length);
+        text = random() < 0.5 ? text.slice(0, at) + pieces[Math.floor(random() * pieces.length)] + text.slice(at) : text.slice(0, at) + text.slice(at + Math.floor(random() * 8));
+      }
+      const found = checkDeerFlowConfigText(text, { verifyFixes: round % 10 === 0 }).findings;
+      assert.deepEqual(found.flatMap(styleProblems), [], text);
+      assert.ok(!found.some((f) => f.code === "internal-error"), text);
     }
   });
 
