@@ -88,7 +88,7 @@ export function parseYaml(text: string, base = 0): ParsedYaml {
         `DeerFlow's loader reads one YAML document; this file holds ${documents.length}.`,
         "PyYAML's safe_load refuses a stream of several documents (expected a single document in the stream). Only the first document is checked.",
         base + at,
-        base + at + 3,
+        base + Math.min(text.length, at + 3),
       ),
     );
   }
