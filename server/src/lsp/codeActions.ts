@@ -5,6 +5,7 @@
  */
 import { CodeActionKind, type CodeAction, type CodeActionParams, type Diagnostic, type TextEdit } from "vscode-languageserver/node";
 import type { Finding } from "../engine/diagnostics";
+import { FixVerifier } from "../engine/deerflow/yamlFixes";
 import { applyAllSafeFixes } from "../engine/fixes";
 import { IGNORE_MARKER } from "../engine/suppressions";
 import { findingOf, toDiagnostic } from "./diagnostics";
@@ -43,10 +44,12 @@ export function codeActions(
       : analysis.findings.filter((f) => overlaps(analysis, f, params)).map((f) => toDiagnostic(f, analysis, uri));
     // One "Ignore" per code and line: the comment silences every finding of that code there.
     const ignoreOffered = new Set<string>();
+    // A config.yaml's fixes are verified here, for the findings asked about (engineFacade.ts checks without).
+    const verifier = analysis.kind === "deerflow-config" ? new FixVerifier(analysis.text, analysis.findings, (t) => recheck(t).findings) : undefined;
     for (const diagnostic of diagnostics) {
       const finding = findingOf(analysis, diagnostic);
       if (!finding) continue;
-      finding.fixes?.forEach((fix, i) => {
+      finding.fixes?.filter((fix) => !verifier || verifier.holds(finding, fix)).forEach((fix, i) => {
         actions.push({
           title: fix.title,
           kind: CodeActionKind.QuickFix,

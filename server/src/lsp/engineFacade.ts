@@ -99,7 +99,8 @@ export function analyze(fsPath: string, text: string, settings: AnalysisSettings
   const dependencies = new Set<string>();
   if (kind === "deerflow-config" || kind === "skill") {
     // DeerFlow's own files: a config.yaml only when it looks like DeerFlow's (no diagnostic in another program's).
-    const result = checkDeerFlowText(text, kind, { ...recordingAccess(fsPath, dependencies), severities: settings.severities });
+    // Fixes are verified when a quick fix is asked for (codeActions.ts), not at every pause in typing.
+    const result = checkDeerFlowText(text, kind, { ...recordingAccess(fsPath, dependencies), severities: settings.severities, verifyFixes: false });
     return { kind, text, lines: result.lines, findings: result.findings, model: result.model, dependencies, durationMs: performance.now() - started, skipped: [] };
   }
   if (kind === "dry-run") {

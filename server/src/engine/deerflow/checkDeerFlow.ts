@@ -66,14 +66,20 @@ export function checkDeerFlowConfigText(text: string, options: DeerFlowCheckOpti
   let shown = finish(findings, text, lines, options.severities);
   if (options.fixes === false) return { findings: shown.map(({ fixes: _fixes, ...f }) => f), model, lines, skipped };
   const index = new NodeIndex(parsed.root);
-  // A verification counts errors: it checks the fixed text without fixes, and without the checks below error level.
-  const severities: Record<string, Severity | "off"> = { ...options.severities };
-  for (const c of AUTHZ_CHECKS) if ((severities[c.code] ?? c.severity) !== "error" && c.code !== "authz-invalid") severities[c.code] = "off";
-  const recheck = (t: string) => checkDeerFlowConfigText(t, { ...options, severities, fixes: false, named: true }).findings;
-  shown = yamlFindingsWithFixes(text, index, shown, recheck, options.verifyFixes !== false);
+  shown = yamlFindingsWithFixes(text, index, shown, verificationCheck(options), options.verifyFixes !== false);
   // The YAML renderings are written with `\n`: a file with CRLF line ends gets them in its fixes too.
   if (usesCrlf(text)) shown = shown.map((f) => (f.fixes?.length ? { ...f, fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, newText: e.newText.replace(/\r?\n/g, "\r\n") })) })) } : f));
   return { findings: shown, model, lines, skipped };
+}
+
+/**
+ * The check a fix's verification runs on the fixed text: no fixes, and only what can report an error (a
+ * verification counts errors).
+ */
+function verificationCheck(options: DeerFlowCheckOptions): (text: string) => Finding[] {
+  const severities: Record<string, Severity | "off"> = { ...options.severities };
+  for (const c of AUTHZ_CHECKS) if ((severities[c.code] ?? c.severity) !== "error" && c.code !== "authz-invalid") severities[c.code] = "off";
+  return (t) => checkDeerFlowConfigText(t, { ...options, severities, fixes: false, named: true }).findings;
 }
 
 /** How far above a skill its DeerFlow config.yaml is looked for (`skills/custom/<name>/SKILL.md` is three). */

@@ -183,37 +183,55 @@ function plainReadsAs(value: string, inFlow: boolean): boolean {
 }
 
 /**
- * The findings with each fix rendered in YAML, and kept only when it holds: its text parses with no more YAML
- * errors than before and, checked again, has no more errors than before (of any code, for the fix of a warning;
- * in all, for the fix of an error). `recheck` checks a text without verifying fixes.
+ * Whether a rendered fix holds: its text parses with no more YAML errors than before and, checked again, has no
+ * more errors than before (of any code, for the fix of a warning; in all, for the fix of an error). `findings` are
+ * the text's own (its errors before); `recheck` checks a text without fixes. `budget`: how many checks it may run
+ * (`undefined`: as many as asked for); a fix past it does not hold.
  */
-export function yamlFindingsWithFixes(text: string, index: NodeIndex, findings: readonly Finding[], recheck: (text: string) => readonly Finding[], verify = true): Finding[] {
-  let before: Map<string, number> | undefined;
-  let budget = text.length > VERIFIED_TEXT_MAX ? 0 : Math.floor(VERIFY_BUDGET / Math.max(1, text.length));
-  const verdicts = new Map<string, boolean>();
-  const holds = (finding: Finding, fix: Fix): boolean => {
-    if (!verify) return true;
-    const fixed = applyEdits(text, fix.edits);
-    if (fixed === text) return false;
+export class FixVerifier {
+  private readonly before: Map<string, number>;
+  private readonly verdicts = new Map<string, boolean>();
+
+  constructor(
+    private readonly text: string,
+    findings: readonly Finding[],
+    private readonly recheck: (text: string) => readonly Finding[],
+    private budget = Infinity,
+  ) {
+    this.before = errorCounts(findings);
+  }
+
+  holds(finding: Finding, fix: Fix): boolean {
+    const fixed = applyEdits(this.text, fix.edits);
+    if (fixed === this.text) return false;
     const key = `${finding.severity === "error" ? "e" : "w"}${fixed}`;
-    const known = verdicts.get(key);
+    const known = this.verdicts.get(key);
     if (known !== undefined) return known;
-    if (budget-- <= 0) return false;
-    // The text's own errors are the findings being fixed: no need to check it again.
-    before ??= errorCounts(findings);
-    const after = errorCounts(recheck(fixed));
+    if (this.budget-- <= 0) return false;
+    const before = this.before;
+    const after = errorCounts(this.recheck(fixed));
     const ok =
       (after.get("yaml-syntax") ?? 0) <= (before.get("yaml-syntax") ?? 0) &&
-      (finding.severity === "error" ? (after.get("") ?? 0) <= (before.get("") ?? 0) : [...after].every(([code, n]) => code === "" || n <= (before!.get(code) ?? 0)));
-    verdicts.set(key, ok);
+      (finding.severity === "error" ? (after.get("") ?? 0) <= (before.get("") ?? 0) : [...after].every(([code, n]) => code === "" || n <= (before.get(code) ?? 0)));
+    this.verdicts.set(key, ok);
     return ok;
-  };
+  }
+}
+
+/**
+ * The findings with each fix rendered in YAML, and, with `verify`, kept only when it holds (FixVerifier), within a
+ * budget of checks. Without, the fixes are the renderings, for a host that verifies the few it offers when asked
+ * (the editor's quick fixes: a check at every pause in typing cannot afford a check per fix).
+ */
+export function yamlFindingsWithFixes(text: string, index: NodeIndex, findings: readonly Finding[], recheck: (text: string) => readonly Finding[], verify = true): Finding[] {
+  const budget = text.length > VERIFIED_TEXT_MAX ? 0 : Math.floor(VERIFY_BUDGET / Math.max(1, text.length));
+  const verifier = new FixVerifier(text, findings, recheck, budget);
   return findings.map((finding) => {
     if (!finding.fixes?.length) return finding;
     const fixes: Fix[] = [];
     for (const fix of finding.fixes) {
       const rendered = renderYamlFix(text, index, fix);
-      if (rendered && holds(finding, rendered)) fixes.push(rendered);
+      if (rendered && (!verify || verifier.holds(finding, rendered))) fixes.push(rendered);
     }
     return { ...finding, fixes };
   });
