@@ -1,5 +1,10 @@
 /** Names both halves of the client use (extension.ts and session.ts are bundled apart; this is all they share). */
 export const LANGUAGES = ["agent-sandbox", "agent-sandbox-dryrun"];
+/** DeerFlow's config.yaml and skills' SKILL.md, checked in place (the server checks a config.yaml only when it is DeerFlow's). */
+export const DEERFLOW_DOCUMENTS = [
+  { language: "yaml", pattern: "**/config.{yaml,yml}" },
+  { language: "markdown", pattern: "**/SKILL.md" },
+];
 export const PREVIEW_SCHEME = "agent-sandbox-preview";
 
 /** The Capability Map view (package.json `contributes.views`) and the client-only commands (no server names them). */

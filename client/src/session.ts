@@ -20,7 +20,7 @@ import {
   type ExplainResult,
 } from "../../server/src/protocol";
 import { CapabilityMap } from "./capabilityMap";
-import { LANGUAGES, PREVIEW_SCHEME } from "./constants";
+import { DEERFLOW_DOCUMENTS, LANGUAGES, PREVIEW_SCHEME } from "./constants";
 import { operationItems, pathInputOptions } from "./explainInput";
 import { createSampleConfig, type CreateSampleArgs, type CreateSampleResult } from "./sample";
 
@@ -43,7 +43,9 @@ export class Session implements vscode.Disposable {
       debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6019"] } },
     };
     const clientOptions: LanguageClientOptions = {
-      documentSelector: LANGUAGES.map((language) => ({ language })),
+      // DeerFlow's own files are checked in place, registered by pattern without claiming YAML or markdown: other
+      // YAML and markdown files get nothing from this server.
+      documentSelector: [...LANGUAGES.map((language) => ({ language })), ...DEERFLOW_DOCUMENTS],
       diagnosticPullOptions: { onChange: true, onSave: true },
       // Hovers link to the prompt preview and the explain command; only our own commands are trusted.
       markdown: { isTrusted: { enabledCommands: Object.values(Commands) }, supportHtml: false },

@@ -13,6 +13,7 @@ import { checkConfigText, type CheckOptions } from "../../server/src/engine/chec
 import { checkDryRunText } from "../../server/src/engine/checkDryRun";
 import { memoryWorkspace } from "../../server/src/engine/workspace/source";
 import { knownCodes } from "../../server/src/engine/checks/index";
+import { checkDeerFlowConfigText } from "../../server/src/engine/deerflow/checkDeerFlow";
 import type { Finding } from "../../server/src/engine/diagnostics";
 import { MAX_MESSAGE_WORDS, STYLE_EXEMPT_CODES, styleProblems } from "../helpers/messageStyle";
 
@@ -158,12 +159,21 @@ function scenarioFindings(scenario: unknown): Finding[] {
   }).findings;
 }
 
+/** DeerFlow's config.yaml checked in place: what only YAML can get wrong. */
+const YAML_CORPUS = ["authorization:\n  enabled: [\n", "authorization: {enabled: true}\nt: !custom x\n", "a: 1\n---\nb: 2\n"];
+
+function yamlFindings(text: string): Finding[] {
+  const found = checkDeerFlowConfigText(text, { named: true }).findings;
+  assert.deepEqual(found.flatMap(styleProblems), []);
+  return found;
+}
+
 function findingsOf([text, options]: [string, CheckOptions?]): Finding[] {
   return checkConfigText(text, { analysis: true, ...options }).findings;
 }
 
 test("the corpus makes every code fire but internal-error (and those reworded on their own branches)", () => {
-  const seen = new Set([...CORPUS.flatMap(findingsOf), ...SCENARIOS.flatMap(scenarioFindings)].map((f) => f.code));
+  const seen = new Set([...CORPUS.flatMap(findingsOf), ...SCENARIOS.flatMap(scenarioFindings), ...YAML_CORPUS.flatMap(yamlFindings)].map((f) => f.code));
   assert.deepEqual(knownCodes().filter((c) => !seen.has(c) && c !== "internal-error" && !STYLE_EXEMPT_CODES.has(c)), []);
 });
 

@@ -43,6 +43,10 @@ describe("extension manifest", () => {
       "workspaceContains:**/*.agent-sandbox.json",
       "workspaceContains:**/*.dryrun.jsonc",
       "workspaceContains:**/*.dryrun.json",
+      // DeerFlow's own files, checked in place (the server stays silent on another program's config.yaml).
+      "workspaceContains:**/config.yaml",
+      "workspaceContains:**/config.yml",
+      "workspaceContains:**/SKILL.md",
     ]);
     assert.equal(pkg.main, "./dist/client.js");
     assert.equal(pkg.capabilities.untrustedWorkspaces.supported, "limited");

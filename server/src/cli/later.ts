@@ -22,4 +22,6 @@ export const later = {
   analysis: () => (require("../engine/analysisLoader") as typeof import("../engine/analysisLoader")).exactAnalysis(),
   sarif: () => require("./sarif") as typeof import("./sarif"),
   workspace: () => require("./workspace") as typeof import("./workspace"),
+  deerflowFiles: () => require("../engine/deerflow/fileNames") as typeof import("../engine/deerflow/fileNames"),
+  deerflow: () => require("../engine/deerflow/checkDeerFlow") as typeof import("../engine/deerflow/checkDeerFlow"),
 };

@@ -5,16 +5,17 @@
  */
 import { CodeActionKind, type CodeAction, type CodeActionParams, type Diagnostic, type TextEdit } from "vscode-languageserver/node";
 import type { Finding } from "../engine/diagnostics";
+import { FixVerifier } from "../engine/deerflow/yamlFixes";
 import { applyAllSafeFixes } from "../engine/fixes";
 import { IGNORE_MARKER } from "../engine/suppressions";
 import { findingOf, toDiagnostic } from "./diagnostics";
-import { analyze, type Analysis, type AnalysisSettings } from "./engineFacade";
+import { analyze, type Analysis, type AnalysisSettings, type FileKind } from "./engineFacade";
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.agent-sandbox`;
 export const CODE_ACTION_KINDS = [CodeActionKind.QuickFix, FIX_ALL_KIND];
 
 /** Codes a comment cannot meaningfully silence: the file does not parse, or the engine itself failed. */
-const NOT_IGNORABLE = new Set(["json-syntax", "internal-error"]);
+const NOT_IGNORABLE = new Set(["json-syntax", "yaml-syntax", "internal-error"]);
 
 /** The request takes actions of `kind`: no `only`, or an `only` entry that is `kind` or a kind above it (`source`). */
 export function asksFor(params: CodeActionParams, kind: string): boolean {
@@ -43,10 +44,12 @@ export function codeActions(
       : analysis.findings.filter((f) => overlaps(analysis, f, params)).map((f) => toDiagnostic(f, analysis, uri));
     // One "Ignore" per code and line: the comment silences every finding of that code there.
     const ignoreOffered = new Set<string>();
+    // A config.yaml's fixes are verified here, for the findings asked about (engineFacade.ts checks without).
+    const verifier = analysis.kind === "deerflow-config" ? new FixVerifier(analysis.text, analysis.findings, (t) => recheck(t).findings) : undefined;
     for (const diagnostic of diagnostics) {
       const finding = findingOf(analysis, diagnostic);
       if (!finding) continue;
-      finding.fixes?.forEach((fix, i) => {
+      finding.fixes?.filter((fix) => !verifier || verifier.holds(finding, fix)).forEach((fix, i) => {
         actions.push({
           title: fix.title,
           kind: CodeActionKind.QuickFix,
@@ -56,7 +59,7 @@ export function codeActions(
         });
       });
       const ignoreKey = `${finding.code}:${analysis.lines.positionAt(finding.span.start).line}`;
-      if (analysis.kind === "config" && !NOT_IGNORABLE.has(finding.code) && !ignoreOffered.has(ignoreKey)) {
+      if (analysis.kind !== "dry-run" && !NOT_IGNORABLE.has(finding.code) && !ignoreOffered.has(ignoreKey)) {
         ignoreOffered.add(ignoreKey);
         actions.push({
           title: `Ignore ${finding.code} here`,
@@ -68,7 +71,7 @@ export function codeActions(
     }
   }
 
-  if (asksForFixAll(params) && analysis.kind === "config") {
+  if (asksForFixAll(params) && analysis.kind !== "dry-run") {
     const edit = fixAllEdit(analysis, recheck);
     if (edit) actions.push({ title: "Fix all safe Agent Sandbox problems", kind: FIX_ALL_KIND, edit: { changes: { [uri]: [edit] } } });
   }
@@ -93,7 +96,7 @@ export function ignoreEdit(analysis: Analysis, finding: Finding): TextEdit {
   if (line > 0) {
     const previousStart = lines.lineStart(line - 1);
     const previous = text.slice(previousStart, lineStart).replace(/\r?\n$/, "");
-    const existing = /^([ \t]*\/\/\s*)(agent-sandbox-ignore\b.*?)\s*$/.exec(previous);
+    const existing = /^([ \t]*(?:\/\/|#)\s*)(agent-sandbox-ignore\b.*?)\s*$/.exec(previous);
     if (existing && existing[2]!.startsWith(IGNORE_MARKER)) {
       const end = previousStart + previous.replace(/\s+$/, "").length;
       return { range: { start: lines.positionAt(end), end: lines.positionAt(end) }, newText: ` ${finding.code}` };
@@ -101,7 +104,9 @@ export function ignoreEdit(analysis: Analysis, finding: Finding): TextEdit {
   }
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const at = lines.positionAt(lineStart);
-  return { range: { start: at, end: at }, newText: `${indent}// ${IGNORE_MARKER} ${finding.code}${eol}` };
+  // YAML (DeerFlow's config.yaml, a SKILL.md's frontmatter) comments with `#`.
+  const comment = analysis.kind === "config" ? "//" : "#";
+  return { range: { start: at, end: at }, newText: `${indent}${comment} ${IGNORE_MARKER} ${finding.code}${eol}` };
 }
 
 /** Every safe fix, applied and re-checked until none is left, as one edit over the part of the file that changed. */
@@ -125,8 +130,8 @@ function minimalEdit(analysis: Analysis, after: string): TextEdit {
   return { range: analysis.lines.rangeOf({ start, end: endBefore }), newText: after.slice(start, endAfter) };
 }
 
-export function recheckerFor(fsPath: string, settings: AnalysisSettings): (text: string) => Analysis {
-  return (text) => analyze(fsPath, text, settings, "config");
+export function recheckerFor(fsPath: string, settings: AnalysisSettings, kind: FileKind = "config"): (text: string) => Analysis {
+  return (text) => analyze(fsPath, text, settings, kind);
 }
 
 export type { Diagnostic };

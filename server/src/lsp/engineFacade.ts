@@ -15,6 +15,8 @@ import { effectiveTools, policyOf, userToolsOf, type EffectiveTool } from "../en
 import { promptPreview, renderPromptPreview } from "../engine/agents/promptPreview";
 import { checkConfigText, mergeFindings, type CheckOptions } from "../engine/checkConfig";
 import { checkDryRunText } from "../engine/checkDryRun";
+import { checkDeerFlowText } from "../engine/deerflow/checkDeerFlow";
+import { deerFlowKindOf, type DeerFlowFileKind } from "../engine/deerflow/fileNames";
 import type { SkippedAnalysis } from "../engine/analysis";
 import { allRuleLists, type ConfigModel, type RuleListSpec, type RuleSpec } from "../engine/config/model";
 import type { Finding, Severity } from "../engine/diagnostics";
@@ -23,13 +25,19 @@ import { CompiledRuleList } from "../engine/permissions/ruleList";
 import { FILESYSTEM_TOOLS, OPERATIONS, RUNTIME_IDS, type Operation, type RuntimeId } from "../engine/runtime";
 import { LineIndex } from "../engine/text";
 
-export type FileKind = "config" | "dry-run";
+/** A config or dry-run file, or one of DeerFlow's own files checked in place (config.yaml, SKILL.md). */
+export type FileKind = "config" | "dry-run" | DeerFlowFileKind;
 
 export function fileKindOf(fileName: string): FileKind | undefined {
   const base = fileName.split(/[\\/]/).at(-1) ?? fileName;
   if (isConfigFileName(base)) return "config";
   if (isDryRunFileName(base)) return "dry-run";
-  return undefined;
+  return deerFlowKindOf(base);
+}
+
+/** Whether the file is JSONC (completion, formatting, folding and symbols read it with the JSONC scanner). */
+export function isJsoncKind(kind: FileKind): boolean {
+  return kind === "config" || kind === "dry-run";
 }
 
 export interface AnalysisSettings {
@@ -89,6 +97,12 @@ export function fileKindOfLanguage(languageId: string): FileKind | undefined {
 export function analyze(fsPath: string, text: string, settings: AnalysisSettings, kind: FileKind = fileKindOf(fsPath) ?? "config", analysisOnly = false): Analysis {
   const started = performance.now();
   const dependencies = new Set<string>();
+  if (kind === "deerflow-config" || kind === "skill") {
+    // DeerFlow's own files: a config.yaml only when it looks like DeerFlow's (no diagnostic in another program's).
+    // Fixes are verified when a quick fix is asked for (codeActions.ts), not at every pause in typing.
+    const result = checkDeerFlowText(text, kind, { ...recordingAccess(fsPath, dependencies), severities: settings.severities, verifyFixes: false });
+    return { kind, text, lines: result.lines, findings: result.findings, model: result.model, dependencies, durationMs: performance.now() - started, skipped: [] };
+  }
   if (kind === "dry-run") {
     // The scenario's config is a dependency: an edit of it re-checks (and re-runs) the scenario.
     const result = checkDryRunText(text, { ...scenarioCheckOptions(fsPath, recordingAccess(fsPath, dependencies).readFile), severities: settings.severities });

@@ -23,6 +23,7 @@ import {
   type Analysis,
   type SampleWorkspace,
 } from "./engineFacade";
+import { deerFlowHover } from "./deerflowHover";
 import { descriptionAt } from "./schemaNavigator";
 import { didYouMean } from "../engine/didYouMean";
 import { valueText } from "../engine/text";
@@ -46,9 +47,10 @@ export async function hover(input: HoverInput): Promise<Hover | null> {
   const problems = problemDetails(analysis, offset);
   const model = analysis.model;
   const place = analysis.kind === "config" && model ? placeAt(model.root, offset) : undefined;
-  const markdown = place && model ? await hoverText(input, model, place) : undefined;
+  const deerflow = analysis.kind === "deerflow-config" && model ? deerFlowHover(model, offset) : undefined;
+  const markdown = place && model ? await hoverText(input, model, place) : deerflow?.markdown;
   if (!markdown && !problems) return null;
-  const span = place ? { start: place.node.offset, end: place.node.offset + place.node.length } : problems!.span;
+  const span = place ? { start: place.node.offset, end: place.node.offset + place.node.length } : deerflow ? deerflow.span : problems!.span;
   return {
     contents: { kind: MarkupKind.Markdown, value: [problems?.markdown, markdown].filter((m) => m).join("\n\n---\n\n") },
     range: analysis.lines.rangeOf(span),

@@ -15,7 +15,7 @@ interface SchemaEx extends Schema {
   examples?: unknown[];
 }
 
-const SCHEMAS: Record<FileKind, SchemaEx> = {
+const SCHEMAS: Partial<Record<FileKind, SchemaEx>> = {
   config: configSchemaJson as unknown as SchemaEx,
   "dry-run": dryRunSchemaJson as unknown as SchemaEx,
 };
@@ -54,7 +54,7 @@ function alternatives(root: SchemaEx, schemaIn: SchemaEx, node: Node | undefined
 
 /** The schema alternatives at a JSON path, following the document's own nodes to pick discriminated branches. */
 export function schemasAt(kind: FileKind, root: Node | undefined, path: JSONPath): SchemaEx[] {
-  const rootSchema = SCHEMAS[kind];
+  const rootSchema = SCHEMAS[kind] ?? SCHEMAS.config!;
   let current: { schema: SchemaEx; node: Node | undefined }[] = [{ schema: rootSchema, node: root }];
   for (const segment of path) {
     const next: { schema: SchemaEx; node: Node | undefined }[] = [];
@@ -93,7 +93,7 @@ export interface KeyProposal {
 /** Keys an object at `path` may have, by the schema. */
 export function keysAt(kind: FileKind, root: Node | undefined, path: JSONPath): KeyProposal[] {
   const out = new Map<string, KeyProposal>();
-  const rootSchema = SCHEMAS[kind];
+  const rootSchema = SCHEMAS[kind] ?? SCHEMAS.config!;
   for (const alt of schemasAt(kind, root, path)) {
     for (const [key, propSchema] of Object.entries(alt.properties ?? {})) {
       if (out.has(key)) continue;

@@ -32,7 +32,7 @@ import { ConfigStore, type ServerSettings } from "./configStore";
 import { agentsOfConfig, capabilityMapOfConfig, effectiveToolsOfConfig, explainInConfig, promptPreviewOfConfig } from "./customRequests";
 import { countBySeverity, diagnosticsOf, fullReport } from "./diagnostics";
 import { documentSymbols } from "./documentSymbols";
-import { fileKindOf, scenarioConfigModel, type Analysis } from "./engineFacade";
+import { fileKindOf, isJsoncKind, scenarioConfigModel, type Analysis } from "./engineFacade";
 import { ExactPhase } from "./exactPhase";
 import { foldingRanges } from "./folding";
 import { formatEdits } from "./formatting";
@@ -54,7 +54,7 @@ export interface InitializationOptions {
 const SKIPPED_FOLDERS = new Set(["node_modules", ".git", "dist", "out", ".vscode-test", ".cache"]);
 const SCAN_ENTRY_LIMIT = 50_000;
 const SCAN_DEPTH_LIMIT = 24;
-const CONFIG_GLOBS = ["**/*agent-sandbox.{json,jsonc}", "**/*.dryrun.{json,jsonc}"];
+const CONFIG_GLOBS = ["**/*agent-sandbox.{json,jsonc}", "**/*.dryrun.{json,jsonc}", "**/config.{yaml,yml}", "**/SKILL.md"];
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -429,7 +429,7 @@ connection.onCodeAction(
     // about one of them would find nothing to fix. Those wait for the analysis; other lightbulbs answer at once.
     let analysis = open.analysis;
     if (analysis.exact === "pending" && wantsCompleteAnalysis(params, analysis)) analysis = (await store.completeAnalysisOf(uri)) ?? analysis;
-    return codeActions(params, analysis, recheckerFor(open.fsPath, settings));
+    return codeActions(params, analysis, recheckerFor(open.fsPath, settings, analysis.kind));
   }),
 );
 
@@ -460,7 +460,7 @@ connection.onCompletion(
   safe("textDocument/completion", [], async (params) => {
     const uri = params.textDocument.uri;
     const open = await openAnalysis(uri);
-    if (!open) return [];
+    if (!open || !isJsoncKind(open.analysis.kind)) return [];
     const { analysis, fsPath } = open;
     return complete({
       analysis,
@@ -475,14 +475,15 @@ connection.onCompletion(
 connection.onDocumentSymbol(
   safe("textDocument/documentSymbol", [], async (params) => {
     const open = await openAnalysis(params.textDocument.uri);
-    return open ? documentSymbols(open.analysis) : [];
+    return open && isJsoncKind(open.analysis.kind) ? documentSymbols(open.analysis) : [];
   }),
 );
 
 connection.onFoldingRanges(
   safe("textDocument/foldingRange", [], (params) => {
     const document = documents.get(params.textDocument.uri);
-    if (!document || !store.targetOf(params.textDocument.uri)) return [];
+    const target = store.targetOf(params.textDocument.uri);
+    if (!document || !target || !isJsoncKind(target.kind)) return [];
     const text = document.getText();
     return foldingRanges(text, new LineIndex(text), capabilities.textDocument?.foldingRange?.rangeLimit);
   }),
@@ -491,14 +492,14 @@ connection.onFoldingRanges(
 connection.onDocumentFormatting(
   safe("textDocument/formatting", [], async (params) => {
     const open = await openAnalysis(params.textDocument.uri);
-    return open ? formatEdits(open.analysis.text, open.analysis.lines, params.options) : [];
+    return open && isJsoncKind(open.analysis.kind) ? formatEdits(open.analysis.text, open.analysis.lines, params.options) : [];
   }),
 );
 
 connection.onDocumentRangeFormatting(
   safe("textDocument/rangeFormatting", [], async (params) => {
     const open = await openAnalysis(params.textDocument.uri);
-    return open ? formatEdits(open.analysis.text, open.analysis.lines, params.options, params.range) : [];
+    return open && isJsoncKind(open.analysis.kind) ? formatEdits(open.analysis.text, open.analysis.lines, params.options, params.range) : [];
   }),
 );
 

@@ -1,4 +1,4 @@
-import { realpathSync, writeFileSync } from "node:fs";
+import { readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import type { CheckOptions } from "../../engine/checkConfig";
 import type { Finding, Severity } from "../../engine/diagnostics";
@@ -8,6 +8,7 @@ import { later } from "../later";
 import { readOrSay } from "../loadModel";
 import { DOCS, VERSION } from "../product";
 import type { Io } from "../stdio";
+import type { DeerFlowFileKind } from "../../engine/deerflow/fileNames";
 import { textReport } from "../text";
 import { noteInputCharacters, setAnalysisV8Flags } from "../v8Flags";
 
@@ -46,14 +47,30 @@ export function check(args: ParsedArgs, io: Io): number {
       files[at] = file;
     }
   };
+  // DeerFlow's own files (config.yaml, SKILL.md) are checked in place: any YAML file named, and those found in a
+  // folder that are DeerFlow's (another program's config.yaml is not ours).
+  const deerflow = later.deerflowFiles();
+  const deerFlowKindOf = (file: string, named: boolean) => (isConfigFileName(basename(file)) || isDryRunFileName(basename(file)) ? undefined : deerflow.deerFlowKindOf(file, named));
+  const onCommandLine = new Set<string>();
   for (const target of targets) {
-    if (isDirectory(target)) findFiles(target, (n) => isConfigFileName(n) || isDryRunFileName(n)).forEach(add);
-    else add(target);
+    if (isDirectory(target)) {
+      findFiles(target, (n) => isConfigFileName(n) || isDryRunFileName(n) || deerflow.deerFlowKindOf(n) !== undefined)
+        .filter((f) => deerFlowKindOf(f, false) === undefined || deerFlowFileInFolder(f, deerflow))
+        .forEach(add);
+    } else {
+      add(target);
+      onCommandLine.add(target);
+    }
+  }
+  const deerFlowKinds = new Map<string, DeerFlowFileKind>();
+  for (const f of files) {
+    const kind = deerFlowKindOf(f, onCommandLine.has(f));
+    if (kind) deerFlowKinds.set(f, kind);
   }
   // The analysis bundle is loaded before any file changes V8's flags (the analysis, or a long input, v8Flags.ts):
   // every bundle is then loaded, and its compiled code cached, under the same flags, which V8 stamps on cached code
   // (a cache stamped with other flags is refused by the next run).
-  if (analysisWanted(args) && files.some((f) => !isDryRunFileName(basename(f)))) later.analysis();
+  if (analysisWanted(args) && files.some((f) => !isDryRunFileName(basename(f)) && !deerFlowKinds.has(f))) later.analysis();
   const reports: FileReport[] = [];
   let unreadable = 0;
   let unwritable = 0;
@@ -67,24 +84,26 @@ export function check(args: ParsedArgs, io: Io): number {
       continue;
     }
     const { text, byteOrderMark } = read;
+    const deerFlowKind = deerFlowKinds.get(file);
     const dryRun = isDryRunFileName(basename(file));
     const options: CheckOptions = { ...relativeAccess(file), severities, analysis: analysisWanted(args) };
     // A run of seconds from here on, not of milliseconds: optimised code pays, and the young heap may grow in
     // bigger steps (v8Flags.ts).
-    if (options.analysis && !dryRun) setAnalysisV8Flags();
+    if (options.analysis && !dryRun && !deerFlowKind) setAnalysisV8Flags();
     // With --fix, the rounds read only safe fixes (checkConfigText's `fixRound`), and the text reported is checked
     // in full once, at the end, reusing their analysis.
-    const fixRounds = fix && !dryRun;
+    const fixRounds = fix && !dryRun && !deerFlowKind;
     const run = (t: string) => {
       noteInputCharacters(t.length);
+      if (deerFlowKind) return later.deerflow().checkDeerFlowText(t, deerFlowKind, { ...relativeAccess(file), severities, named: true, fileLabel: displayPath(file) });
       return dryRun ? { ...later.dryRun().checkDryRunText(t, { ...later.workspace().scenarioCheckOptions(file), severities: options.severities }), model: undefined, skipped: [] } : later.checkConfig().checkConfigText(t, fixRounds ? { ...options, fixRound: true } : options);
     };
     let result = run(text);
     let reportedText = text;
     // A file that does not parse is read with error recovery, and an edit worked out on that reading may land
     // anywhere: nothing is fixed until the syntax is (as linters do with a file they cannot parse).
-    const syntaxErrors = fix && result.findings.some((f: Finding) => f.code === "json-syntax");
-    if (syntaxErrors) io.err(`agent-sandbox: ${displayPath(file)}: has JSON syntax errors; --fix changes nothing in it until they are fixed\n`);
+    const syntaxErrors = fix && result.findings.some((f: Finding) => f.code === "json-syntax" || f.code === "yaml-syntax");
+    if (syntaxErrors) io.err(`agent-sandbox: ${displayPath(file)}: has ${deerFlowKind ? "YAML" : "JSON"} syntax errors; --fix changes nothing in it until they are fixed\n`);
     let writeError: string | undefined;
     if (fix && !dryRun && !syntaxErrors) {
       const unfixed = result;
@@ -196,4 +215,13 @@ function countedCodes(codes: readonly string[]): string {
  */
 function analysisWanted(args: ParsedArgs): boolean {
   return !flag(args, "no-analysis");
+}
+
+/** A config.yaml or SKILL.md found in a folder is checked when it is DeerFlow's (another program's YAML is not ours). */
+function deerFlowFileInFolder(file: string, deerflow: ReturnType<typeof later.deerflowFiles>): boolean {
+  try {
+    return deerflow.isDeerFlowText(file, readFileSync(file, "utf8"));
+  } catch {
+    return false;
+  }
 }

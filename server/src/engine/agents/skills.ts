@@ -1,4 +1,5 @@
 import type { ConfigModel, Located } from "../config/model";
+import type { Span } from "../text";
 
 /**
  * Skills: folders holding `<name>/SKILL.md` whose YAML frontmatter may restrict tools with `allowed-tools`
@@ -9,8 +10,8 @@ import type { ConfigModel, Located } from "../config/model";
  * `key: [a, "b"]`, block lists (`key:` then `- a` lines), quotes, comments. Anything else is kept as "other".
  */
 export type AllowedTools =
-  | { kind: "list"; items: { value: string; line: number }[] }
-  | { kind: "string"; value: string }
+  | { kind: "list"; items: { value: string; line: number; span?: Span }[] }
+  | { kind: "string"; value: string; span?: Span }
   | { kind: "other"; text: string };
 
 export interface SkillFrontmatter {
@@ -26,7 +27,10 @@ export interface SkillInfo {
   folder: string;
   /** Path of SKILL.md relative to the config file. */
   file: string;
-  /** The `skills` entry of the config that found it. */
+  /**
+   * The `skills` entry of the config that found it: findings about the skill go on it, unless the skill's own
+   * file is the one checked (engine/deerflow/skillMd.ts), whose `allowed-tools` values carry their spans.
+   */
   entry: Located<string>;
   frontmatter: SkillFrontmatter;
 }

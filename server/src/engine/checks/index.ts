@@ -114,7 +114,7 @@ export const SCENARIO_CHECK_CODES = [
 ] as const;
 
 /** Codes reported by the parser and the schema rather than by a `Check`. */
-export const BUILT_IN_CODES = ["json-syntax", "schema"] as const;
+export const BUILT_IN_CODES = ["json-syntax", "schema", "yaml-syntax"] as const;
 
 /**
  * Every code a finding can carry, for hosts that take codes from the user (`--severity CODE=LEVEL`): the checks',
