@@ -3,7 +3,7 @@
  * editors). It owns document state, debouncing, workspace scanning and watchers, and translates LSP to engine
  * calls and back (one feature per file in this folder). It decides nothing itself (design.md).
  */
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { basename, dirname, join, sep } from "node:path";
 import {
   CodeLensRefreshRequest,
@@ -23,8 +23,8 @@ import {
   type WorkspaceFolder,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { LineIndex } from "../engine/text";
-import { AgentsRequest, DidCheckNotification, EffectiveToolsRequest, ExplainRequest, PromptPreviewRequest } from "../protocol";
+import { LineIndex, withoutByteOrderMark } from "../engine/text";
+import { AgentsRequest, DidCheckNotification, EffectiveToolsRequest, ExplainRequest, PromptPreviewRequest, ScenarioRunRequest } from "../protocol";
 import { asksForFixAll, CODE_ACTION_KINDS, codeActions, recheckerFor } from "./codeActions";
 import { codeLenses } from "./codeLens";
 import { complete } from "./completion";
@@ -37,6 +37,7 @@ import { ExactPhase } from "./exactPhase";
 import { foldingRanges } from "./folding";
 import { formatEdits } from "./formatting";
 import { hover } from "./hover";
+import { scenarioLenses, scenarioRunResult } from "./scenarioRun";
 import { URI } from "./uri";
 
 declare const AGENT_SANDBOX_VERSION: string;
@@ -267,6 +268,7 @@ documents.onDidOpen((event) => {
 });
 documents.onDidChangeContent((event) => {
   if (!pull) schedulePublish(event.document.uri);
+  configEdited(event.document.uri);
 });
 documents.onDidClose((event) => {
   const uri = event.document.uri;
@@ -279,7 +281,38 @@ documents.onDidClose((event) => {
     void publish(uri);
   } else if (!pull) clearPushed(uri);
   else store.forget(uri);
+  // The scenarios that ran against the editor's text of this config now read it from disk again.
+  configEdited(uri);
 });
+
+const configEdits = new Map<string, NodeJS.Timeout>();
+/**
+ * A config changed in the editor (or closed, back to its text on disk): the scenarios that ran against another text
+ * of it are checked and run again, debounced as a check is, so that their diagnostics, code lenses and Test
+ * Explorer results follow the config's unsaved text. Open ones start at once (a pull client is then asked to pull).
+ */
+function configEdited(uri: string): void {
+  const fsPath = URI.toFsPath(uri);
+  if (!fsPath || store.targetOf(uri)?.kind !== "config") return;
+  clearTimeout(configEdits.get(fsPath));
+  configEdits.set(
+    fsPath,
+    setTimeout(() => {
+      configEdits.delete(fsPath);
+      void (async () => {
+        const text = store.openText(fsPath) ?? (await readFile(fsPath, "utf8").then(withoutByteOrderMark, () => null));
+        let open = false;
+        for (const dependent of store.scenariosReadingOtherwise(fsPath, text)) {
+          store.invalidate(dependent);
+          open ||= !!documents.get(dependent);
+          void publish(dependent);
+        }
+        // The first phase's findings may have changed too (an agent the config no longer has).
+        if (open && pull) requestDiagnosticRefresh();
+      })().catch((e) => connection.console.error(`re-running the scenarios of ${uri} failed: ${(e as Error).stack ?? e}`));
+    }, options.debounceMs ?? 100),
+  );
+}
 
 connection.onDidChangeConfiguration(() => {
   store.clearSettings();
@@ -505,7 +538,10 @@ connection.onDocumentRangeFormatting(
 connection.onCodeLens(
   safe("textDocument/codeLens", [], async (params) => {
     const open = await openAnalysis(params.textDocument.uri);
-    return open ? codeLenses(open.analysis, params.textDocument.uri) : [];
+    if (!open) return [];
+    // A scenario's lenses are its steps' outcomes: they wait for its run (the second phase).
+    if (open.analysis.kind === "dry-run") return scenarioLenses((await store.completeAnalysisOf(params.textDocument.uri)) ?? open.analysis);
+    return codeLenses(open.analysis, params.textDocument.uri);
   }),
 );
 
@@ -520,6 +556,10 @@ connection.onRequest(
     const target = store.targetOf(params.uri);
     return promptPreviewOfConfig(await store.analysisOf(params.uri), target?.fsPath ?? "", params);
   }),
+);
+connection.onRequest(
+  ScenarioRunRequest,
+  safe("runScenario", { available: false, ran: false, passed: false, steps: [], transcript: "" }, async (params) => scenarioRunResult(await store.completeAnalysisOf(params.uri), URI.fromFsPath)),
 );
 connection.onRequest(ExplainRequest, safe("explain", { available: false }, async (params) => explainInConfig(await store.analysisOf(params.uri), params.uri, params)));
 
