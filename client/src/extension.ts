@@ -10,6 +10,7 @@ import { Commands } from "../../server/src/commands";
 import type { AgentCommandArgs, DidCheckParams } from "../../server/src/protocol";
 import { PREVIEW_SCHEME } from "./constants";
 import type { ExplainArgs, Session } from "./session";
+import type { ScenarioTests } from "./testing";
 
 export interface AgentSandboxApi {
   /** Settles when the language client is loaded and the server has answered `initialize`. */
@@ -18,6 +19,8 @@ export interface AgentSandboxApi {
   activationMs: number;
   /** The last check of each file, as the server reported it (the language status item shows it). */
   lastCheck(uri: string): DidCheckParams | undefined;
+  /** Test Explorer's scenarios (testing.ts), once the session is loaded. */
+  scenarioTests: Promise<ScenarioTests>;
 }
 
 let session: Promise<Session> | undefined;
@@ -34,6 +37,14 @@ export function activate(context: vscode.ExtensionContext): AgentSandboxApi {
   });
   session = current;
   const ready = current.then((s) => s.ready);
+  // Test Explorer's dry-run scenarios, bundled apart too (dist/client-testing.js).
+  const scenarioTests = current.then((s) => {
+    const { ScenarioTests } = require("./testing") as typeof import("./testing");
+    const tests = new ScenarioTests(s.client);
+    context.subscriptions.push(tests);
+    return tests;
+  });
+  scenarioTests.catch((error) => void vscode.window.showErrorMessage(`Agent Sandbox: Test Explorer's scenarios did not load (${(error as Error).message}).`));
   ready.catch((error) => void vscode.window.showErrorMessage(`Agent Sandbox: the language server did not start (${(error as Error).message}).`));
   /** A handler that runs once the session is there. */
   const withSession =
@@ -52,7 +63,7 @@ export function activate(context: vscode.ExtensionContext): AgentSandboxApi {
     vscode.commands.registerCommand(Commands.explainDecision, withSession((s, args?: ExplainArgs) => s.explainDecision(args))),
     { dispose: () => void current.then((s) => s.dispose(), () => undefined) },
   );
-  return { ready, activationMs: performance.now() - started, lastCheck: (uri) => loaded?.lastCheck(uri) };
+  return { ready, activationMs: performance.now() - started, lastCheck: (uri) => loaded?.lastCheck(uri), scenarioTests };
 }
 
 export function deactivate(): Thenable<void> | undefined {
