@@ -285,7 +285,8 @@ documents.onDidClose((event) => {
   configEdited(uri);
 });
 
-const configEdits = new Map<string, NodeJS.Timeout>();
+/** Configs edited in the editor whose scenarios have not been re-run yet (the debounce): what re-runs them. */
+const configEdits = new Map<string, { timer: NodeJS.Timeout; rerun: () => Promise<void> }>();
 /**
  * A config changed in the editor (or closed, back to its text on disk): the scenarios that ran against another text
  * of it are checked and run again, debounced as a check is, so that their diagnostics, code lenses and Test
@@ -294,24 +295,29 @@ const configEdits = new Map<string, NodeJS.Timeout>();
 function configEdited(uri: string): void {
   const fsPath = URI.toFsPath(uri);
   if (!fsPath || store.targetOf(uri)?.kind !== "config") return;
-  clearTimeout(configEdits.get(fsPath));
-  configEdits.set(
-    fsPath,
-    setTimeout(() => {
-      configEdits.delete(fsPath);
-      void (async () => {
-        const text = store.openText(fsPath) ?? (await readFile(fsPath, "utf8").then(withoutByteOrderMark, () => null));
-        let open = false;
-        for (const dependent of store.scenariosReadingOtherwise(fsPath, text)) {
-          store.invalidate(dependent);
-          open ||= !!documents.get(dependent);
-          void publish(dependent);
-        }
-        // The first phase's findings may have changed too (an agent the config no longer has).
-        if (open && pull) requestDiagnosticRefresh();
-      })().catch((e) => connection.console.error(`re-running the scenarios of ${uri} failed: ${(e as Error).stack ?? e}`));
-    }, options.debounceMs ?? 100),
-  );
+  clearTimeout(configEdits.get(fsPath)?.timer);
+  const rerun = async () => {
+    configEdits.delete(fsPath);
+    const text = store.openText(fsPath) ?? (await readFile(fsPath, "utf8").then(withoutByteOrderMark, () => null));
+    let open = false;
+    for (const dependent of store.scenariosReadingOtherwise(fsPath, text)) {
+      store.invalidate(dependent);
+      open ||= !!documents.get(dependent);
+      void publish(dependent);
+    }
+    // The first phase's findings may have changed too (an agent the config no longer has).
+    if (open && pull) requestDiagnosticRefresh();
+  };
+  const timer = setTimeout(() => void rerun().catch((e) => connection.console.error(`re-running the scenarios of ${uri} failed: ${(e as Error).stack ?? e}`)), options.debounceMs ?? 100);
+  configEdits.set(fsPath, { timer, rerun });
+}
+
+/** A run asked for now must see every config edit made before it, debounce or not. */
+async function flushConfigEdits(): Promise<void> {
+  for (const { timer, rerun } of [...configEdits.values()]) {
+    clearTimeout(timer);
+    await rerun();
+  }
 }
 
 connection.onDidChangeConfiguration(() => {
@@ -559,7 +565,10 @@ connection.onRequest(
 );
 connection.onRequest(
   ScenarioRunRequest,
-  safe("runScenario", { available: false, ran: false, passed: false, steps: [], transcript: "" }, async (params) => scenarioRunResult(await store.completeAnalysisOf(params.uri), URI.fromFsPath)),
+  safe("runScenario", { available: false, ran: false, passed: false, steps: [], transcript: "" }, async (params) => {
+    await flushConfigEdits();
+    return scenarioRunResult(await store.completeAnalysisOf(params.uri), URI.fromFsPath);
+  }),
 );
 connection.onRequest(ExplainRequest, safe("explain", { available: false }, async (params) => explainInConfig(await store.analysisOf(params.uri), params.uri, params)));
 
