@@ -99,7 +99,8 @@ export interface DidCheckParams {
   /**
    * With the exact rule analysis on (`agentSandbox.ruleAnalysis`), diagnostics come in two phases: `pending` while
    * only the other checks' findings are in (the analysis runs in the background), `done` once its findings are in
-   * too (pull clients are then asked to pull again). Absent when the analysis is off, and for dry-run files.
+   * too (pull clients are then asked to pull again). Absent when the analysis is off. A dry-run scenario has the
+   * same two phases: its run is the second (absent when it cannot run).
    */
   analysis?: "pending" | "done";
 }
