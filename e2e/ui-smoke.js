@@ -74,8 +74,10 @@ const lap = (m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}
     await page.keyboard.press("Control+P");
     await page.waitForSelector(".quick-input-widget input", { state: "visible" });
     await page.keyboard.type("research.dryrun.jsonc");
-    await page.waitForSelector(".quick-input-list .monaco-list-row", { timeout: 60000 });
+    // Quick Open lists recently opened files while it searches: wait for the scenario's own row.
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: "research.dryrun.jsonc" }).first().waitFor({ timeout: 60000 });
     await page.keyboard.press("Enter");
+    await page.locator(".tab.active", { hasText: "research.dryrun.jsonc" }).first().waitFor({ timeout: 60000 });
     await page.locator(".codelens-decoration", { hasText: "✖ permission-denied by rule 0" }).first().waitFor({ timeout: 60000 });
     const lenses = (await page.locator(".codelens-decoration").allInnerTexts()).join(" | ");
     check(lenses.includes("✔ ok") && lenses.includes("· expected ok"), "each scenario step shows its outcome inline");
@@ -84,10 +86,11 @@ const lap = (m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}
     lap("inline outcomes");
 
     // Test Explorer: run every scenario; the failing step is marked, with its expected and actual outcome.
-    await palette("Testing: Focus on Test Explorer View");
+    await page.locator('.activitybar .action-label[aria-label^="Testing"]').first().click();
     await page.locator(".test-explorer .monaco-list-row", { hasText: "research.dryrun.jsonc" }).first().waitFor({ timeout: 60000 });
     await palette("Test: Run All Tests");
     await page.locator(".test-explorer .codicon-testing-failed-icon").first().waitFor({ timeout: 60000 });
+    lap("scenarios ran");
     // Expand the scenario to its steps, when the view has not already.
     const step = page.locator(".test-explorer .monaco-list-row", { hasText: "read_file /workspace/secrets/key.txt" }).first();
     if (!(await step.isVisible())) {
@@ -96,9 +99,9 @@ const lap = (m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}
     }
     await step.waitFor({ timeout: 60000 });
     check((await step.locator(".codicon-testing-failed-icon").count()) === 1, "Test Explorer marks the failing step");
-    // The failure's peek in the editor: expected and actual outcome.
-    await step.dblclick();
-    const peek = page.locator(".test-output-peek, .peekview-widget").first();
+    // The failure's peek in the editor (opened by itself for a failure in a visible editor): expected and actual outcome.
+    const peek = page.locator(".test-output-peek").first();
+    if (!(await peek.isVisible())) await step.dblclick();
     await peek.waitFor({ timeout: 60000 });
     await page.waitForTimeout(1500);
     const peekText = await peek.innerText();
@@ -107,6 +110,7 @@ const lap = (m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}
     lap("done");
   } catch (e) {
     check(false, e.message.split("\n")[0]);
+    console.log(`testing view: ${await page.locator(".test-explorer").first().innerText({ timeout: 1000 }).catch(() => "(not shown)")}`);
     await page.screenshot({ path: SHOT.replace(/\.png$/, "-error.png") }).catch(() => {});
   }
   await browser.close();
