@@ -28,6 +28,8 @@ export interface ScenarioTestOutcome {
 
 export class ScenarioTests implements vscode.Disposable {
   readonly controller: vscode.TestController;
+  /** The one run profile: runs, and runs continuously. */
+  readonly profile: vscode.TestRunProfile;
   readonly lastOutcomes = new Map<string, ScenarioTestOutcome>();
   /** Fires with the URI of a scenario or config that changed (in the editor or on disk). */
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
@@ -45,6 +47,7 @@ export class ScenarioTests implements vscode.Disposable {
     };
     controller.refreshHandler = () => this.discover();
     const profile = controller.createRunProfile("Run scenario", vscode.TestRunProfileKind.Run, (request, token) => this.runHandler(request, token), true, undefined, true);
+    this.profile = profile;
     const scenarios = vscode.workspace.createFileSystemWatcher(SCENARIO_GLOB);
     const configs = vscode.workspace.createFileSystemWatcher(CONFIG_GLOB);
     this.disposables.push(

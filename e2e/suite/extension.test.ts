@@ -42,7 +42,7 @@ describe("Agent Sandbox in VS Code", () => {
     ready: Promise<void>;
     activationMs: number;
     lastCheck(uri: string): { runtime?: string; durationMs: number } | undefined;
-    scenarioTests: Promise<{ controller: vscode.TestController; lastOutcomes: Map<string, { state: string; message?: string; expected?: string; actual?: string }>; discover(): Promise<void> }>;
+    scenarioTests: Promise<{ controller: vscode.TestController; profile: vscode.TestRunProfile; lastOutcomes: Map<string, { state: string; message?: string; expected?: string; actual?: string }>; discover(): Promise<void> }>;
   };
 
   before(async () => {
@@ -208,6 +208,30 @@ describe("Agent Sandbox in VS Code", () => {
     let nested = "";
     task.children.forEach((c) => (nested += `${tests.lastOutcomes.get(c.id)?.state} `));
     assert.equal(nested, "passed passed ");
+  });
+
+  it("a continuous run re-runs the scenario when its config changes", async () => {
+    const tests = await api.scenarioTests;
+    const file = tests.controller.items.get(vscode.Uri.joinPath(folders()[0]!.uri, "research.dryrun.jsonc").toString())!;
+    assert.ok(file);
+    assert.equal(tests.profile.supportsContinuousRun, true);
+    const stop = new vscode.CancellationTokenSource();
+    const running = tests.profile.runHandler(new vscode.TestRunRequest([file], undefined, tests.profile, true), stop.token);
+    tests.lastOutcomes.clear();
+    const editor = await vscode.window.showTextDocument(a);
+    const rule = '"paths": ["/workspace/.env", "/workspace/secrets/**"]';
+    const at = a.getText().indexOf(rule);
+    assert.ok(at >= 0);
+    await editor.edit((e) => e.replace(new vscode.Range(a.positionAt(at), a.positionAt(at + rule.length)), '"paths": ["/workspace/.env"]'));
+    try {
+      await until("the continuous run to pass against the edited config", () => (tests.lastOutcomes.get(file.id)?.state === "passed" ? true : undefined));
+    } finally {
+      await vscode.window.showTextDocument(a);
+      await vscode.commands.executeCommand("undo");
+    }
+    await until("the continuous run to fail again after the undo", () => (tests.lastOutcomes.get(file.id)?.state === "failed" ? true : undefined));
+    stop.cancel();
+    await running;
   });
 
   it("shows each scenario step's outcome inline, and follows an unsaved edit of the config", async () => {
