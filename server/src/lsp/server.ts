@@ -3,7 +3,7 @@
  * editors). It owns document state, debouncing, workspace scanning and watchers, and translates LSP to engine
  * calls and back (one feature per file in this folder). It decides nothing itself (design.md).
  */
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { basename, dirname, join, sep } from "node:path";
 import {
   CodeLensRefreshRequest,
@@ -23,11 +23,12 @@ import {
   type WorkspaceFolder,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { LineIndex, withoutByteOrderMark } from "../engine/text";
+import { LineIndex } from "../engine/text";
 import { AgentsRequest, DidCheckNotification, EffectiveToolsRequest, ExplainRequest, PromptPreviewRequest, ScenarioRunRequest } from "../protocol";
 import { asksForFixAll, CODE_ACTION_KINDS, codeActions, recheckerFor } from "./codeActions";
 import { codeLenses } from "./codeLens";
 import { complete } from "./completion";
+import { ConfigEdits } from "./configEdits";
 import { ConfigStore, type ServerSettings } from "./configStore";
 import { agentsOfConfig, effectiveToolsOfConfig, explainInConfig, promptPreviewOfConfig } from "./customRequests";
 import { countBySeverity, diagnosticsOf, fullReport } from "./diagnostics";
@@ -268,7 +269,7 @@ documents.onDidOpen((event) => {
 });
 documents.onDidChangeContent((event) => {
   if (!pull) schedulePublish(event.document.uri);
-  configEdited(event.document.uri);
+  configEdits.edited(event.document.uri);
 });
 documents.onDidClose((event) => {
   const uri = event.document.uri;
@@ -282,42 +283,18 @@ documents.onDidClose((event) => {
   } else if (!pull) clearPushed(uri);
   else store.forget(uri);
   // The scenarios that ran against the editor's text of this config now read it from disk again.
-  configEdited(uri);
+  configEdits.edited(uri);
 });
 
-/** Configs edited in the editor whose scenarios have not been re-run yet (the debounce): what re-runs them. */
-const configEdits = new Map<string, { timer: NodeJS.Timeout; rerun: () => Promise<void> }>();
-/**
- * A config changed in the editor (or closed, back to its text on disk): the scenarios that ran against another text
- * of it are checked and run again, debounced as a check is, so that their diagnostics, code lenses and Test
- * Explorer results follow the config's unsaved text. Open ones start at once (a pull client is then asked to pull).
- */
-function configEdited(uri: string): void {
-  const fsPath = URI.toFsPath(uri);
-  if (!fsPath || store.targetOf(uri)?.kind !== "config") return;
-  clearTimeout(configEdits.get(fsPath)?.timer);
-  const rerun = async () => {
-    configEdits.delete(fsPath);
-    const text = store.openText(fsPath) ?? (await readFile(fsPath, "utf8").then(withoutByteOrderMark, () => null));
-    let open = false;
-    for (const dependent of store.scenariosReadingOtherwise(fsPath, text)) {
-      store.invalidate(dependent);
-      open ||= !!documents.get(dependent);
-      void publish(dependent);
-    }
-    // The first phase's findings may have changed too (an agent the config no longer has).
-    if (open && pull) requestDiagnosticRefresh();
-  };
-  const timer = setTimeout(() => void rerun().catch((e) => connection.console.error(`re-running the scenarios of ${uri} failed: ${(e as Error).stack ?? e}`)), options.debounceMs ?? 100);
-  configEdits.set(fsPath, { timer, rerun });
-}
+const configEdits = new ConfigEdits(store, () => options.debounceMs ?? 100, rerunScenarios, (message) => connection.console.error(message));
 
-/** A run asked for now must see every config edit made before it, debounce or not. */
-async function flushConfigEdits(): Promise<void> {
-  for (const { timer, rerun } of [...configEdits.values()]) {
-    clearTimeout(timer);
-    await rerun();
+/** Scenarios whose config changed: checked and run again (a pull client is asked to pull, for the first phase too). */
+function rerunScenarios(uris: string[]): void {
+  for (const uri of uris) {
+    store.invalidate(uri);
+    void publish(uri);
   }
+  if (pull && uris.some((uri) => documents.get(uri))) requestDiagnosticRefresh();
 }
 
 connection.onDidChangeConfiguration(() => {
@@ -566,7 +543,7 @@ connection.onRequest(
 connection.onRequest(
   ScenarioRunRequest,
   safe("runScenario", { available: false, ran: false, passed: false, steps: [], transcript: "" }, async (params) => {
-    await flushConfigEdits();
+    await configEdits.flush();
     return scenarioRunResult(await store.completeAnalysisOf(params.uri), URI.fromFsPath);
   }),
 );
