@@ -185,6 +185,20 @@ describe("dry-run scenarios in the language server", () => {
     assert.deepEqual(codesOf(await client.pullCompleteDiagnostics(many.uri)), ["scenario-expectation-failed"]);
   });
 
+  it("a scenario of 6,000 steps: 5,000 lenses (an editor slows down with more), every step in the run", async () => {
+    const big = await session.open({
+      ...SCENARIO,
+      text: JSON.stringify({ config: "./agent-sandbox.jsonc", role: "user", steps: Array.from({ length: 6000 }, () => ({ tool: "read_file", args: { file_path: "/workspace/README.md" }, expect: "ok" })) }, null, 1),
+    });
+    const found = await lenses(big.uri);
+    assert.equal(found.length, 5000);
+    assert.ok(found.every((l) => l.title === "✔ ok"));
+    const result = await run(big.uri);
+    assert.equal(result.steps.length, 6000);
+    assert.equal(result.steps[5999]!.result?.index, 6000);
+    await client.close(big.uri);
+  });
+
   it("parity: the scenario's diagnostics are `check`'s on the same file", async () => {
     const written = session.folder.write(SCENARIO);
     let out: string;

@@ -115,6 +115,9 @@ export function outcomeLabel(result: NonNullable<ScenarioStepSummary["result"]>)
   return result.expected !== undefined && result.expected !== result.outcome ? `${sign} ${words} · expected ${result.expected}` : `${sign} ${words} · ${result.failure ?? "expectation not met"}`;
 }
 
+/** Lenses stop here: an editor slows down with tens of thousands (Test Explorer and the transcript go on). */
+const MAX_LENSES = 5000;
+
 /** A code lens on each step the run reached, with its outcome (text only: the lens runs no command). */
 export function scenarioLenses(analysis: Analysis): CodeLens[] {
   const summary = analysis.scenario;
@@ -122,6 +125,7 @@ export function scenarioLenses(analysis: Analysis): CodeLens[] {
   const lenses: CodeLens[] = [];
   const walk = (steps: readonly ScenarioStepSummary[]) => {
     for (const s of steps) {
+      if (lenses.length >= MAX_LENSES) return;
       if (s.result) {
         const line = analysis.lines.positionAt(s.span.start).line;
         lenses.push({ range: { start: { line, character: 0 }, end: { line, character: 0 } }, command: { title: outcomeLabel(s.result), command: "" } });
