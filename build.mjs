@@ -9,6 +9,7 @@
 //                           only when an analysis runs (server/src/engine/analysisLoader.ts)
 //   dist/client.js          the VS Code extension's entry: registers commands, nothing else
 //   dist/client-session.js  the rest of the client (vscode-languageclient), loaded after activation
+//   dist/client-testing.js  Test Explorer for dry-run scenarios, loaded with the session
 //   dist/lsp.js             the LSP libraries (vscode-jsonrpc, -protocol, -types), once, for server and client
 //
 // How the sharing works: a first pass bundles every entry alone and records which modules each contains. Within a
@@ -42,23 +43,25 @@ const ENTRIES = {
   analysis: { entry: "server/src/engine/analysis.ts" },
   client: { entry: "client/src/extension.ts", external: ["vscode"] },
   "client-session": { entry: "client/src/session.ts", external: ["vscode"] },
+  "client-testing": { entry: "client/src/testing.ts", external: ["vscode"] },
 };
 
 /** Table bundles and the entries that share them. The client's entry shares nothing: activation loads only it. */
 const GROUPS = [
   { table: "engine", entries: ["cli", "server", "analysis-worker", "analysis"] },
-  { table: "lsp", entries: ["server", "client-session"] },
+  { table: "lsp", entries: ["server", "client-session", "client-testing"] },
 ];
 
 /** Requests loaded lazily with require(), by importer: each becomes a require() of a sibling bundle. */
 const LAZY = [
   { request: "./analysis", importer: `${sep}server${sep}src${sep}engine${sep}analysisLoader.ts`, bundle: "./analysis.js" },
   { request: "./session", importer: `${sep}client${sep}src${sep}extension.ts`, bundle: "./client-session.js" },
+  { request: "./testing", importer: `${sep}client${sep}src${sep}extension.ts`, bundle: "./client-testing.js" },
 ];
 const lazy = {
   name: "lazy",
   setup(b) {
-    b.onResolve({ filter: /^\.\/(analysis|session)$/ }, (args) => {
+    b.onResolve({ filter: /^\.\/(analysis|session|testing)$/ }, (args) => {
       const target = LAZY.find((l) => l.request === args.path && args.importer.endsWith(l.importer));
       return target ? { path: target.bundle, external: true } : undefined;
     });

@@ -1,6 +1,8 @@
 // UI smoke test against the installed .vsix: drive code-server's workbench like a person (playwright-core + chromium).
 const { chromium } = require("playwright-core");
 const URL_ = process.env.CS_URL, WS = process.env.WS_FILE, SHOT = process.env.SHOT || "ui-smoke.png";
+// Screenshots of the scenario features, for the README (e2e.sh points this at docs/images).
+const IMAGES = process.env.IMAGES_DIR || require("node:path").dirname(SHOT);
 const t0 = Date.now();
 const lap = (m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
 // The capability map's screenshots (docs/images/ in the README come from here).
@@ -67,11 +69,53 @@ const MAP_SHOTS = process.env.MAP_SHOTS || require("node:path").dirname(SHOT);
     check((await page.locator(".view-line", { hasText: "# Prompt preview" }).count()) === 0, "Preview Effective Prompt opens the preview rendered beside the config");
     await page.waitForTimeout(600);
     await page.screenshot({ path: SHOT });
-    lap("prompt preview done");
+    lap("prompt preview");
+
+    // A dry-run scenario: each step's outcome inline (a code lens on the step), from the language server's run.
+    await palette("View: Close All Editors");
+    await page.keyboard.press("Control+P");
+    await page.waitForSelector(".quick-input-widget input", { state: "visible" });
+    await page.keyboard.type("research.dryrun.jsonc");
+    // Quick Open lists recently opened files while it searches: wait for the scenario's own row.
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: "research.dryrun.jsonc" }).first().waitFor({ timeout: 60000 });
+    await page.keyboard.press("Enter");
+    await page.locator(".tab.active", { hasText: "research.dryrun.jsonc" }).first().waitFor({ timeout: 60000 });
+    await page.locator(".codelens-decoration", { hasText: "✖ permission-denied by rule 0" }).first().waitFor({ timeout: 60000 });
+    const lenses = (await page.locator(".codelens-decoration").allInnerTexts()).join(" | ");
+    check(lenses.includes("✔ ok") && lenses.includes("· expected ok"), "each scenario step shows its outcome inline");
+    await page.waitForTimeout(600);
+    await page.screenshot({ path: `${IMAGES}/scenario-outcomes.png` });
+    lap("inline outcomes");
+
+    // Test Explorer: run every scenario; the failing step is marked, with its expected and actual outcome.
+    await page.locator('.activitybar .action-label[aria-label^="Testing"]').first().click();
+    await page.locator(".test-explorer .monaco-list-row", { hasText: "research.dryrun.jsonc" }).first().waitFor({ timeout: 60000 });
+    await palette("Test: Run All Tests");
+    await page.locator(".test-explorer .codicon-testing-failed-icon").first().waitFor({ timeout: 60000 });
+    lap("scenarios ran");
+    // Expand the scenario to its steps, when the view has not already.
+    const step = page.locator(".test-explorer .monaco-list-row", { hasText: "read_file /workspace/secrets/key.txt" }).first();
+    if (!(await step.isVisible())) {
+      await page.locator(".test-explorer .monaco-list-row", { hasText: "research.dryrun.jsonc" }).first().click();
+      await page.keyboard.press("ArrowRight");
+    }
+    await step.waitFor({ timeout: 60000 });
+    check((await step.locator(".codicon-testing-failed-icon").count()) === 1, "Test Explorer marks the failing step");
+    // The failure's peek in the editor (opened by itself for a failure in a visible editor): expected and actual outcome.
+    const peek = page.locator(".test-output-peek").first();
+    if (!(await peek.isVisible())) await step.dblclick();
+    await peek.waitFor({ timeout: 60000 });
+    await page.waitForTimeout(1500);
+    const peekText = await peek.innerText();
+    check(/Expected ok, got permission-denied/.test(peekText), "the failing step's message is shown in the editor");
+    await page.screenshot({ path: `${IMAGES}/test-explorer.png` });
+    lap("test explorer done");
+    await palette("View: Close All Editors");
     await capabilityMap(page, check);
     lap("done");
   } catch (e) {
     check(false, e.message.split("\n")[0]);
+    console.log(`testing view: ${await page.locator(".test-explorer").first().innerText({ timeout: 1000 }).catch(() => "(not shown)")}`);
     await page.screenshot({ path: SHOT.replace(/\.png$/, "-error.png") }).catch(() => {});
   }
   await browser.close();

@@ -12,6 +12,7 @@ import { ClientCommands, PREVIEW_SCHEME } from "./constants";
 import type { MapArgs } from "./capabilityMap";
 import type { CreateSampleArgs } from "./sample";
 import type { ExplainArgs, Session } from "./session";
+import type { ScenarioTests } from "./testing";
 
 export interface AgentSandboxApi {
   /** Settles when the language client is loaded and the server has answered `initialize`. */
@@ -22,6 +23,8 @@ export interface AgentSandboxApi {
   lastCheck(uri: string): DidCheckParams | undefined;
   /** The capability map's decoration of a file or folder in the Explorer (undefined: none, or not loaded yet). */
   mapDecoration(uri: string): { badge?: string; tooltip?: string; color?: string } | undefined;
+  /** Test Explorer's scenarios (testing.ts), once the session is loaded. */
+  scenarioTests: Promise<ScenarioTests>;
 }
 
 let session: Promise<Session> | undefined;
@@ -38,6 +41,14 @@ export function activate(context: vscode.ExtensionContext): AgentSandboxApi {
   });
   session = current;
   const ready = current.then((s) => s.ready);
+  // Test Explorer's dry-run scenarios, bundled apart too (dist/client-testing.js).
+  const scenarioTests = current.then((s) => {
+    const { ScenarioTests } = require("./testing") as typeof import("./testing");
+    const tests = new ScenarioTests(s.client);
+    context.subscriptions.push(tests);
+    return tests;
+  });
+  scenarioTests.catch((error) => void vscode.window.showErrorMessage(`Agent Sandbox: Test Explorer's scenarios did not load (${(error as Error).message}).`));
   ready.catch((error) => void vscode.window.showErrorMessage(`Agent Sandbox: the language server did not start (${(error as Error).message}).`));
   /** A handler that runs once the session is there. */
   const withSession =
@@ -68,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): AgentSandboxApi {
     const look = loaded?.capabilityMap.lookAt(vscode.Uri.parse(uri));
     return look && { badge: look.badge, tooltip: look.tooltip, color: look.colorId };
   };
-  return { ready, activationMs: performance.now() - started, lastCheck: (uri) => loaded?.lastCheck(uri), mapDecoration };
+  return { ready, activationMs: performance.now() - started, lastCheck: (uri) => loaded?.lastCheck(uri), mapDecoration, scenarioTests };
 }
 
 export function deactivate(): Thenable<void> | undefined {

@@ -65,7 +65,7 @@ export class Session implements vscode.Disposable {
       status.text = check.runtime ?? (check.kind === "dry-run" ? "Dry-run scenario" : "Agent Sandbox");
       const problems = check.counts.errors + check.counts.warnings + check.counts.information + check.counts.hints;
       const skipped = check.skipped?.length ? ` · ${check.skipped.length} not analysed exactly (${check.skipped[0]!.what}: ${check.skipped[0]!.why})` : "";
-      const pending = check.analysis === "pending" ? " · rule analysis running…" : "";
+      const pending = check.analysis === "pending" ? (check.kind === "dry-run" ? " · dry run running…" : " · rule analysis running…") : "";
       status.detail = `checked in ${check.durationMs} ms · ${problems} finding${problems === 1 ? "" : "s"}${skipped}${pending}`;
       status.severity = check.counts.errors > 0 ? vscode.LanguageStatusSeverity.Error : skipped ? vscode.LanguageStatusSeverity.Warning : vscode.LanguageStatusSeverity.Information;
       status.busy = check.analysis === "pending";

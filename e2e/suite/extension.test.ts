@@ -38,7 +38,12 @@ describe("Agent Sandbox in VS Code", () => {
   const folders = () => vscode.workspace.workspaceFolders ?? [];
   let a: vscode.TextDocument;
   let b: vscode.TextDocument;
-  let api: { ready: Promise<void>; activationMs: number; lastCheck(uri: string): { runtime?: string; durationMs: number } | undefined };
+  let api: {
+    ready: Promise<void>;
+    activationMs: number;
+    lastCheck(uri: string): { runtime?: string; durationMs: number } | undefined;
+    scenarioTests: Promise<{ controller: vscode.TestController; profile: vscode.TestRunProfile; lastOutcomes: Map<string, { state: string; message?: string; expected?: string; actual?: string }>; discover(): Promise<void> }>;
+  };
 
   before(async () => {
     const t0 = Date.now();
@@ -169,6 +174,90 @@ describe("Agent Sandbox in VS Code", () => {
     assert.ok(titles.includes("8 tools"), titles.join(" | "));
     assert.ok(titles.includes("auditor: 7 tools"), titles.join(" | "));
     assert.ok(titles.includes("Preview prompt") && titles.includes("Explain…"));
+  });
+
+  it("Test Explorer lists the scenario and its steps, runs it, and shows the failing step with expected and actual outcome", async () => {
+    const tests = await api.scenarioTests;
+    const scenarioUri = vscode.Uri.joinPath(folders()[0]!.uri, "research.dryrun.jsonc");
+    await tests.discover();
+    const file = await until("the scenario in Test Explorer", () => tests.controller.items.get(scenarioUri.toString()));
+    // Its steps come from the language server when the item is resolved (as the Testing view does on expanding it).
+    await tests.controller.resolveHandler!(file);
+    const children: vscode.TestItem[] = [];
+    file.children.forEach((c) => void children.push(c));
+    assert.deepEqual(
+      children.map((c) => c.label),
+      ["1. ls /workspace", "2. read_file /workspace/README.md", "3. read_file /workspace/secrets/key.txt", "4. write_file /workspace/notes.md", "5. task auditor"],
+    );
+    const task = children[4]!;
+    assert.equal(task.children.size, 2, "the task's own steps are its children");
+    // "Go to test" lands on the step.
+    const doc = await vscode.workspace.openTextDocument(scenarioUri);
+    assert.equal(children[2]!.range?.start.line, positionOf(doc, '"/workspace/secrets/key.txt"').line);
+    const t0 = Date.now();
+    await vscode.commands.executeCommand("testing.runAll");
+    const outcome = await until("the scenario's result", () => tests.lastOutcomes.get(file.id));
+    timings.scenarioRunMs = Date.now() - t0;
+    assert.equal(outcome.state, "failed");
+    const failing = tests.lastOutcomes.get(children[2]!.id)!;
+    assert.equal(failing.state, "failed");
+    assert.equal(failing.expected, "ok");
+    assert.match(failing.actual!, /^permission-denied by rule 0 \(deny \/workspace\/secrets\/\*\*\)/);
+    assert.match(failing.message!, /Expected ok, got permission-denied/);
+    assert.equal(tests.lastOutcomes.get(children[1]!.id)?.state, "passed");
+    let nested = "";
+    task.children.forEach((c) => (nested += `${tests.lastOutcomes.get(c.id)?.state} `));
+    assert.equal(nested, "passed passed ");
+  });
+
+  it("a continuous run re-runs the scenario when its config changes", async () => {
+    const tests = await api.scenarioTests;
+    const file = tests.controller.items.get(vscode.Uri.joinPath(folders()[0]!.uri, "research.dryrun.jsonc").toString())!;
+    assert.ok(file);
+    assert.equal(tests.profile.supportsContinuousRun, true);
+    const stop = new vscode.CancellationTokenSource();
+    const running = tests.profile.runHandler(new vscode.TestRunRequest([file], undefined, tests.profile, true), stop.token);
+    tests.lastOutcomes.clear();
+    const editor = await vscode.window.showTextDocument(a);
+    const rule = '"paths": ["/workspace/.env", "/workspace/secrets/**"]';
+    const at = a.getText().indexOf(rule);
+    assert.ok(at >= 0);
+    await editor.edit((e) => e.replace(new vscode.Range(a.positionAt(at), a.positionAt(at + rule.length)), '"paths": ["/workspace/.env"]'));
+    try {
+      await until("the continuous run to pass against the edited config", () => (tests.lastOutcomes.get(file.id)?.state === "passed" ? true : undefined));
+    } finally {
+      await vscode.window.showTextDocument(a);
+      await vscode.commands.executeCommand("undo");
+    }
+    await until("the continuous run to fail again after the undo", () => (tests.lastOutcomes.get(file.id)?.state === "failed" ? true : undefined));
+    stop.cancel();
+    await running;
+  });
+
+  it("shows each scenario step's outcome inline, and follows an unsaved edit of the config", async () => {
+    const scenarioUri = vscode.Uri.joinPath(folders()[0]!.uri, "research.dryrun.jsonc");
+    const doc = await vscode.workspace.openTextDocument(scenarioUri);
+    await vscode.window.showTextDocument(doc);
+    const titles = async () => ((await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", scenarioUri)) ?? []).map((l) => l.command?.title ?? "");
+    const secretLine = positionOf(doc, '"/workspace/secrets/key.txt"').line;
+    const lensOn = async (line: number) => ((await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", scenarioUri)) ?? []).find((l) => l.range.start.line === line)?.command?.title;
+    await until("the step outcomes", async () => ((await titles()).includes("✔ ok") ? true : undefined));
+    assert.equal(await lensOn(secretLine), "✖ permission-denied by rule 0 (deny /workspace/secrets/**) · expected ok");
+    assert.equal(codes(scenarioUri).filter((c) => c === "scenario-expectation-failed").length, 1, codes(scenarioUri).join(", "));
+    // The config loses its rule for secrets (unsaved): the step now reads the file.
+    const editor = await vscode.window.showTextDocument(a);
+    const rule = '"paths": ["/workspace/.env", "/workspace/secrets/**"]';
+    const at = a.getText().indexOf(rule);
+    assert.ok(at >= 0);
+    await editor.edit((e) => e.replace(new vscode.Range(a.positionAt(at), a.positionAt(at + rule.length)), '"paths": ["/workspace/.env"]'));
+    try {
+      await until("the step to pass against the edited config", async () => ((await lensOn(secretLine)) === "✔ ok" ? true : undefined));
+      await until("the failed expectation to go", () => (!codes(scenarioUri).includes("scenario-expectation-failed") ? true : undefined));
+    } finally {
+      await vscode.window.showTextDocument(a);
+      await vscode.commands.executeCommand("undo");
+    }
+    await until("the step to fail again", async () => ((await lensOn(secretLine))?.startsWith("✖ permission-denied") ? true : undefined));
   });
 
   it("Preview Effective Prompt opens the preview rendered, and it follows the config", async () => {

@@ -99,7 +99,8 @@ export interface DidCheckParams {
   /**
    * With the exact rule analysis on (`agentSandbox.ruleAnalysis`), diagnostics come in two phases: `pending` while
    * only the other checks' findings are in (the analysis runs in the background), `done` once its findings are in
-   * too (pull clients are then asked to pull again). Absent when the analysis is off, and for dry-run files.
+   * too (pull clients are then asked to pull again). Absent when the analysis is off. A dry-run scenario has the
+   * same two phases: its run is the second (absent when it cannot run).
    */
   analysis?: "pending" | "done";
 }
@@ -149,3 +150,53 @@ export interface CapabilityMapResult {
   truncated?: boolean;
 }
 export const CapabilityMapRequest = new RequestType<CapabilityMapParams, CapabilityMapResult, void>("agentSandbox/capabilityMap");
+/** A scenario file (`*.dryrun.jsonc`) to run, for Test Explorer. */
+export interface ScenarioRunParams {
+  uri: string;
+}
+/** One step of a scenario, with its result when the run reached it; a `task` step holds its subagent's steps. */
+export interface ScenarioStepRun {
+  /** The step's place in the file, stable while steps are only edited: `"3"`, `"10/1"` (the second step of step 10's task). */
+  id: string;
+  /** `read_file /workspace/.env` */
+  label: string;
+  tool: string;
+  /** The step's object in the file ("Go to test"), and its `expect` when it has one. */
+  range: Range;
+  expectRange?: Range;
+  /** Absent when the run did not reach the step (the scenario cannot run, or its task did not). */
+  result?: {
+    /** 1-based, in the order the steps ran. */
+    index: number;
+    agent: string;
+    outcome: string;
+    /** The outcome with its reason: `permission-denied by rule 0 (deny /workspace/.env)`. */
+    outcomeText: string;
+    output: string;
+    expected?: string;
+    /** Present when the step has an expectation. */
+    passed?: boolean;
+    /** Why the expectation failed, in words. */
+    failure?: string;
+  };
+  steps?: ScenarioStepRun[];
+}
+export interface ScenarioRunResult {
+  /** `false`: the file is not a readable scenario (`reason` says why). */
+  available: boolean;
+  reason?: string;
+  /** Whether the scenario ran; when it could not, `reason` says why (its config is missing, its agent unknown, ...). */
+  ran: boolean;
+  /** Every expectation met (false when it could not run). */
+  passed: boolean;
+  agent?: string;
+  role?: string | null;
+  runtime?: string;
+  /** The config the scenario names, when it names one: a change to it re-runs the scenario. */
+  configUri?: string;
+  steps: ScenarioStepRun[];
+  /** The run step by step, as `agent-sandbox dry-run` prints it, each step's output in full. */
+  transcript: string;
+}
+/** Runs a scenario as it is now (the open document's text, else the file on disk), against its config as it is now. */
+export const ScenarioRunRequest = new RequestType<ScenarioRunParams, ScenarioRunResult, void>("agentSandbox/runScenario");

@@ -64,8 +64,9 @@ for (const analysis of [true, false]) {
         assert.ok(expected, `the CLI reported ${path}`);
         const uri = pathToFileURL(path).href;
         await client.open(uri, readFileSync(path, "utf8"), /\.dryrun\.jsonc?$/.test(path) ? "agent-sandbox-dryrun" : "agent-sandbox");
-        // With the analysis on, the server answers with the other checks first and the analysis's findings after.
-        const actual = analysis ? await client.pullCompleteDiagnostics(uri) : await client.pullDiagnostics(uri);
+        // With the analysis on, the server answers with the other checks first and the analysis's findings after; a
+        // scenario's run is such a second phase too, with the analysis on or off.
+        const actual = await client.pullCompleteDiagnostics(uri);
         await client.close(uri);
         assert.deepEqual(
           actual.map((d) => ({

@@ -7,6 +7,8 @@ import { parseJsonc } from "./config/parse";
 import { SchemaValidator, type Schema } from "./config/schemaValidator";
 import type { Finding } from "./diagnostics";
 import { FixRendering } from "./fixOperations";
+import type { DryRunResult } from "./dryrun/runner";
+import type { ScenarioFile } from "./dryrun/scenario";
 import { finishFindings } from "./suppressions";
 import { LineIndex } from "./text";
 
@@ -16,6 +18,12 @@ export interface DryRunCheckResult {
   /** Finished as a config's are: severities and `agent-sandbox-ignore` comments applied, in file order. */
   findings: Finding[];
   lines: LineIndex;
+  /** The scenario as read (absent when the file does not parse). */
+  scenario?: ScenarioFile;
+  /** Whether the scenario can run (its config, agent and role exist); hosts that run it in a second phase ask. */
+  runnable: boolean;
+  /** The run the checks made, when they ran it (not in the `static` phase). */
+  run?: DryRunResult;
 }
 
 /** A config check's options (severities, default runtime) plus what the scenario checks need to run the scenario. */
@@ -30,10 +38,20 @@ export type DryRunCheckOptions = Pick<CheckOptions, "severities" | "defaultRunti
 export function checkDryRunText(text: string, options: DryRunCheckOptions = {}): DryRunCheckResult {
   const lines = new LineIndex(text);
   const parsed = parseJsonc(text);
-  const findings = [...parsed.findings];
+  // The run phase reports only what running finds: syntax and shape are the static phase's (the two together are
+  // exactly the whole check, which is what `check` prints).
+  const findings = options.phase === "run" ? [] : [...parsed.findings];
   // A scenario file is JSONC: the JSONC front end renders the schema's fixes.
   const fixes = new FixRendering(jsoncFrontEnd.renderer(text));
-  if (parsed.root) for (const f of validator.validate(parsed.root)) findings.push(fixes.finding(f));
-  if (parsed.root && !parsed.findings.some((f) => f.code === "json-syntax")) findings.push(...scenarioFindings(parsed.root, text, options));
-  return { findings: finishFindings(findings, text, lines, options.severities), lines };
+  if (parsed.root && options.phase !== "run") for (const f of validator.validate(parsed.root)) findings.push(fixes.finding(f));
+  const result: DryRunCheckResult = { findings, lines, runnable: false };
+  if (parsed.root && !parsed.findings.some((f) => f.code === "json-syntax")) {
+    const checked = scenarioFindings(parsed.root, text, options);
+    findings.push(...checked.findings);
+    result.scenario = checked.scenario;
+    result.runnable = checked.runnable;
+    if (checked.run) result.run = checked.run;
+  }
+  result.findings = finishFindings(findings, text, lines, options.severities);
+  return result;
 }

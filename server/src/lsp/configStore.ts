@@ -109,6 +109,12 @@ export class ConfigStore {
     this.settings.clear();
   }
 
+  /** The editor's text of an open file, by absolute path (a scenario runs against its config as the editor has it). */
+  readonly openText = (fsPath: string): string | undefined => {
+    for (const document of this.documents.all()) if (URI.toFsPath(document.uri) === fsPath) return document.getText();
+    return undefined;
+  };
+
   isOpen(uri: string): boolean {
     return this.documents.get(uri) !== undefined;
   }
@@ -156,7 +162,7 @@ export class ConfigStore {
     const settingsKey = JSON.stringify(settings);
     const cached = this.cache.get(uri);
     if (cached && cached.version === version && cached.settingsKey === settingsKey && cached.analysis.text === text) return cached.analysis;
-    const analysis = this.secondPhase ? analyzeFirstPhase(fsPath, text, settings, kind) : analyze(fsPath, text, settings, kind);
+    const analysis = this.secondPhase ? analyzeFirstPhase(fsPath, text, settings, kind, this.openText) : analyze(fsPath, text, settings, kind, false, this.openText);
     const entry: CacheEntry = { version, settingsKey, analysis };
     this.cache.set(uri, entry);
     if (analysis.exact === "pending") entry.complete = this.startSecondPhase(uri, entry, fsPath, settings, kind);
@@ -166,7 +172,13 @@ export class ConfigStore {
 
   private async startSecondPhase(uri: string, entry: CacheEntry, fsPath: string, settings: AnalysisSettings, kind: FileKind): Promise<Analysis | undefined> {
     const first = entry.analysis;
-    const result = await this.secondPhase!.runner.run(uri, { fsPath, text: first.text, settings, kind });
+    // The files open in the editor that the first phase read go along: the worker has no editor to ask.
+    const openTexts: Record<string, string> = {};
+    for (const dependency of first.dependencies) {
+      const open = this.openText(dependency);
+      if (open !== undefined) openTexts[dependency] = open;
+    }
+    const result = await this.secondPhase!.runner.run(uri, { fsPath, text: first.text, settings, kind, ...(Object.keys(openTexts).length ? { openTexts } : {}) });
     // Dropped, or finished for a text or settings that are no longer current.
     if (!result || this.cache.get(uri) !== entry) return undefined;
     entry.analysis = result.ok ? completeWith(first, result) : failedSecondPhase(first, result.error);
@@ -232,6 +244,19 @@ export class ConfigStore {
           break;
         }
       }
+    }
+    return out;
+  }
+
+  /**
+   * The scenarios whose analysis read `fsPath` (their config) with another text than `text`, its text now (`null`:
+   * it cannot be read): those that an edit of the config, or its closing, changes.
+   */
+  scenariosReadingOtherwise(fsPath: string, text: string | null): string[] {
+    const out: string[] = [];
+    for (const [uri, entry] of this.cache) {
+      const read = entry.analysis.readTexts;
+      if (read && Object.hasOwn(read, fsPath) && read[fsPath] !== text) out.push(uri);
     }
     return out;
   }

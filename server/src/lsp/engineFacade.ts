@@ -24,6 +24,7 @@ import { explainDecision, type Explanation } from "../engine/explain";
 import { CompiledRuleList } from "../engine/permissions/ruleList";
 import { FILESYSTEM_TOOLS, OPERATIONS, RUNTIME_IDS, type Operation, type RuntimeId } from "../engine/runtime";
 import { LineIndex } from "../engine/text";
+import { summarizeScenario, type ScenarioSummary } from "./scenarioRun";
 
 /** A config or dry-run file, or one of DeerFlow's own files checked in place (config.yaml, SKILL.md). */
 export type FileKind = "config" | "dry-run" | DeerFlowFileKind;
@@ -68,15 +69,28 @@ export interface Analysis {
    * analysis was not asked for, or there is nothing for it to analyse (no model).
    */
   exact?: "pending" | "done";
+  /** A dry-run scenario's steps, with their results once it ran (scenarioRun.ts). */
+  scenario?: ScenarioSummary;
+  /** A dry-run scenario's config as it read it, by absolute path (`null`: it could not be read). */
+  readTexts?: Record<string, string | null>;
 }
 
 /**
  * File access relative to the config file, exactly as the CLI gives it (so the parity test compares like with
  * like), recording every path asked for so that watchers can invalidate the result.
  */
-function recordingAccess(fsPath: string, dependencies: Set<string>): Pick<CheckOptions, "fileExists" | "readFile" | "listDirectory"> {
+function recordingAccess(fsPath: string, dependencies: Set<string>, openText?: OpenText, texts?: Record<string, string | null>): Pick<CheckOptions, "fileExists" | "readFile" | "listDirectory"> {
   const base = dirname(fsPath);
-  const access: Record<string, unknown> = { ...relativeAccess(fsPath) };
+  const disk = relativeAccess(fsPath);
+  const access: Record<string, unknown> = { ...disk };
+  // A file open in the editor is read as the editor has it (a scenario runs against its config's unsaved edits);
+  // what was read is kept, so that an edit elsewhere that leaves it as it was re-runs nothing.
+  access.readFile = (relativePath: string) => {
+    const path = resolve(base, relativePath);
+    const text = openText?.(path) ?? disk.readFile(relativePath);
+    if (texts) texts[path] = text ?? null;
+    return text;
+  };
   const out: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(access)) {
     if (typeof fn !== "function") continue;
@@ -88,13 +102,17 @@ function recordingAccess(fsPath: string, dependencies: Set<string>): Pick<CheckO
   return out as Pick<CheckOptions, "fileExists" | "readFile" | "listDirectory">;
 }
 
+/** The editor's text of a file open in it, by absolute path (`undefined`: not open, read it from disk). */
+export type OpenText = (fsPath: string) => string | undefined;
+
 /** The language ids package.json contributes. */
 export function fileKindOfLanguage(languageId: string): FileKind | undefined {
   return languageId === "agent-sandbox" ? "config" : languageId === "agent-sandbox-dryrun" ? "dry-run" : undefined;
 }
 
 /** Check one file. `fsPath` anchors relative inputs (`systemPromptFile`, skills); an unsaved file has none on disk. */
-export function analyze(fsPath: string, text: string, settings: AnalysisSettings, kind: FileKind = fileKindOf(fsPath) ?? "config", analysisOnly = false): Analysis {
+export function analyze(fsPath: string, text: string, settings: AnalysisSettings, kind: FileKind = fileKindOf(fsPath) ?? "config", analysisOnly = false, openText?: OpenText): Analysis {
+  if (kind === "dry-run") return analyzeScenario(fsPath, text, settings, analysisOnly ? "run" : undefined, openText);
   const started = performance.now();
   const dependencies = new Set<string>();
   if (kind === "deerflow-config" || kind === "skill") {
@@ -102,11 +120,6 @@ export function analyze(fsPath: string, text: string, settings: AnalysisSettings
     // Fixes are verified when a quick fix is asked for (codeActions.ts), not at every pause in typing.
     const result = checkDeerFlowText(text, kind, { ...recordingAccess(fsPath, dependencies), severities: settings.severities, verifyFixes: false });
     return { kind, text, lines: result.lines, findings: result.findings, model: result.model, dependencies, durationMs: performance.now() - started, skipped: [] };
-  }
-  if (kind === "dry-run") {
-    // The scenario's config is a dependency: an edit of it re-checks (and re-runs) the scenario.
-    const result = checkDryRunText(text, { ...scenarioCheckOptions(fsPath, recordingAccess(fsPath, dependencies).readFile), severities: settings.severities });
-    return { kind, text, lines: result.lines, findings: result.findings, model: undefined, dependencies, durationMs: performance.now() - started, skipped: [] };
   }
   const options: CheckOptions = {
     ...recordingAccess(fsPath, dependencies),
@@ -126,10 +139,31 @@ export function analyze(fsPath: string, text: string, settings: AnalysisSettings
  * says `exact: "pending"` and the server completes it in the background (`completeWith`). Without the analysis,
  * or without a model to analyse, this is `analyze` itself.
  */
-export function analyzeFirstPhase(fsPath: string, text: string, settings: AnalysisSettings, kind: FileKind = fileKindOf(fsPath) ?? "config"): Analysis {
+export function analyzeFirstPhase(fsPath: string, text: string, settings: AnalysisSettings, kind: FileKind = fileKindOf(fsPath) ?? "config", openText?: OpenText): Analysis {
+  if (kind === "dry-run") return analyzeScenario(fsPath, text, settings, "static", openText);
   if (!settings.analysis || kind !== "config") return analyze(fsPath, text, settings, kind);
   const first = analyze(fsPath, text, { ...settings, analysis: false }, kind);
   return first.model ? { ...first, exact: "pending" } : first;
+}
+
+/**
+ * A dry-run scenario, in the editor's two phases as a config is: `static`, every scenario check but the run (its
+ * config, agent, role, tools, arguments), at once; `run`, the scenario's run and the expectations it fails, in the
+ * worker thread (a 10,000-step scenario must not hold up the thread that answers requests). Without a phase, both
+ * (what `check` gives). The scenario's config is a dependency: an edit of it re-checks and re-runs the scenario.
+ */
+function analyzeScenario(fsPath: string, text: string, settings: AnalysisSettings, phase: "static" | "run" | undefined, openText: OpenText | undefined): Analysis {
+  const started = performance.now();
+  const dependencies = new Set<string>();
+  const readTexts: Record<string, string | null> = {};
+  const readFile = recordingAccess(fsPath, dependencies, openText, readTexts).readFile;
+  const result = checkDryRunText(text, { ...scenarioCheckOptions(fsPath, readFile), severities: settings.severities, ...(phase ? { phase } : {}) });
+  const analysis: Analysis = { kind: "dry-run", text, lines: result.lines, findings: result.findings, model: undefined, dependencies, durationMs: performance.now() - started, skipped: [], readTexts };
+  const scenario = summarizeScenario(result, fsPath);
+  if (scenario) analysis.scenario = scenario;
+  // Only a scenario that can run has a second phase (one that cannot is complete with its static findings).
+  if (phase === "static" && result.runnable) analysis.exact = "pending";
+  return analysis;
 }
 
 /** What the second phase sends back: the exact analysis's findings of the same text (the rest are the first phase's). */
@@ -138,6 +172,8 @@ export interface SecondPhaseResult {
   skipped: SkippedAnalysis[];
   dependencies: string[];
   durationMs: number;
+  /** A dry-run scenario's steps with their results. */
+  scenario?: ScenarioSummary;
 }
 
 /**
@@ -155,6 +191,7 @@ export function completeWith(first: Analysis, result: SecondPhaseResult): Analys
     dependencies: new Set([...first.dependencies, ...result.dependencies]),
     durationMs: result.durationMs,
     exact: "done",
+    ...(result.scenario ? { scenario: result.scenario } : {}),
   };
 }
 

@@ -3,7 +3,11 @@
  * the first phase's analysis lacks (plain data, so that it crosses from the worker thread by structured clone).
  */
 import { AnalysisCancelled, runCancellable } from "../engine/cancellation";
-import { analyze, type AnalysisSettings, type FileKind, type SecondPhaseResult } from "./engineFacade";
+import { analyze, type AnalysisSettings, type FileKind, type OpenText, type SecondPhaseResult } from "./engineFacade";
+
+function openTextIn(texts: Record<string, string> | undefined): OpenText | undefined {
+  return texts ? (fsPath) => (Object.hasOwn(texts, fsPath) ? texts[fsPath] : undefined) : undefined;
+}
 
 export interface ExactJob {
   id: number;
@@ -11,6 +15,8 @@ export interface ExactJob {
   text: string;
   settings: AnalysisSettings;
   kind: FileKind;
+  /** Files open in the editor that the first phase read (a scenario's config), by absolute path: their text there. */
+  openTexts?: Record<string, string>;
 }
 
 /** `interrupted`: the job was dropped while it ran, and stopped there rather than finishing. */
@@ -30,9 +36,17 @@ export function runExactJob(job: ExactJob, flags?: Int32Array): ExactJobResult {
   try {
     // The analysis alone: the first phase has every other finding of this text (completeWith joins them), so the
     // worker neither repeats those checks nor copies their findings back.
-    const analysis = runCancellable(dropped, () => analyze(job.fsPath, job.text, { ...job.settings, analysis: true }, job.kind, true));
+    const analysis = runCancellable(dropped, () => analyze(job.fsPath, job.text, { ...job.settings, analysis: true }, job.kind, true, openTextIn(job.openTexts)));
     if (dropped()) return { id: job.id, dropped: true };
-    return { id: job.id, ok: true, findings: analysis.findings, skipped: [...analysis.skipped], dependencies: [...analysis.dependencies], durationMs: analysis.durationMs };
+    return {
+      id: job.id,
+      ok: true,
+      findings: analysis.findings,
+      skipped: [...analysis.skipped],
+      dependencies: [...analysis.dependencies],
+      durationMs: analysis.durationMs,
+      ...(analysis.scenario ? { scenario: analysis.scenario } : {}),
+    };
   } catch (error) {
     if (error instanceof AnalysisCancelled) return { id: job.id, dropped: true, interrupted: true };
     return { id: job.id, ok: false, error: (error as Error).stack ?? String(error) };

@@ -24,10 +24,11 @@ import {
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { LineIndex } from "../engine/text";
-import { AgentsRequest, CapabilityMapRequest, DidCheckNotification, EffectiveToolsRequest, ExplainRequest, PromptPreviewRequest } from "../protocol";
+import { AgentsRequest, CapabilityMapRequest, DidCheckNotification, EffectiveToolsRequest, ExplainRequest, PromptPreviewRequest, ScenarioRunRequest } from "../protocol";
 import { asksForFixAll, CODE_ACTION_KINDS, codeActions, recheckerFor } from "./codeActions";
 import { codeLenses } from "./codeLens";
 import { complete } from "./completion";
+import { ConfigEdits } from "./configEdits";
 import { ConfigStore, type ServerSettings } from "./configStore";
 import { agentsOfConfig, capabilityMapOfConfig, effectiveToolsOfConfig, explainInConfig, promptPreviewOfConfig } from "./customRequests";
 import { countBySeverity, diagnosticsOf, fullReport } from "./diagnostics";
@@ -37,6 +38,7 @@ import { ExactPhase } from "./exactPhase";
 import { foldingRanges } from "./folding";
 import { formatEdits } from "./formatting";
 import { hover } from "./hover";
+import { scenarioLenses, scenarioRunResult } from "./scenarioRun";
 import { URI } from "./uri";
 
 declare const AGENT_SANDBOX_VERSION: string;
@@ -267,6 +269,7 @@ documents.onDidOpen((event) => {
 });
 documents.onDidChangeContent((event) => {
   if (!pull) schedulePublish(event.document.uri);
+  configEdits.edited(event.document.uri);
 });
 documents.onDidClose((event) => {
   const uri = event.document.uri;
@@ -279,7 +282,20 @@ documents.onDidClose((event) => {
     void publish(uri);
   } else if (!pull) clearPushed(uri);
   else store.forget(uri);
+  // The scenarios that ran against the editor's text of this config now read it from disk again.
+  configEdits.edited(uri);
 });
+
+const configEdits = new ConfigEdits(store, () => options.debounceMs ?? 100, rerunScenarios, (message) => connection.console.error(message));
+
+/** Scenarios whose config changed: checked and run again (a pull client is asked to pull, for the first phase too). */
+function rerunScenarios(uris: string[]): void {
+  for (const uri of uris) {
+    store.invalidate(uri);
+    void publish(uri);
+  }
+  if (pull && uris.some((uri) => documents.get(uri))) requestDiagnosticRefresh();
+}
 
 connection.onDidChangeConfiguration(() => {
   store.clearSettings();
@@ -506,7 +522,10 @@ connection.onDocumentRangeFormatting(
 connection.onCodeLens(
   safe("textDocument/codeLens", [], async (params) => {
     const open = await openAnalysis(params.textDocument.uri);
-    return open ? codeLenses(open.analysis, params.textDocument.uri) : [];
+    if (!open) return [];
+    // A scenario's lenses are its steps' outcomes: they wait for its run (the second phase).
+    if (open.analysis.kind === "dry-run") return scenarioLenses((await store.completeAnalysisOf(params.textDocument.uri)) ?? open.analysis);
+    return codeLenses(open.analysis, params.textDocument.uri);
   }),
 );
 
@@ -520,6 +539,13 @@ connection.onRequest(
   safe("promptPreview", { available: false, markdown: "" }, async (params) => {
     const target = store.targetOf(params.uri);
     return promptPreviewOfConfig(await store.analysisOf(params.uri), target?.fsPath ?? "", params);
+  }),
+);
+connection.onRequest(
+  ScenarioRunRequest,
+  safe("runScenario", { available: false, ran: false, passed: false, steps: [], transcript: "" }, async (params) => {
+    await configEdits.flush();
+    return scenarioRunResult(await store.completeAnalysisOf(params.uri), URI.fromFsPath);
   }),
 );
 connection.onRequest(ExplainRequest, safe("explain", { available: false }, async (params) => explainInConfig(await store.analysisOf(params.uri), params.uri, params)));

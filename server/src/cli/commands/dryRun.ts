@@ -6,7 +6,7 @@ import { findAgent } from "../../engine/agents/agents";
 import { runScenario, type StepResult } from "../../engine/dryrun/runner";
 import { scenarioOf } from "../../engine/dryrun/scenario";
 import { callsFromRecording } from "../../engine/dryrun/fromMessages";
-import type { DenialEntry } from "../../engine/dryrun/outcomes";
+import { outcomeWords, stepTitle, type DenialEntry } from "../../engine/dryrun/outcomes";
 import { memoryWorkspace } from "../../engine/workspace/source";
 import { flag, oneOf, UsageError, type ParsedArgs } from "../args";
 import { displayPath, findFiles, isDirectory, isDryRunFileName, readTextFile, relativeAccess } from "../files";
@@ -193,21 +193,7 @@ function scenarioFromRecording(args: ParsedArgs, io: Io, recording: string): Sce
   return runScenarioSource(text, write !== undefined ? displayPath(write) : `${displayPath(recording)} (recorded run)`, dir);
 }
 
-/** A step's subject in a few words: `read_file /workspace/README.md`, `task auditor`. */
-export function stepTitle(s: { tool: string; args: Record<string, unknown> }): string {
-  const a = s.args;
-  const subject = a.file_path ?? a.path ?? a.pattern ?? a.command ?? a.subagent_type;
-  if (typeof subject !== "string") return s.tool;
-  // A line per step: a megabyte-long argument is shortened (the JSON output keeps it whole).
-  return `${s.tool} ${subject.length > 120 ? `${subject.slice(0, 117)}...` : subject}`;
-}
-
-/** The outcome with its reason: `permission-denied by rule 0 (deny /workspace/.env)`. */
-export function outcomeWords(s: { outcome: string; rule?: { index: number; pattern: string; mode: string } | null; reason?: string }): string {
-  if (s.rule) return `${s.outcome} by rule ${s.rule.index} (${s.rule.mode} ${s.rule.pattern})`;
-  if (s.reason && s.outcome !== "ok") return `${s.outcome}: ${s.reason}`;
-  return s.outcome;
-}
+export { outcomeWords, stepTitle };
 
 function dryRunText(scenarios: readonly ScenarioJson[], summary: { scenarios: number; passed: number; failed: number }, color: boolean): string {
   const lines: string[] = [];

@@ -15,6 +15,12 @@ export interface ScenarioCheckOptions {
   configAccess?: (configPath: string) => Pick<CheckOptions, "fileExists" | "readFile" | "listDirectory">;
   /** The sample workspace: the config's path (relative to the scenario) and `workspace.root` as written. */
   workspace?: (configPath: string, root: string) => WorkspaceSource | undefined;
+  /**
+   * Which checks run: all of them (the default, as `check` does); `static`, every check but those that run the
+   * scenario (`needsRun`); `run`, only those. The language server checks a scenario in these two halves: the
+   * static ones at once, the run in its worker thread (an edit must never wait for a long scenario).
+   */
+  phase?: "static" | "run";
 }
 
 /** One scenario check = one code = one file = one page in docs/checks/<code>.md, like the config checks. */
@@ -22,6 +28,8 @@ export interface ScenarioCheck {
   readonly code: string;
   readonly severity: Severity;
   readonly summary: string;
+  /** The check runs the scenario (`context.run()`): the language server's second phase, off its main thread. */
+  readonly needsRun?: boolean;
   run(context: ScenarioCheckContext): void;
 }
 

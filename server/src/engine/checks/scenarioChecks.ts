@@ -6,7 +6,8 @@ import { jsoncFrontEnd } from "../config/jsoncFrontEnd";
 import { FixRendering } from "../fixOperations";
 import type { Finding } from "../diagnostics";
 import { runScenario, type DryRunResult } from "../dryrun/runner";
-import { scenarioOf } from "../dryrun/scenario";
+import { scenarioOf, type ScenarioFile } from "../dryrun/scenario";
+import { AnalysisCancelled } from "../cancellation";
 import { memoryWorkspace } from "../workspace/source";
 import { scenarioAgentUnknown } from "./scenarioAgentUnknown";
 import { scenarioArgsInvalid } from "./scenarioArgsInvalid";
@@ -28,13 +29,24 @@ export const SCENARIO_CHECKS: readonly ScenarioCheck[] = [
   scenarioExpectationFailed,
 ];
 
+/** What the scenario checks found, and what they ran. */
+export interface ScenarioCheckOutcome {
+  findings: Finding[];
+  scenario: ScenarioFile;
+  /** The scenario can run: its config reads as a model that has its agent (and its role, when it names one). */
+  runnable: boolean;
+  /** The run the checks made (not in the `static` phase, nor when the scenario cannot run). */
+  run: DryRunResult | undefined;
+}
+
 /**
- * Every scenario check on one scenario file. Needs a host that can read the config (`options.readFile`); without
- * one (an unsaved file, a host that reads nothing) only the shape checks apply and this reports nothing.
+ * Every scenario check on one scenario file (or one phase's, `options.phase`). Needs a host that can read the
+ * config (`options.readFile`); without one (an unsaved file, a host that reads nothing) only the shape checks apply
+ * and this reports nothing.
  */
-export function scenarioFindings(root: JsonNode, text: string, options: ScenarioCheckOptions): Finding[] {
-  if (!options.readFile) return [];
+export function scenarioFindings(root: JsonNode, text: string, options: ScenarioCheckOptions): ScenarioCheckOutcome {
   const scenario = scenarioOf(root);
+  if (!options.readFile) return { findings: [], scenario, runnable: false, run: undefined };
   let config: ScenarioCheckContext["config"];
   if (scenario.config !== undefined && scenario.configNode) {
     const configText = options.readFile(scenario.config);
@@ -43,30 +55,33 @@ export function scenarioFindings(root: JsonNode, text: string, options: Scenario
     config = { path: scenario.config, node: scenario.configNode, text: configText, result };
   }
   const model = config?.result?.model;
+  // An unknown agent cannot run; an unknown role would only show DeerFlow denying everything (both are errors).
+  const roleKnown = scenario.role === null || (model !== undefined && (policyOf(model)?.roles.includes(scenario.role) ?? false));
+  const runnable = !!model && !!findAgent(model, scenario.agent) && roleKnown && scenario.config !== undefined;
   let ran: DryRunResult | undefined | null = null;
+  const run = (): DryRunResult | undefined => {
+    if (ran === null) {
+      ran = undefined;
+      if (runnable && options.phase !== "static") {
+        const wsRoot = model!.workspace?.root?.value;
+        const workspace = (wsRoot !== undefined ? options.workspace?.(scenario.config!, wsRoot) : undefined) ?? memoryWorkspace({});
+        ran = runScenario(model!, scenario, workspace);
+      }
+    }
+    return ran;
+  };
   const findings: Finding[] = [];
   // A scenario file is JSONC: its fixes are rendered by the JSONC front end.
   const rendering = new FixRendering(jsoncFrontEnd.renderer(text));
   for (const check of SCENARIO_CHECKS) {
+    if (options.phase === "static" ? check.needsRun : options.phase === "run" ? !check.needsRun : false) continue;
     const context: ScenarioCheckContext = {
       text,
       root,
       scenario,
       config,
       model,
-      run() {
-        if (ran === null) {
-          ran = undefined;
-          // An unknown agent cannot run; an unknown role would only show DeerFlow denying everything (both are errors).
-          const roleKnown = scenario.role === null || (model !== undefined && (policyOf(model)?.roles.includes(scenario.role) ?? false));
-          if (model && findAgent(model, scenario.agent) && roleKnown && scenario.config !== undefined) {
-            const wsRoot = model.workspace?.root?.value;
-            const workspace = (wsRoot !== undefined ? options.workspace?.(scenario.config, wsRoot) : undefined) ?? memoryWorkspace({});
-            ran = runScenario(model, scenario, workspace);
-          }
-        }
-        return ran;
-      },
+      run,
       report({ fixes, ...f }) {
         findings.push({ ...f, code: check.code, severity: f.severity ?? check.severity, ...(fixes !== undefined ? { fixes: rendering.fixes(fixes) } : {}) });
       },
@@ -74,9 +89,11 @@ export function scenarioFindings(root: JsonNode, text: string, options: Scenario
     try {
       check.run(context);
     } catch (error) {
+      // A run the host stopped (the language server's worker: a newer text came) ends the whole check.
+      if (error instanceof AnalysisCancelled) throw error;
       // A check that fails says so instead of taking the file's other findings with it.
       findings.push({ code: "internal-error", severity: "error", message: `The ${check.code} check failed.`, detail: (error as Error).message, span: { start: 0, end: 0 } });
     }
   }
-  return findings;
+  return { findings, scenario, runnable, run: options.phase === "static" ? undefined : run() };
 }

@@ -11,6 +11,7 @@ export const scenarioExpectationFailed: ScenarioCheck = {
   code: "scenario-expectation-failed",
   severity: "warning",
   summary: "Running the scenario gives another outcome than a step expects.",
+  needsRun: true,
   run(context) {
     const run = context.run();
     if (!run) return;

@@ -31,3 +31,19 @@ export interface DenialEntry {
   reasonCodes: string[];
   failClosed: boolean;
 }
+
+/** A step's subject in a few words: `read_file /workspace/README.md`, `task auditor`. */
+export function stepTitle(s: { tool: string; args: Record<string, unknown> }): string {
+  const a = s.args;
+  const subject = a.file_path ?? a.path ?? a.pattern ?? a.command ?? a.subagent_type;
+  if (typeof subject !== "string") return s.tool;
+  // A line per step: a megabyte-long argument is shortened (the JSON output keeps it whole).
+  return `${s.tool} ${subject.length > 120 ? `${subject.slice(0, 117)}...` : subject}`;
+}
+
+/** The outcome with its reason: `permission-denied by rule 0 (deny /workspace/.env)`. */
+export function outcomeWords(s: { outcome: string; rule?: { index: number; pattern: string; mode: string } | null; reason?: string }): string {
+  if (s.rule) return `${s.outcome} by rule ${s.rule.index} (${s.rule.mode} ${s.rule.pattern})`;
+  if (s.reason && s.outcome !== "ok") return `${s.outcome}: ${s.reason}`;
+  return s.outcome;
+}

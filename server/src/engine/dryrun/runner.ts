@@ -5,6 +5,7 @@ import { routeScoping } from "../agents/construction";
 import { effectiveToolsOf, policyOf, type EffectiveTool } from "../agents/effectiveTools";
 import type { BackendSpec, ConfigModel } from "../config/model";
 import type { JsonNode } from "../config/parse";
+import { throwIfCancelled } from "../cancellation";
 import { CompiledRuleList } from "../permissions/ruleList";
 import { isFilesystemToolName } from "../runtime/runtime";
 import { emptyDir, workspaceDir, type OverlayDir } from "../workspace/overlay";
@@ -125,6 +126,8 @@ class Run {
   }
 
   private runStep(agent: AgentRef, step: StepInput, depth: number): void {
+    // The language server runs scenarios in a worker and stops a run whose text is stale (a no-op elsewhere).
+    throwIfCancelled();
     const callId = `call_${++this.calls}`;
     const result: StepResult = { index: this.results.length + 1, agent: agent.name, tool: step.tool, args: step.args, callId, outcome: "ok", output: "", depth, node: step.node, input: step };
     this.results.push(result);
