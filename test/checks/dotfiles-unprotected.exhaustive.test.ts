@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { checkConfigText } from "../../server/src/engine/checkConfig";
-import { DOTFILE_FIX_DEPTH } from "../../server/src/engine/checks/dotfilesUnprotected";
+import { DOTFILE_FIX_DEPTH } from "../../server/src/engine/checks/dotfile/dotfilesUnprotected";
 import { dotMatches } from "../../server/src/engine/automata/dotMatching";
 import { decideToolPath } from "../../server/src/engine/permissions/decideToolPath";
 import { CompiledRuleList, type PermissionRuleInput } from "../../server/src/engine/permissions/ruleList";

@@ -5,7 +5,7 @@ import { deepagentsPy } from "../../server/src/engine/runtime";
 import { CompiledRuleList, type PermissionRuleInput } from "../../server/src/engine/permissions/ruleList";
 import { decideToolPath } from "../../server/src/engine/permissions/decideToolPath";
 import { checkConfigText } from "../../server/src/engine/checkConfig";
-import { DOTFILE_FIX_DEPTH, dotfilesUnprotected, fixFor } from "../../server/src/engine/checks/dotfilesUnprotected";
+import { DOTFILE_FIX_DEPTH, dotfilesUnprotected, fixFor } from "../../server/src/engine/checks/dotfile/dotfilesUnprotected";
 import { clearDotfileGaps, dotfileGaps } from "../../server/src/engine/automata/dotfileGaps";
 import { dotMatches } from "../../server/src/engine/automata/dotMatching";
 import { generateConfigText } from "../../bench/generate";

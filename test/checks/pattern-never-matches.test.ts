@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { applyFix, config, expectFindings, expectNoFindings, findings } from "../helpers/checkFixture";
 import { deepagentsJs, deepagentsPy, type Runtime } from "../../server/src/engine/runtime";
-import { neverMatchReason } from "../../server/src/engine/checks/patternNeverMatches";
+import { neverMatchReason } from "../../server/src/engine/checks/pattern/patternNeverMatches";
 import type { Finding } from "../../server/src/engine/diagnostics";
 
 const CODE = "pattern-never-matches";

@@ -4,11 +4,11 @@
  * analysisLoader.ts (the build bundles it apart, as dist/analysis.js). Import from here only in code that runs the
  * analysis anyway.
  */
-import { ruleShadowed } from "./checks/ruleShadowed";
-import { ruleRedundant } from "./checks/ruleRedundant";
-import { rulePartiallyShadowed } from "./checks/rulePartiallyShadowed";
-import { runtimeDivergence } from "./checks/runtimeDivergence";
-import { dotfilesUnprotected } from "./checks/dotfilesUnprotected";
+import { ruleShadowed } from "./checks/rule/ruleShadowed";
+import { ruleRedundant } from "./checks/rule/ruleRedundant";
+import { rulePartiallyShadowed } from "./checks/rule/rulePartiallyShadowed";
+import { runtimeDivergence } from "./checks/runtime/runtimeDivergence";
+import { dotfilesUnprotected } from "./checks/dotfile/dotfilesUnprotected";
 
 export { ruleShadowed, ruleRedundant, rulePartiallyShadowed, runtimeDivergence, dotfilesUnprotected };
 export { pathEscalationFindings } from "./automata/escalation";

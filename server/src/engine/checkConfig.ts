@@ -1,9 +1,9 @@
 import configSchema from "../../../schemas/agent-sandbox.schema.json";
 import { exactAnalysis } from "./analysisLoader";
 import { ANALYSIS_CHECKS, CHECKS } from "./checks";
-import { subagentEscalation } from "./checks/subagentEscalation";
+import { subagentEscalation } from "./checks/subagent/subagentEscalation";
 import type { Check, CheckContext } from "./checks/check";
-import { PatternTable } from "./checks/patternTable";
+import { PatternTable } from "./checks/common/patternTable";
 import { buildModel, type ConfigModel } from "./config/model";
 import { parseJsonc } from "./config/parse";
 import { SchemaValidator, type Schema } from "./config/schemaValidator";

@@ -11,7 +11,7 @@ import { Budget, BudgetExceeded, DEFAULT_RULE_BUDGET } from "./budget";
 import { analysisForCheck, describeList, type ModelAnalysis } from "./modelAnalysis";
 import type { Decision, RuleForOperation, RuleTables } from "./ruleTables";
 import type { Condition } from "./tables";
-import { shown } from "../checks/ruleAnalysisText";
+import { shown } from "../checks/common/ruleAnalysisText";
 
 /** One (operation, path) the main agent's rules deny and a subagent's rules do not. */
 export interface PathEscalation {

@@ -2,7 +2,7 @@ import type { ConfigModel } from "../config/model";
 import type { Finding, Severity, Skipped } from "../diagnostics";
 import type { ModelFix } from "../fixOperations";
 import type { Runtime } from "../runtime/runtime";
-import type { PatternTable } from "./patternTable";
+import type { PatternTable } from "./common/patternTable";
 
 /**
  * One check = one diagnostic code = one file in this folder = one page in docs/checks/<code>.md.

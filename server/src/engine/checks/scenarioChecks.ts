@@ -9,14 +9,14 @@ import { runScenario, type DryRunResult } from "../dryrun/runner";
 import { scenarioOf, type ScenarioFile } from "../dryrun/scenario";
 import { AnalysisCancelled } from "../cancellation";
 import { memoryWorkspace } from "../workspace/source";
-import { scenarioAgentUnknown } from "./scenarioAgentUnknown";
-import { scenarioArgsInvalid } from "./scenarioArgsInvalid";
+import { scenarioAgentUnknown } from "./scenario/scenarioAgentUnknown";
+import { scenarioArgsInvalid } from "./scenario/scenarioArgsInvalid";
 import type { ScenarioCheck, ScenarioCheckContext, ScenarioCheckOptions } from "./scenarioCheck";
-import { scenarioConfigInvalid } from "./scenarioConfigInvalid";
-import { scenarioConfigMissing } from "./scenarioConfigMissing";
-import { scenarioExpectationFailed } from "./scenarioExpectationFailed";
-import { scenarioRoleUnknown } from "./scenarioRoleUnknown";
-import { scenarioToolUnknown } from "./scenarioToolUnknown";
+import { scenarioConfigInvalid } from "./scenario/scenarioConfigInvalid";
+import { scenarioConfigMissing } from "./scenario/scenarioConfigMissing";
+import { scenarioExpectationFailed } from "./scenario/scenarioExpectationFailed";
+import { scenarioRoleUnknown } from "./scenario/scenarioRoleUnknown";
+import { scenarioToolUnknown } from "./scenario/scenarioToolUnknown";
 
 /** The checks of `*.dryrun.jsonc` files beyond syntax and shape, in catalogue order. */
 export const SCENARIO_CHECKS: readonly ScenarioCheck[] = [

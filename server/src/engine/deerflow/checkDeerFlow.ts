@@ -5,8 +5,8 @@
  */
 import type { CheckContext } from "../checks/check";
 import { CHECKS } from "../checks/index";
-import { reportAllowedToolsString, allowedToolsItems } from "../checks/skillAllowedToolsString";
-import { reportUnknownSkillTools, skillToolNames } from "../checks/skillToolUnknown";
+import { reportAllowedToolsString, allowedToolsItems } from "../checks/skill/skillAllowedToolsString";
+import { reportUnknownSkillTools, skillToolNames } from "../checks/skill/skillToolUnknown";
 import type { CheckResult } from "../checkConfig";
 import type { ConfigModel } from "../config/model";
 import type { Finding, Severity, Skipped } from "../diagnostics";

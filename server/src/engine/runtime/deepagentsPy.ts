@@ -102,7 +102,7 @@ export const deepagentsPy: Runtime = {
     const plainRegex = () => (plain === null ? (plain = pattern.startsWith("/") ? pyPlainPathRegex(full()) : undefined) : plain);
     // The restatement as a small automaton (exact on plain paths, a sure "no" on any string), built once the
     // pattern has needed the Pike VM `DFA_AFTER` times: building costs tens of VM runs, and compiled patterns
-    // are shared across runs (checks/patternTable.ts), so a busy one pays once.
+    // are shared across runs (checks/common/patternTable.ts), so a busy one pays once.
     let dfa: PlainPathDfa | undefined | null = null;
     let vmRuns = 0;
     // Until the automaton exists, a simple pattern asked about a plain path is read off its text (simpleGlob.ts),

@@ -183,7 +183,7 @@ function coversFrom128(ranges: ReadonlyArray<readonly [number, number]>): boolea
 // ---------------------------------------------------------------------------------------------------------------
 // One pattern's restatement as a small deterministic automaton, built lazily: a fast exact `matches` for plain
 // paths, and a fast exact "no" for every string (the restatement accepts a superset everywhere). A compiled
-// pattern outlives the rule lists that use it (checks/patternTable.ts shares them across runs), so what this
+// pattern outlives the rule lists that use it (checks/common/patternTable.ts shares them across runs), so what this
 // builds is paid once per pattern, where a rule list's automaton is paid once per list.
 
 /** Past this many states the pattern keeps its Pike VM (a class-heavy pattern can need exponentially many). */
