@@ -25,7 +25,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { clearAnalysisCaches } from "../server/src/engine/automata/languages";
-import { pathEscalationFindings } from "../server/src/engine/automata/escalation";
+import { subagentEscalation } from "../server/src/engine/checks/subagent/subagentEscalation";
 import { clearAnalysisResults, skippedAnalyses } from "../server/src/engine/automata/modelAnalysis";
 import { checkConfigText } from "../server/src/engine/checkConfig";
 import { ANALYSIS_CHECKS } from "../server/src/engine/checks";
@@ -86,7 +86,8 @@ export function analyse(text: string): { findings: Record<string, number>; skipp
     },
   });
   for (const check of ANALYSIS_CHECKS) check.run(context(check.code));
-  findings["subagent-escalation (paths)"] = pathEscalationFindings(context("subagent-escalation")).length;
+  // Its path half only: `analysisOnly` leaves out the tool half.
+  subagentEscalation.run({ ...context("subagent-escalation (paths)"), analysisOnly: true });
   return { findings, skipped: skippedAnalyses(model).length };
 }
 

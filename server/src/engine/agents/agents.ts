@@ -1,4 +1,5 @@
 import type { ConfigModel, MiddlewareSpec, RuleListSpec, SubagentSpec } from "../config/model";
+import type { JsonNode } from "../config/parse";
 import { Memo } from "../memo";
 
 /** The agents a config defines: the main agent, the general-purpose subagent (unless replaced), each subagent. */
@@ -138,4 +139,16 @@ export function rulesForAgent(model: ConfigModel, agent: AgentRef): AgentRules {
       : { list: undefined, source: "none", why: "it inherits the top-level permissions; there are none" };
   }
   return subagentDefaultRules(model, agent.spec);
+}
+
+/** An agent other than the main one, in words: "the general-purpose subagent", "subagent \"auditor\"". */
+export function agentLabel(agent: AgentRef): string {
+  return agent.kind === "general-purpose" ? "the general-purpose subagent" : `subagent ${JSON.stringify(agent.name)}`;
+}
+
+/** Where a finding about the rules an agent is given points: its own `permissions` (or its entry), else `list`'s node. */
+export function agentRulesNode(agent: AgentRef, list: RuleListSpec | undefined): JsonNode | undefined {
+  if (agent.kind !== "subagent") return list?.node;
+  const p = agent.spec.permissions;
+  return p.kind === "list" ? p.list.node : p.kind === "null" ? p.node : agent.spec.nameNode ?? agent.spec.node;
 }

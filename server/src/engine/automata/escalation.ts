@@ -1,17 +1,13 @@
-import { agentsOf, rulesForAgent, type AgentRef } from "../agents/agents";
+import { agentLabel, agentRulesNode, agentsOf, rulesForAgent, type AgentRef } from "../agents/agents";
 import { agentFilesystem } from "../agents/backends";
-import type { CheckContext, ReportedFinding } from "../checks/check";
-import type { RuleListSpec } from "../config/model";
 import { spanOf } from "../config/parse";
-import { addKey, copyOf, insertElements, onePerLine, replaceWith, type FixOperation, type ModelFix } from "../fixOperations";
-import { CompiledRuleList, type PermissionRuleInput } from "../permissions/ruleList";
-import type { Operation, Runtime } from "../runtime/runtime";
+import { CompiledRuleList } from "../permissions/ruleList";
+import type { Operation } from "../runtime/runtime";
 import { OPERATIONS, TOOLS_BY_OPERATION } from "../runtime/runtime";
 import { Budget, BudgetExceeded, DEFAULT_RULE_BUDGET } from "./budget";
-import { analysisForCheck, describeList, type ModelAnalysis } from "./modelAnalysis";
+import { analysisForCheck, type AnalysisRequest, type ModelAnalysis } from "./modelAnalysis";
 import type { Decision, RuleForOperation, RuleTables } from "./ruleTables";
 import type { Condition } from "./tables";
-import { shown } from "../checks/common/ruleAnalysisText";
 
 /** One (operation, path) the main agent's rules deny and a subagent's rules do not. */
 export interface PathEscalation {
@@ -24,7 +20,6 @@ export interface PathEscalation {
   readonly childDecision: Decision;
   readonly childRule: number;
 }
-
 
 
 /**
@@ -44,7 +39,7 @@ export function pathEscalations(analysis: ModelAnalysis): PathEscalation[] {
     if (childList === parentList) continue;
     const tools = agentFilesystem(model, agent).allowlist.tools;
     const operations = OPERATIONS.filter((op) => TOOLS_BY_OPERATION[op].some((t) => tools.includes(t)));
-    const where = spanOf(agentNode(agent, childList) ?? parentList.node);
+    const where = spanOf(agentRulesNode(agent, childList) ?? parentList.node);
     // A list the analysis does not read (its file's limits) is listed under `skipped` as a whole.
     if (!analysis.reads(parentList) || (childList && !analysis.reads(childList))) continue;
     const whole = analysis.escalations(parentList, childList, operations);
@@ -109,28 +104,19 @@ function escalationFor(
   return undefined;
 }
 
-function agentLabel(agent: AgentRef): string {
-  return agent.kind === "general-purpose" ? "the general-purpose subagent" : `subagent ${JSON.stringify(agent.name)}`;
-}
-
-function agentNode(agent: AgentRef, list: RuleListSpec | undefined) {
-  if (agent.kind !== "subagent") return list?.node;
-  const p = agent.spec.permissions;
-  return p.kind === "list" ? p.list.node : p.kind === "null" ? p.node : agent.spec.nameNode ?? agent.spec.node;
-}
-
 /**
- * The findings of the path half of `subagent-escalation`, ready for `context.report` (the check file calls this;
- * the tool half lives there). Every witness is confirmed with the rule lists' own decision function first.
+ * The path half of `subagent-escalation`, grouped by agent, every witness confirmed with the rule lists' own
+ * decision function first (a disagreement is listed under `skipped`, never reported). The check
+ * (checks/subagent/subagentEscalation.ts) words the findings and builds the fix.
  */
-export function pathEscalationFindings(context: CheckContext): ReportedFinding[] {
-  const analysis = analysisForCheck(context);
-  const model = context.model;
+export function confirmedPathEscalations(request: AnalysisRequest): Map<AgentRef, PathEscalation[]> {
+  const analysis = analysisForCheck(request);
+  const model = request.model;
+  const byAgent = new Map<AgentRef, PathEscalation[]>();
   const parentList = rulesForAgent(model, agentsOf(model)[0]!).list;
-  if (!parentList) return [];
+  if (!parentList) return byAgent;
   const runtime = model.runtime;
   let parentDecisions: CompiledRuleList | undefined;
-  const byAgent = new Map<AgentRef, PathEscalation[]>();
   for (const e of pathEscalations(analysis)) {
     // Compiled for the first witness only: most configs have none to confirm.
     parentDecisions ??= new CompiledRuleList(runtime, parentList.rules.map((r) => r.input));
@@ -147,74 +133,5 @@ export function pathEscalationFindings(context: CheckContext): ReportedFinding[]
     }
     byAgent.set(e.agent, [...(byAgent.get(e.agent) ?? []), e]);
   }
-  const findings: ReportedFinding[] = [];
-  for (const [agent, escalations] of byAgent) {
-    const governing = rulesForAgent(model, agent);
-    const node = agentNode(agent, governing.list) ?? parentList.node;
-    const what = escalations.map((e) => `${e.operation} ${shown(e.path)}`).join(" and ");
-    const first = escalations[0]!;
-    const childSays = escalations
-      .map((e) => (e.childRule >= 0 ? `${e.operation}: its rule ${e.childRule} ${e.childDecision === "interrupt" ? "asks (interrupt)" : "allows"}` : `${e.operation}: ${governing.list ? "none of its rules matches, so the permissive default allows" : "it has no rules"}`))
-      .join("; ");
-    findings.push({
-      message: `${capitalize(agentLabel(agent))} can ${what}, which the main agent's rules deny.`,
-      detail: `Rule ${first.parentRule} of ${describeList(parentList)} denies it for the main agent. For the subagent, ${plain(governing.why)}; ${childSays}. Delegating through task gets around the restriction: give the subagent rules that deny these paths too.`,
-      span: spanOf(node),
-      witness: first.path,
-      related: escalations.map((e) => ({
-        message: `the main agent's rule ${e.parentRule} denies ${e.operation} ${shown(e.path)}`,
-        span: spanOf(parentList.rules[e.parentRule]!.node),
-      })),
-      fixes: prependParentDenies(context, agent, parentList),
-    });
-  }
-  return findings;
-}
-
-/**
- * The fix "prepend the parent's deny rules": the main agent's deny rules, first in the list the subagent's runtime
- * reads, so they decide before its allows. That list is its own filesystem middleware's `permissions` when it has
- * one (a custom middleware replaces the default one and ignores the subagent's `permissions`), else the subagent's
- * `permissions`: prepended to its list, in place of a `null` (deepagents-py's "no rules"), or as a new member.
- * Only rules every runtime of the config accepts are copied (a rule refused when the agent is built would break the
- * subagent too), as the parent wrote them, one rule per line. Not safe: the subagent
- * may then be denied more than the paths shown, whatever the parent's earlier allows let through there. None for
- * the general-purpose subagent (it has no entry to edit) or a forked subagent that inherits the parent's middleware.
- */
-function prependParentDenies(context: CheckContext, agent: AgentRef, parentList: RuleListSpec): ModelFix[] {
-  if (agent.kind !== "subagent") return [];
-  const denies = parentList.rules.filter((r) => r.input.mode === "deny" && context.runtimes.every((runtime) => acceptedBy(runtime, r.input))).map((r) => copyOf(r.node));
-  if (denies.length === 0) return [];
-  const fs = agentFilesystem(context.model, agent);
-  if (fs.custom && fs.inherited) return [];
-  // First in the list, the list then written one rule per line (a rule list on one line is laid out anew).
-  const prepend = (list: RuleListSpec) => insertElements(list.node, 0, denies, { onePerLine: true });
-  let change: FixOperation;
-  if (fs.custom) {
-    const list = fs.custom.permissions;
-    change = list ? prepend(list) : addKey(fs.custom.node, "permissions", onePerLine(denies));
-  } else {
-    const p = agent.spec.permissions;
-    if (p.kind === "list") change = prepend(p.list);
-    else if (p.kind === "null") change = replaceWith(p.node, onePerLine(denies));
-    else change = addKey(agent.spec.node, "permissions", onePerLine(denies));
-  }
-  return [{ title: `Prepend the main agent's deny rules (${denies.length})`, operations: [change], safe: false }];
-}
-
-/** The runtime builds an agent with this rule: known operations and mode, and every path accepted (docs/reference/paths.md). */
-function acceptedBy(runtime: Runtime, rule: PermissionRuleInput): boolean {
-  if (!Array.isArray(rule.operations) || !rule.operations.every((op) => (OPERATIONS as readonly unknown[]).includes(op))) return false;
-  if (rule.mode !== undefined && !(typeof rule.mode === "string" && runtime.modes.includes(rule.mode))) return false;
-  if (!Array.isArray(rule.paths) || rule.paths.some((p) => typeof p !== "string" || runtime.permissionPathProblem(p) !== undefined)) return false;
-  return OPERATIONS.every((op) => runtime.ruleCallFailure(rule, op) === undefined);
-}
-
-/** Text written for markdown, as plain text: without backticks. */
-function plain(text: string): string {
-  return text.replace(/`/g, "");
-}
-
-function capitalize(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
+  return byAgent;
 }

@@ -20,7 +20,7 @@ export {
   type SkippedAnalysis,
 } from "./modelAnalysis";
 export { explainRuleOverlap, type OperationOverlap, type RuleOverlap } from "./explainOverlap";
-export { pathEscalationFindings, pathEscalations, type PathEscalation } from "./escalation";
+export { confirmedPathEscalations, pathEscalations, type PathEscalation } from "./escalation";
 export type { Divergence } from "./outcomes";
 export type { RuleAnalysis, RuleVerdict, TakenBy, OperationFacts, RemovalChange } from "./ruleListAnalysis";
 export type { Decision } from "./ruleTables";

@@ -3,7 +3,6 @@ import type { DFA } from "refa";
 import { allRuleLists, type ConfigModel, type RuleListSpec } from "../config/model";
 import type { PermissionRuleInput } from "../permissions/ruleList";
 import type { Operation, Runtime } from "../runtime/runtime";
-import type { CheckContext } from "../checks/check";
 import type { Skipped } from "../diagnostics";
 import type { Span } from "../text";
 import { Budget, BudgetExceeded, DEFAULT_PATTERN_BUDGET, DEFAULT_PRODUCT_BUDGET, DEFAULT_RULE_BUDGET, WorkAllowance, type BudgetLimits } from "./budget";
@@ -208,7 +207,7 @@ export class ModelAnalysis {
     // rule each would otherwise say the same thing hundreds of times).
     const unread = [...this.core.unread];
     // dotfiles-unprotected reads the same lists (deepagents-py's hidden names) and leaves out the ones this does not.
-    const checks = runtimes.some((r) => r.id === "deepagents-py") ? [...LIST_CHECKS, "dotfiles-unprotected"] : LIST_CHECKS;
+    const checks = runtimes.some((r) => r.wildcardsSkipDotNames) ? [...LIST_CHECKS, "dotfiles-unprotected"] : LIST_CHECKS;
     unread.forEach(([index, why], k) => {
       const list = this.lists[index]!;
       const span = { start: list.node.offset, end: list.node.offset + list.node.length };
@@ -511,8 +510,17 @@ export function skippedAnalyses(model: ConfigModel): SkippedAnalysis[] {
   return analyses.get(model)?.skipped ?? [];
 }
 
+/** What a check's analysis is asked for: a check's context has these (checks/check.ts `CheckContext`). */
+export interface AnalysisRequest {
+  readonly model: ConfigModel;
+  /** The config's runtimes, its own first. */
+  readonly runtimes: readonly Runtime[];
+  /** Names of a folder's entries, for the sample workspace's witnesses (absent: none). */
+  readonly listDirectory?: (relativePath: string) => string[] | undefined;
+}
+
 /** The analysis a check uses: the config's runtimes, and the sample workspace's files as preferred witnesses. */
-export function analysisForCheck(context: CheckContext): ModelAnalysis {
+export function analysisForCheck(context: AnalysisRequest): ModelAnalysis {
   // Every analysis check asks, and only the first one's candidates are used: list the workspace once per model.
   return analyses.get(context.model) ?? modelAnalysis(context.model, context.runtimes, { candidates: witnessCandidates(context) });
 }
@@ -521,7 +529,7 @@ export function analysisForCheck(context: CheckContext): ModelAnalysis {
 const CANDIDATE_NAME_MAX = 255;
 
 /** Sample-workspace paths first, then short paths made of the names the config's own patterns use. */
-export function witnessCandidates(context: Pick<CheckContext, "model" | "listDirectory">): string[] {
+export function witnessCandidates(context: Pick<AnalysisRequest, "model" | "listDirectory">): string[] {
   const workspace = workspaceCandidates(context);
   const names = new Set<string>();
   const dirs = new Set<string>([""]);
@@ -553,7 +561,7 @@ export function witnessCandidates(context: Pick<CheckContext, "model" | "listDir
 }
 
 /** The sample workspace's entries as tool paths, shallow first (`/workspace/README.md`, `/workspace/notes/a.md`). */
-export function workspaceCandidates(context: Pick<CheckContext, "model" | "listDirectory">): string[] {
+export function workspaceCandidates(context: Pick<AnalysisRequest, "model" | "listDirectory">): string[] {
   const workspace = context.model.workspace;
   const list = context.listDirectory;
   if (!workspace?.root || !list) return [];

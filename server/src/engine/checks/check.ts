@@ -16,6 +16,16 @@ export interface Check {
   run(context: CheckContext): void;
 }
 
+/**
+ * A code whose findings are made below the checks, by the parser or the schema validator, which run before there
+ * is a model to check: its file holds what every check file holds (code, severity, summary) and says where the
+ * findings come from.
+ */
+export interface ReportedCheck extends Omit<Check, "run"> {
+  /** The engine file that makes its findings. */
+  readonly reportedBy: string;
+}
+
 export interface CheckContext {
   readonly model: ConfigModel;
   readonly text: string;

@@ -1,5 +1,7 @@
-import { lazyAnalysisCheck } from "../analysisLoader";
-import type { Check } from "./check";
+import type { Check, ReportedCheck } from "./check";
+import { jsonSyntax } from "./json/jsonSyntax";
+import { yamlSyntax } from "./yaml/yamlSyntax";
+import { schema } from "./schema/schema";
 import { dotSegmentBypass } from "./dot/dotSegmentBypass";
 import { authzInvalid } from "./authz/authzInvalid";
 import { authzDefaultRoleUndefined } from "./authz/authzDefaultRoleUndefined";
@@ -41,6 +43,11 @@ import { subagentMissingDescription } from "./subagent/subagentMissingDescriptio
 import { skillAllowedToolsString } from "./skill/skillAllowedToolsString";
 import { skillToolUnknown } from "./skill/skillToolUnknown";
 import { backendFactoryUnsupported } from "./backend/backendFactoryUnsupported";
+import { ruleShadowed } from "./rule/ruleShadowed";
+import { ruleRedundant } from "./rule/ruleRedundant";
+import { rulePartiallyShadowed } from "./rule/rulePartiallyShadowed";
+import { runtimeDivergence } from "./runtime/runtimeDivergence";
+import { dotfilesUnprotected } from "./dotfile/dotfilesUnprotected";
 
 /** Every check that runs on a parsed config, in the order the catalogue lists them (docs/checks/README.md). */
 export const CHECKS: readonly Check[] = [
@@ -91,13 +98,13 @@ export const CHECKS: readonly Check[] = [
  * The exact glob-set analysis (rule order decided on automata; docs/checks/rule-shadowed.md). Hosts run it unless
  * told not to (`check --no-analysis`, the editor's `agentSandbox.ruleAnalysis` setting).
  *
- * They live in ../analysis.ts with the automata and refa, loaded on first use (../analysisLoader.ts): hosts that do
- * not analyse never load them.
+ * Registered like every other check, with their code, severity and summary; what their `run` needs of refa and
+ * the automata lives in ../analysis.ts, which they load on first use (../analysisLoader.ts): a host that does not
+ * analyse never loads it.
  */
 // dotfiles-unprotected is decided on the automata too (a walk over every rule in two readings): it runs with the
 // analysis, in the editor's worker, not in the first phase every keystroke waits for.
-const ANALYSIS_CHECK_NAMES = ["ruleShadowed", "ruleRedundant", "rulePartiallyShadowed", "runtimeDivergence", "dotfilesUnprotected"] as const;
-export const ANALYSIS_CHECKS: readonly Check[] = ANALYSIS_CHECK_NAMES.map(lazyAnalysisCheck);
+export const ANALYSIS_CHECKS: readonly Check[] = [ruleShadowed, ruleRedundant, rulePartiallyShadowed, runtimeDivergence, dotfilesUnprotected];
 
 /**
  * The scenario checks' codes (checks/scenarioChecks.ts `SCENARIO_CHECKS`, which a test holds to this list): spelled
@@ -113,19 +120,19 @@ export const SCENARIO_CHECK_CODES = [
   "scenario-expectation-failed",
 ] as const;
 
-/** Codes reported by the parser and the schema rather than by a `Check`. */
-export const BUILT_IN_CODES = ["json-syntax", "schema", "yaml-syntax"] as const;
+/** The codes whose findings the parser and the schema validator make, before any check runs. */
+export const BUILT_IN_CHECKS: readonly ReportedCheck[] = [jsonSyntax, schema, yamlSyntax];
+export const BUILT_IN_CODES = BUILT_IN_CHECKS.map((c) => c.code);
 
 /**
  * Every code a finding can carry, for hosts that take codes from the user (`--severity CODE=LEVEL`): the checks',
- * the analysis's (its checks' names in kebab case, so that asking does not load the analysis; a test holds the two
- * to each other), the parser's and schema's, and `internal-error` (a check that failed).
+ * the analysis's, the parser's and schema's, the scenario checks', and `internal-error` (a check that failed).
  */
 export function knownCodes(): readonly string[] {
   return [
     ...BUILT_IN_CODES,
     ...CHECKS.map((c) => c.code),
-    ...ANALYSIS_CHECK_NAMES.map((name) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)),
+    ...ANALYSIS_CHECKS.map((c) => c.code),
     ...SCENARIO_CHECK_CODES,
     "internal-error",
   ];

@@ -1,4 +1,4 @@
-import { compileJsGlob, PICOMATCH_MAX_LENGTH } from "./jsGlob";
+import { compileJsGlob, PICOMATCH_MAX_LENGTH, picomatchRangeReplacements } from "./jsGlob";
 import { commonPrefix, literalPrefixOfRegex } from "./literalPrefix";
 import { backendCanDelete, backendCanExecute } from "./backendCapabilities";
 import { FILESYSTEM_TOOLS, isSettledToolPath, type CanonicalToolPath, type CompiledPattern, type FilesystemAllowlist, type Operation, type PathProblem, type Runtime } from "./runtime";
@@ -87,6 +87,11 @@ export const deepagentsJs: Runtime = {
       },
     };
   },
+  // picomatch refuses nothing but length.
+  mayRefusePattern: (pattern) => pattern.length > PICOMATCH_MAX_LENGTH,
+  braceRangeReplacements: picomatchRangeReplacements,
+  wildcardsSkipDotNames: false,
+  interruptibleBuiltInTools: [],
   ruleCallFailure(rule, op) {
     // `decidePathAccess` calls `rule.operations.includes(op)`, then `rule.paths.some(...)` (js:permissions/enforce.ts).
     const { operations, paths } = rule;

@@ -87,6 +87,13 @@ export const deepagentsPy: Runtime = {
   permissionPathProblem,
   canonicalToolPath: (raw: string) => validateToolPath(raw),
   simplePatternMatcher: simplePyGlobMatcher,
+  // wcmatch's errors come from brace expansion (its pattern limit) and classes (Python's `re`).
+  mayRefusePattern: (pattern) => /[{[]/.test(pattern),
+  // bracex expands ranges as bash does.
+  braceRangeReplacements: () => undefined,
+  // wcmatch is called without DOTGLOB (docs/reference/globs.md).
+  wildcardsSkipDotNames: true,
+  interruptibleBuiltInTools: ["write_todos"],
   compilePattern(pattern: string): CompiledPattern {
     // Compiling is most of the cost of a Python pattern, and many callers only ask whether it is usable (a brace
     // count, `pyGlobError`) or never reach it: the matcher and the literal prefix are built on first use.

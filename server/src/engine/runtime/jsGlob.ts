@@ -1,5 +1,5 @@
 import picomatch from "picomatch";
-import type { PlainPathRegex } from "./runtime";
+import type { BraceRangeReplacement, PlainPathRegex } from "./runtime";
 
 /**
  * deepagents-js matches with `micromatch.isMatch(path, pattern, { dot: true })` (docs/reference/globs.md). micromatch 4.0.8 hands that
@@ -266,4 +266,42 @@ function literalOf(re: PlainPathRegex): string | undefined {
     text += String.fromCharCode(only);
   }
   return text;
+}
+
+/**
+ * picomatch 2.3.2 (`lib/parse.js`, `expandRange`) does not expand a brace range: it sorts the range's parts as
+ * strings and writes them into one class, `[${parts.join("-")}]`; when that is not a valid class it writes the parts
+ * joined by an unescaped `..`, which in a regular expression means any two characters. This replays that function
+ * through picomatch's own `expandRange` hook, and keeps the result only when the regular expression is the one the
+ * runtime compiles (`undefined` otherwise, or when the pattern does not compile).
+ */
+export function picomatchRangeReplacements(pattern: string): BraceRangeReplacement[] | undefined {
+  const calls: BraceRangeReplacement[] = [];
+  let regex: RegExp;
+  try {
+    regex = picomatch.makeRe(pattern, {
+      dot: true,
+      windows: false,
+      expandRange: (...args: unknown[]) => {
+        const parts = args.slice(0, -1).map(String);
+        const output = picomatchRangeOutput(parts);
+        calls.push({ parts, output });
+        return output;
+      },
+    } as picomatch.PicomatchOptions);
+  } catch {
+    return undefined;
+  }
+  return regex.source === compileJsGlob(pattern).regex?.source ? calls : undefined;
+}
+
+function picomatchRangeOutput(parts: string[]): string {
+  const sorted = [...parts].sort();
+  const value = `[${sorted.join("-")}]`;
+  try {
+    new RegExp(value);
+  } catch {
+    return sorted.map((v) => v.replace(/([-*+?.^${}(|)[\]])/g, "\\$1")).join("..");
+  }
+  return value;
 }

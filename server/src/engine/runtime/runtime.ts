@@ -8,6 +8,14 @@ export const RUNTIME_IDS: readonly RuntimeId[] = ["deepagents-js", "deepagents-p
 export type Operation = "read" | "write";
 export const OPERATIONS: readonly Operation[] = ["read", "write"];
 
+/** One brace range as a matcher that does not expand it wrote it (`Runtime.braceRangeReplacements`). */
+export interface BraceRangeReplacement {
+  /** The range's parts as the matcher was given them (`["1", "10", "2"]` for `{1..10..2}`). */
+  readonly parts: readonly string[];
+  /** What the matcher wrote in the range's place (`[1-10-2]`). */
+  readonly output: string;
+}
+
 /** What a glob pattern compiles to under one runtime's matcher. */
 export interface CompiledPattern {
   readonly pattern: string;
@@ -184,6 +192,21 @@ export interface Runtime {
   canonicalToolPath(raw: string, agentHasRules: boolean): CanonicalToolPath;
   /** Compile one pattern with the runtime's glob matcher (docs/reference/globs.md). */
   compilePattern(pattern: string): CompiledPattern;
+  /**
+   * Whether the matcher could refuse this pattern at all (`CompiledPattern.unusable`), read off its text: `false`
+   * means it certainly does not, so a check need not compile it to ask (compiling every pattern dominates `check`).
+   */
+  mayRefusePattern(pattern: string): boolean;
+  /**
+   * How the matcher writes each brace range `{x..y}` of `pattern` when it does not expand ranges as bash does
+   * (picomatch 2.3.2 builds a class out of the range's parts): the parts and what replaced them, in the order the
+   * matcher met them. `undefined` where the runtime expands ranges as bash does, or the pattern does not compile.
+   */
+  braceRangeReplacements(pattern: string): readonly BraceRangeReplacement[] | undefined;
+  /** Whether `*` and `**` skip names that start with `.` (wcmatch without `DOTGLOB`), unlike deepagents-js's `{ dot: true }`. */
+  readonly wildcardsSkipDotNames: boolean;
+  /** Names `interruptOn` may give besides the agents' tools (authorization/agentTools.ts): deepagents-py's `write_todos`. */
+  readonly interruptibleBuiltInTools: readonly string[];
   /**
    * The same matcher, for the simplest patterns and plain paths only (`isPlainPath`), read off the pattern text
    * with nothing compiled (simpleGlob.ts); `undefined` for any other pattern.

@@ -1,8 +1,10 @@
 import { allRuleLists, type RuleListSpec, type RuleSpec } from "../../config/model";
 import type { Decision } from "../../automata/ruleTables";
-import { Confirm, toolArgumentFor } from "../../automata/confirm";
+import type { Confirm } from "../../automata/confirm";
+import { exactAnalysis } from "../../analysisLoader";
+import { describeList } from "../../config/describe";
 import type { Runtime } from "../../runtime/runtime";
-import { analysisForCheck, describeList, type RuleAnswers } from "../../automata/modelAnalysis";
+import type { RuleAnswers } from "../../automata/modelAnalysis";
 import type { RuleAnalysis, RuleVerdict } from "../../automata/ruleListAnalysis";
 import type { CheckContext, ReportedFinding } from "../check";
 
@@ -38,6 +40,7 @@ export function reportVerdicts<K extends RuleVerdict["kind"]>(
   describe: (site: VerdictSite<K>) => ReportedFinding | { readonly unconfirmed: string } | undefined,
 ): void {
   const runtime = context.model.runtime;
+  const { analysisForCheck, Confirm } = exactAnalysis();
   const analysis = analysisForCheck(context);
   for (const list of allRuleLists(context.model)) {
     const rules = analysis.ruleList(list);
@@ -124,11 +127,11 @@ export function decider(list: RuleListSpec, index: number): string {
   return index >= 0 ? ruleLabel(list, index) : "the permissive default";
 }
 
-export { Confirm };
+export type { Confirm };
 
 /** ` (deepagents-py 0.7.8 matches "/a/" for the tool argument "/a\\")` when the path is not typed as it is matched. */
 export function argumentNote(runtime: Runtime, path: string): string {
-  const argument = toolArgumentFor(runtime, path);
+  const argument = exactAnalysis().toolArgumentFor(runtime, path);
   return argument === undefined || argument === path ? "" : ` (${runtime.label} matches "${shown(path)}" for the tool argument ${JSON.stringify(argument)})`;
 }
 

@@ -1,9 +1,8 @@
-import { dotfileGaps, type DotfileGap } from "../../automata/dotfileGaps";
-import { modelAnalysis } from "../../automata/modelAnalysis";
+import { exactAnalysis } from "../../analysisLoader";
+import type { DotfileGap } from "../../automata/dotfileGaps";
 import { describeList, quotedText } from "../../config/describe";
 import { allRuleLists } from "../../config/model";
 import { spanOf } from "../../config/parse";
-import { deepagentsPy } from "../../runtime/deepagentsPy";
 import type { Check } from "../check";
 import { runtimeLabelFor } from "../../runtime/runtime";
 import { insertElements } from "../../fixOperations";
@@ -24,10 +23,11 @@ export const dotfilesUnprotected: Check = {
   severity: "warning",
   summary: "In deepagents-py a deny's wildcards skip names that start with a dot (.env, .git), unlike deepagents-js.",
   run(context) {
-    const runtime = context.runtimes.find((r) => r.id === deepagentsPy.id);
+    const runtime = context.runtimes.find((r) => r.wildcardsSkipDotNames);
     if (!runtime) return;
     const who = runtimeLabelFor(runtime, context.model);
     // A list too large for the exact analysis of this file is left out here too (it is listed once under skipped).
+    const { dotfileGaps, modelAnalysis } = exactAnalysis();
     const analysis = modelAnalysis(context.model);
     for (const list of allRuleLists(context.model)) {
       if (!analysis.reads(list)) continue;

@@ -1,10 +1,8 @@
-import picomatch from "picomatch";
 import { allRuleLists } from "../../config/model";
 import { quotedText } from "../../config/describe";
 import { spanOf } from "../../config/parse";
-import { compileJsGlob } from "../../runtime/jsGlob";
 import { analysable, examplePaths, type GlobChar, hasDoubleSlash, hasGroupSyntax, isCanonical, isLiteralText, isStructural, outsideGroups, PLAIN_FILL, scanGlob } from "../../runtime/globText";
-import { runtimeLabel, type Runtime } from "../../runtime/runtime";
+import { runtimeLabel, type BraceRangeReplacement, type Runtime } from "../../runtime/runtime";
 import type { Check } from "../check";
 import { replaceWith, type ModelFix } from "../../fixOperations";
 
@@ -48,8 +46,10 @@ export const patternNeverMatches: Check = {
           // A range is `{x..y}` somewhere: most patterns have none, and the replay below compiles the pattern twice.
           if (!/\{[^}]*\.\.[^}]*\}/.test(pattern)) continue;
           for (const [r, runtime] of context.runtimes.entries()) {
-            if (runtime.permissionPathProblem(pattern) || !expandsRangesAsPicomatch(runtime)) continue;
-            const ranges = brokenRanges(pattern);
+            if (runtime.permissionPathProblem(pattern)) continue;
+            const calls = runtime.braceRangeReplacements(pattern);
+            if (!calls) continue;
+            const ranges = brokenRanges(pattern, calls);
             if (ranges.length === 0) continue;
             const finding = rangeFinding(runtime, r === 0, pattern, ranges);
             context.report({ message: finding.message, detail: finding.detail, span: spanOf(node), witness: finding.witness, fixes: finding.fixes.map(({ pattern: fixed, ...f }) => ({ ...f, operations: [replaceWith(node, fixed)] })) });
@@ -194,8 +194,7 @@ function deadMessage(
  * and writes them into one class, `[${parts.join("-")}]`; when that is not a valid class it writes the parts
  * joined by an unescaped `..`, which in a regular expression means any two characters. So `{1..3}` works,
  * while `{1..10..2}` becomes `[1-10-2]` (one of `-`, `0`, `1`, `2`) and `{01..03}` becomes `01..03`.
- * This replays that function through picomatch's own `expandRange` hook, and keeps the result only when the
- * regular expression is the one the runtime compiles.
+ * The runtime replays that function (`Runtime.braceRangeReplacements`, runtime/jsGlob.ts); this reads what it wrote.
  */
 interface BrokenRange {
   /** The range as written, e.g. `{1..10..2}`, and where. */
@@ -211,35 +210,8 @@ interface BrokenRange {
   expansion?: string[];
 }
 
-function picomatchRangeOutput(parts: string[]): string {
-  const sorted = [...parts].sort();
-  const value = `[${sorted.join("-")}]`;
-  try {
-    new RegExp(value);
-  } catch {
-    return sorted.map((v) => v.replace(/([-*+?.^${}(|)[\]])/g, "\\$1")).join("..");
-  }
-  return value;
-}
-
-function brokenRanges(pattern: string): BrokenRange[] {
-  const calls: { parts: string[]; output: string }[] = [];
-  let regex: RegExp;
-  try {
-    regex = picomatch.makeRe(pattern, {
-      dot: true,
-      windows: false,
-      expandRange: (...args: unknown[]) => {
-        const parts = args.slice(0, -1).map(String);
-        const output = picomatchRangeOutput(parts);
-        calls.push({ parts, output });
-        return output;
-      },
-    } as picomatch.PicomatchOptions);
-  } catch {
-    return [];
-  }
-  if (calls.length === 0 || regex.source !== compileJsGlob(pattern).regex?.source) return [];
+function brokenRanges(pattern: string, calls: readonly BraceRangeReplacement[]): BrokenRange[] {
+  if (calls.length === 0) return [];
   // picomatch calls the hook when a brace holding `..` closes: innermost first, left to right, as found here.
   const chars = scanGlob(pattern);
   const braces = chars
@@ -363,14 +335,3 @@ function describePaths(paths: readonly string[]): string {
   const quoted = paths.map((p) => JSON.stringify(p));
   return quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(", ")} and ${quoted[quoted.length - 1]}`;
 }
-
-/** picomatch's signature quirk: `{1..10..2}` becomes the class `[1-10-2]`, which accepts `0`. */
-function expandsRangesAsPicomatch(runtime: Runtime): boolean {
-  let q = rangeQuirkCache.get(runtime);
-  if (q === undefined) {
-    q = runtime.compilePattern("/{1..10..2}").matches("/0");
-    rangeQuirkCache.set(runtime, q);
-  }
-  return q;
-}
-const rangeQuirkCache = new WeakMap<Runtime, boolean>();

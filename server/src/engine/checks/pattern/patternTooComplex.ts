@@ -21,7 +21,8 @@ export const patternTooComplex: Check = {
           if (typeof pattern !== "string" || pattern === "") continue;
           for (let r = 0; r < context.runtimes.length; r++) {
             const runtime = context.runtimes[r]!;
-            const error = mayBeUnusable(runtime.id, pattern) ? table.compile(runtime, pattern).unusable : undefined;
+            // Only a pattern the matcher could refuse is compiled (compiling every pattern dominates `check`).
+            const error = runtime.mayRefusePattern(pattern) ? table.compile(runtime, pattern).unusable : undefined;
             if (!error) continue;
             const length = pattern.length > 1000 ? ` (${pattern.length.toLocaleString("en")} characters)` : "";
             context.report({
@@ -36,10 +37,3 @@ export const patternTooComplex: Check = {
   },
 };
 
-/**
- * Only these patterns can be refused, so only they are compiled (compiling every pattern dominates `check`):
- * picomatch refuses nothing but length (> 65,536); wcmatch's errors come from brace expansion and classes.
- */
-function mayBeUnusable(runtime: string, pattern: string): boolean {
-  return runtime === "deepagents-js" ? pattern.length > 65536 : /[{[]/.test(pattern);
-}

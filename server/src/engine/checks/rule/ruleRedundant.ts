@@ -1,12 +1,15 @@
 import { removeElements, type ModelFixGroup } from "../../fixOperations";
-import { describeList, type RuleAnswers } from "../../automata/modelAnalysis";
+import { exactAnalysis } from "../../analysisLoader";
+import type { Confirm } from "../../automata/confirm";
+import type { RuleAnswers } from "../../automata/modelAnalysis";
+import { describeList } from "../../config/describe";
 import { spanOf } from "../../config/parse";
 import type { RuleListSpec } from "../../config/model";
 import { removalStopsValidation } from "../../permissions/decideToolPath";
 import type { PermissionRuleInput } from "../../permissions/ruleList";
 import { OPERATIONS, type Runtime } from "../../runtime/runtime";
 import type { Check, CheckContext } from "../check";
-import { argumentNote, call, Confirm, decided, decider, reportVerdicts, ruleLabel, ruleText } from "../common/ruleAnalysisText";
+import { argumentNote, call, decided, decider, reportVerdicts, ruleLabel, ruleText } from "../common/ruleAnalysisText";
 
 /**
  * docs/reference/decisions.md: removing the rule changes no decision: earlier rules decide all its paths its own way, or the paths it does
@@ -19,6 +22,7 @@ export const ruleRedundant: Check = {
   summary: "Removing this rule changes no decision.",
   run(context) {
     const others = context.runtimes.filter((r) => r !== context.model.runtime);
+    const { Confirm } = exactAnalysis();
     const elsewhere = new Map<RuleListSpec, Confirm[]>();
     // Reported at the end, in the order found, once the removals each list can take together are known.
     const found: { list: RuleListSpec; rule: number; finding: ReportedFinding; answers: RuleAnswers; confirm: Confirm }[] = [];

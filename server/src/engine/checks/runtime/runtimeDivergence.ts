@@ -1,8 +1,8 @@
-import { analysisForCheck } from "../../automata/modelAnalysis";
+import { exactAnalysis } from "../../analysisLoader";
 import { allRuleLists } from "../../config/model";
 import { spanOf } from "../../config/parse";
 import type { Check } from "../check";
-import { call, Confirm, decider, verb, shown } from "../common/ruleAnalysisText";
+import { call, decider, verb, shown } from "../common/ruleAnalysisText";
 
 /**
  * docs/reference/globs.md: the same rules, another runtime in `compatibleWith`, another decision (dotfiles, the directory itself,
@@ -18,6 +18,7 @@ export const runtimeDivergence: Check = {
     const primary = model.runtime;
     const others = context.runtimes.filter((r) => r !== primary);
     if (others.length === 0) return;
+    const { analysisForCheck, Confirm } = exactAnalysis();
     const analysis = analysisForCheck(context);
     for (const list of allRuleLists(model)) {
       const here = new Confirm(primary, list);

@@ -65,7 +65,7 @@ export const toolUnknown: Check = {
     for (const { node, who } of interrupts) {
       for (const key of keysOf(node)) {
         const name = String(key.value);
-        if (names.has(name) || (model.runtime.id === "deepagents-py" && name === "write_todos")) continue;
+        if (names.has(name) || model.runtime.interruptibleBuiltInTools.includes(name)) continue;
         const suggestion = didYouMean(name, candidates);
         context.report({
           message: `No agent in this file has a tool named ${JSON.stringify(name)}: this interruptOn entry never fires.`,
