@@ -29,7 +29,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Hover } from "vscode-languageserver-protocol/node";
-import { relativeAccess } from "../server/src/cli/files";
+import { relativeAccess } from "../server/src/host/files";
 import { checkConfigText } from "../server/src/engine/checkConfig";
 import { LspTestClient, ROOT } from "../test/lsp/lspClient";
 import { generateConfigText } from "./generate";

@@ -11,7 +11,7 @@ import { AnalysisCancelled, runCancellable } from "../../server/src/engine/cance
 import { mergeFindings } from "../../server/src/engine/checkConfig";
 import { checkDryRunText, type DryRunCheckOptions } from "../../server/src/engine/checkDryRun";
 import { memoryWorkspace } from "../../server/src/engine/workspace/source";
-import { scenarioCheckOptions } from "../../server/src/cli/workspace";
+import { scenarioCheckOptions } from "../../server/src/host/workspace";
 
 const CONFIG = JSON.stringify({
   version: 1,

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { hostWorkspace } from "../../server/src/cli/workspace";
+import { hostWorkspace } from "../../server/src/host/workspace";
 import { scratchDir } from "../helpers/scratch";
 
 const CLI = join(__dirname, "..", "..", "dist", "cli.js");

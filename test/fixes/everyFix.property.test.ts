@@ -19,7 +19,7 @@ import assert from "node:assert/strict";
 import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parse } from "jsonc-parser";
-import { relativeAccess } from "../../server/src/cli/files";
+import { relativeAccess } from "../../server/src/host/files";
 import { checkConfigText, type CheckOptions } from "../../server/src/engine/checkConfig";
 import { SEVERITIES, type Edit, type Finding, type Severity } from "../../server/src/engine/diagnostics";
 import { applyEdits } from "../../server/src/engine/fixes";

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import { relativeAccess } from "../../server/src/cli/files";
+import { relativeAccess } from "../../server/src/host/files";
 import { checkConfigText } from "../../server/src/engine/checkConfig";
 import { toDiagnosticJson } from "../../server/src/engine/output";
 import { FIXTURES, FixtureFolder } from "./fixtures";

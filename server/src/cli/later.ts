@@ -12,7 +12,7 @@ export const later = {
   agents: () => require("../engine/agents/agents") as typeof import("../engine/agents/agents"),
   output: () => require("../engine/output") as typeof import("../engine/output"),
   // Shared with the language server, so it lives in the engine's bundle.
-  files: () => require("./files") as typeof import("./files"),
+  files: () => require("../host/files") as typeof import("../host/files"),
   dryRun: () => require("../engine/checkDryRun") as typeof import("../engine/checkDryRun"),
   explain: () => require("../engine/explain") as typeof import("../engine/explain"),
   effectiveTools: () => require("../engine/agents/effectiveTools") as typeof import("../engine/agents/effectiveTools"),
@@ -21,7 +21,7 @@ export const later = {
   fixes: () => require("../engine/fixes") as typeof import("../engine/fixes"),
   analysis: () => (require("../engine/analysisLoader") as typeof import("../engine/analysisLoader")).exactAnalysis(),
   sarif: () => require("./sarif") as typeof import("./sarif"),
-  workspace: () => require("./workspace") as typeof import("./workspace"),
+  workspace: () => require("../host/workspace") as typeof import("../host/workspace"),
   deerflowFiles: () => require("../engine/deerflow/fileNames") as typeof import("../engine/deerflow/fileNames"),
   deerflow: () => require("../engine/deerflow/checkDeerFlow") as typeof import("../engine/deerflow/checkDeerFlow"),
 };

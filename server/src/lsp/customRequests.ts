@@ -1,6 +1,6 @@
 /** The custom requests of ../protocol.ts: agents and roles for pickers, effective tools, prompt preview, explain, capability map. */
 import { dirname, resolve } from "node:path";
-import { hostWorkspace } from "../cli/workspace";
+import { hostWorkspace } from "../host/workspace";
 import { capabilityMap, MAX_MAP_ENTRIES } from "../engine/dryrun/capabilityMap";
 import type { WorkspaceSource } from "../engine/workspace/source";
 import type { CapabilityMapParams, CapabilityMapResult } from "../protocol";

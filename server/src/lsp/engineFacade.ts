@@ -8,8 +8,8 @@
  * replaced by that call.
  */
 import { dirname, resolve } from "node:path";
-import { relativeAccess, isConfigFileName, isDryRunFileName } from "../cli/files";
-import { scenarioCheckOptions } from "../cli/workspace";
+import { relativeAccess, isConfigFileName, isDryRunFileName } from "../host/files";
+import { scenarioCheckOptions } from "../host/workspace";
 import { agentsOf, findAgent, rulesForAgent } from "../engine/agents/agents";
 import { effectiveTools, policyOf, userToolsOf, type EffectiveTool } from "../engine/agents/effectiveTools";
 import { promptPreview, renderPromptPreview } from "../engine/agents/promptPreview";

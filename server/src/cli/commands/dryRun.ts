@@ -9,10 +9,10 @@ import { callsFromRecording } from "../../engine/dryrun/fromMessages";
 import { outcomeWords, stepTitle, type DenialEntry } from "../../engine/dryrun/outcomes";
 import { memoryWorkspace } from "../../engine/workspace/source";
 import { flag, oneOf, UsageError, type ParsedArgs } from "../args";
-import { displayPath, findFiles, isDirectory, isDryRunFileName, readTextFile, relativeAccess } from "../files";
+import { displayPath, findFiles, isDirectory, isDryRunFileName, readTextFile, relativeAccess } from "../../host/files";
 import { paint } from "../text";
 import type { Io } from "../stdio";
-import { hostWorkspace } from "../workspace";
+import { hostWorkspace } from "../../host/workspace";
 
 
 /** One step as `dry-run --format json` prints it (cli.md): a stable contract, fields only ever added. */

@@ -4,7 +4,7 @@ import { capabilityMap, type CapabilityMap, type MapEntry } from "../../engine/d
 import { flag, oneOf, UsageError, type ParsedArgs } from "../args";
 import { paint } from "../text";
 import type { Io } from "../stdio";
-import { hostWorkspace } from "../workspace";
+import { hostWorkspace } from "../../host/workspace";
 
 
 /** `agent-sandbox map CONFIG`: the capability map of the sample workspace (cli.md). `load` is main's config loader. */
