@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { parseTree } from "jsonc-parser";
 import { checkConfigText } from "../../server/src/engine/checkConfig";
 import { parseJsonc } from "../../server/src/engine/config/parse";
-import { MAX_FINDINGS_PER_CHECK } from "../../server/src/engine/authorization/blockNodes";
+import { MAX_FINDINGS_PER_CHECK } from "../../server/src/engine/checks/common/cappedReporter";
 import { rbacConstructionProblems, rbacPolicyOf } from "../../server/src/engine/authorization/rbac";
 import { effectiveTools, policyOf } from "../../server/src/engine/agents/effectiveTools";
 

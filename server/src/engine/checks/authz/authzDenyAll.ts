@@ -1,4 +1,5 @@
-import { blockNodesOf, CappedReporter, roleLabel } from "../../authorization/blockNodes";
+import { blockNodesOf, roleLabel } from "../../authorization/blockNodes";
+import { CappedReporter } from "../common/cappedReporter";
 import { ENFORCED_RESOURCE_KEYS } from "../../authorization/rbac";
 import { spanOf } from "../../config/parse";
 import type { Check } from "../check";

@@ -1,4 +1,5 @@
-import { blockNodesOf, CappedReporter, entriesOf, issueNode, nodeAtPath } from "../../authorization/blockNodes";
+import { blockNodesOf, entriesOf, issueNode, nodeAtPath } from "../../authorization/blockNodes";
+import { CappedReporter } from "../common/cappedReporter";
 import { pydanticBool } from "../../authorization/python";
 import type { RbacIssue } from "../../authorization/rbac";
 import { removeKey, renameKey, replaceWith, type FixValue, type ModelFix } from "../../fixOperations";

@@ -1,5 +1,6 @@
 import { agentToolNames } from "../../authorization/agentTools";
-import { blockNodesOf, CappedReporter, listStrings, someString } from "../../authorization/blockNodes";
+import { blockNodesOf, listStrings, someString } from "../../authorization/blockNodes";
+import { CappedReporter } from "../common/cappedReporter";
 import { KNOWN_RESOURCE_KEYS, targetNoun } from "../../authorization/rbac";
 import { spanOf } from "../../config/parse";
 import type { Check } from "../check";

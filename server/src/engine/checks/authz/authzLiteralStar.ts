@@ -1,4 +1,5 @@
-import { blockNodesOf, CappedReporter, listStrings, roleLabel, someString } from "../../authorization/blockNodes";
+import { blockNodesOf, listStrings, roleLabel, someString } from "../../authorization/blockNodes";
+import { CappedReporter } from "../common/cappedReporter";
 import { KNOWN_RESOURCE_KEYS, targetNoun } from "../../authorization/rbac";
 import { removeElements, replaceWith, type ModelFix } from "../../fixOperations";
 import { spanOf } from "../../config/parse";

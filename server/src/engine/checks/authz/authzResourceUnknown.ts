@@ -1,4 +1,5 @@
-import { blockNodesOf, CappedReporter, roleLabel } from "../../authorization/blockNodes";
+import { blockNodesOf, roleLabel } from "../../authorization/blockNodes";
+import { CappedReporter } from "../common/cappedReporter";
 import { KNOWN_RESOURCE_KEYS, RESOURCE_POLICY_KEYS, targetNoun, UNENFORCED_RESOURCE_KEYS } from "../../authorization/rbac";
 import { spanOf } from "../../config/parse";
 import { closeName } from "../../authorization/suggest";

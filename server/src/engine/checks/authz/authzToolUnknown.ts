@@ -1,5 +1,6 @@
 import { agentToolNames, DEERFLOW_FRAMEWORK_TOOLS } from "../../authorization/agentTools";
-import { blockNodesOf, CappedReporter, listStrings, someString } from "../../authorization/blockNodes";
+import { blockNodesOf, listStrings, someString } from "../../authorization/blockNodes";
+import { CappedReporter } from "../common/cappedReporter";
 import { spanOf } from "../../config/parse";
 import { closeName } from "../../authorization/suggest";
 import type { Check } from "../check";
