@@ -62,7 +62,7 @@ test("every code of the catalogue has a check file named by it, a docs page and 
   for (const c of CODES) {
     const file = join(CHECKS, checkFileOf(c));
     if (!existsSync(file)) missing.push(`${c}: no check file ${posix(relative(ROOT, file))}`);
-    else if (!new RegExp(`^\\s+code:\\s*"${c}",?\\s*$`, "m").test(readFileSync(file, "utf8"))) missing.push(`${c}: ${posix(relative(ROOT, file))} declares another code`);
+    else if (!new RegExp(`^\\s+code:\\s*"${c}"\\s*(?:,|$)`, "m").test(readFileSync(file, "utf8"))) missing.push(`${c}: ${posix(relative(ROOT, file))} declares another code`);
     if (!existsSync(join(ROOT, "docs", "checks", `${c}.md`))) missing.push(`${c}: no page docs/checks/${c}.md`);
     // A test that names the code and asks for its findings (a fixture with ⟦range⟧ markers, or the findings' codes).
     const shows = checkTests.some(({ text }) => text.includes(`"${c}"`) && /expectFindings\(|⟦|\.code\b/.test(text));
@@ -77,7 +77,7 @@ test("every file under checks/ is a check of a known code, a registry or contrac
   for (const file of sources(CHECKS)) {
     const at = posix(relative(CHECKS, file));
     if (TOP.has(at) || at.startsWith("common/")) continue;
-    const declared = /^\s+code:\s*"([a-z0-9-]+)",?\s*$/m.exec(readFileSync(file, "utf8"))?.[1];
+    const declared = /^\s+code:\s*"([a-z0-9-]+)"\s*(?:,|$)/m.exec(readFileSync(file, "utf8"))?.[1];
     if (!declared) stray.push(`${at}: declares no code (a helper belongs in checks/common/)`);
     else if (!CODES.includes(declared)) stray.push(`${at}: ${declared} is not in the catalogue (checks/index.ts knownCodes)`);
     else if (checkFileOf(declared) !== at) stray.push(`${at}: the check of ${declared} belongs at checks/${checkFileOf(declared)}`);

@@ -5,7 +5,9 @@ import type { Runtime } from "../runtime/runtime";
 import type { PatternTable } from "./common/patternTable";
 
 /**
- * One check = one diagnostic code = one file in this folder = one page in docs/checks/<code>.md.
+ * One check = one diagnostic code = one file, `checks/<first word of the code, singular>/<code in camelCase>.ts`
+ * (`path-not-absolute`: checks/path/pathNotAbsolute.ts) = one page in docs/checks/<code>.md = tests in
+ * test/checks/<code>.test.ts (ARCHITECTURE.md; test/engine/structure.test.ts holds every code to it).
  * A check reads the model and reports findings; it never formats output or knows its host.
  */
 export interface Check {

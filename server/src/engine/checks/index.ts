@@ -49,7 +49,7 @@ import { rulePartiallyShadowed } from "./rule/rulePartiallyShadowed";
 import { runtimeDivergence } from "./runtime/runtimeDivergence";
 import { dotfilesUnprotected } from "./dotfile/dotfilesUnprotected";
 
-/** Every check that runs on a parsed config, in the order the catalogue lists them (docs/checks/README.md). */
+/** Every check that runs on a parsed config, in the order the diagnostics catalogue lists them. */
 export const CHECKS: readonly Check[] = [
   systemPromptConflict,
   pathNotAbsolute,
