@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { builtinModules } from "node:module";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { knownCodes } from "../../server/src/engine/checks/index";
+import { ANALYSIS_CHECKS, BUILT_IN_CHECKS, CHECKS as CONFIG_CHECKS, knownCodes } from "../../server/src/engine/checks/index";
+import { SCENARIO_CHECKS } from "../../server/src/engine/checks/scenarioChecks";
 
 const ROOT = join(__dirname, "..", "..");
 const SRC = join(ROOT, "server", "src");
@@ -69,6 +70,17 @@ test("every code of the catalogue has a check file named by it, a docs page and 
     if (!shows) missing.push(`${c}: no test under test/checks/ names it and asks for its findings`);
   }
   assert.deepEqual(missing, []);
+});
+
+test("every check file's severity is the one its docs page states first", () => {
+  const checks = [...BUILT_IN_CHECKS, ...CONFIG_CHECKS, ...ANALYSIS_CHECKS, ...SCENARIO_CHECKS];
+  assert.deepEqual(checks.map((c) => c.code).sort(), [...CODES].sort(), "every code's check is registered");
+  const differ = checks.flatMap((c) => {
+    const page = readFileSync(join(ROOT, "docs", "checks", `${c.code}.md`), "utf8");
+    const stated = /\*\*Severity:\*\*\s*([a-z]+)/.exec(page)?.[1];
+    return stated === c.severity ? [] : [`${c.code}: the check says ${c.severity}, its page ${stated ?? "nothing"}`];
+  });
+  assert.deepEqual(differ, []);
 });
 
 test("every file under checks/ is a check of a known code, a registry or contract at the top, or a shared helper", () => {
