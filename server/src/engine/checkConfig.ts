@@ -13,6 +13,7 @@ import { byCodePoints, compareFindings, finishFindings, type SeverityOverrides }
 import { LineIndex } from "./text";
 import { AnalysisCancelled } from "./cancellation";
 import { withdrawFailingFixes } from "./fixVerification";
+import { blockedChecks } from "./config/dynamic";
 
 export interface CheckOptions {
   /** Whether a path relative to the config file's folder exists. Default: nothing exists. */
@@ -151,7 +152,10 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
     },
   };
   const checks = options.analysisOnly ? [subagentEscalation, ...ANALYSIS_CHECKS] : options.analysis ? [...CHECKS, ...ANALYSIS_CHECKS] : CHECKS;
+  // A check that would need a value the front end could not read would take its absence for a fact: it does not run.
+  const blocked = model.dynamic?.length ? blockedChecks(model.dynamic) : undefined;
   for (check of checks) {
+    if (blocked?.has(check.code)) continue;
     // A check turned off is not run at all: its findings would all be dropped, and some checks are the slowest part
     // of a large file (dotfiles-unprotected's witness search, the exact analysis).
     if (options.severities?.[check.code] === "off") continue;
@@ -171,6 +175,20 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
       });
     }
   }
+}
+
+/**
+ * Every check on a model a front end other than the JSONC parser built (server/src/engine/sources/): no syntax or
+ * schema findings, no fix verification (a fix there would edit another language). Findings unfinished: the caller
+ * finishes them with the whole file's text.
+ */
+export function checkBuiltModel(model: ConfigModel, text: string, options: CheckOptions = {}): { findings: Finding[]; skipped: Skipped[] } {
+  const findings: Finding[] = [];
+  const skipped: Skipped[] = [];
+  runChecks(model, text, options, findings, skipped);
+  skipped.sort((a, b) => a.span.start - b.span.start || byCodePoints(a.what, b.what));
+  if ((options.analysis || options.analysisOnly) && model) skipped.push(...exactAnalysis().skippedAnalyses(model));
+  return { findings, skipped };
 }
 
 export { compareFindings, usesCrlf } from "./suppressions";

@@ -28,6 +28,7 @@ import { permissionsWithSandboxFactory } from "./permissionsWithSandboxFactory";
 import { permissionOutsideRoutes } from "./permissionOutsideRoutes";
 import { routePrefixWithoutSlash } from "./routePrefixWithoutSlash";
 import { readFileRequired } from "./readFileRequired";
+import { toolsNotList } from "./toolsNotList";
 import { toolUnknown } from "./toolUnknown";
 import { toolUnavailable } from "./toolUnavailable";
 import { toolDuplicate } from "./toolDuplicate";
@@ -73,6 +74,7 @@ export const CHECKS: readonly Check[] = [
   permissionOutsideRoutes,
   routePrefixWithoutSlash,
   readFileRequired,
+  toolsNotList,
   toolUnknown,
   toolUnavailable,
   toolDuplicate,
@@ -113,8 +115,8 @@ export const SCENARIO_CHECK_CODES = [
   "scenario-expectation-failed",
 ] as const;
 
-/** Codes reported by the parser and the schema rather than by a `Check`. */
-export const BUILT_IN_CODES = ["json-syntax", "schema"] as const;
+/** Codes reported by the parser and the schema rather than by a `Check`, and the source front ends' `source-dynamic`. */
+export const BUILT_IN_CODES = ["json-syntax", "schema", "source-dynamic"] as const;
 
 /**
  * Every code a finding can carry, for hosts that take codes from the user (`--severity CODE=LEVEL`): the checks',
