@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { GrammarFiles } from "../engine/sources";
 
 /**
@@ -11,5 +11,6 @@ export const grammarFiles: GrammarFiles = (fileName) => readFileSync(locate(file
 function locate(fileName: string): string {
   const beside = join(__dirname, fileName);
   if (existsSync(beside)) return beside;
-  return join(dirname(require.resolve("@vscode/tree-sitter-wasm/package.json")), "wasm", fileName);
+  // server/src/cli → the package in node_modules (a bundle never gets here: build.mjs puts the files beside it).
+  return join(__dirname, "../../../node_modules/@vscode/tree-sitter-wasm/wasm", fileName);
 }

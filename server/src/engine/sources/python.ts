@@ -63,7 +63,11 @@ class PythonFile {
               const alias = name.childForFieldName("alias")?.text;
               const module = name.childForFieldName("name")?.text;
               if (alias && module) this.imports.set(alias, { module, name: "*" });
-            } else this.imports.set(name.text, { module: name.text, name: "*" });
+            } else {
+              // `import deepagents.middleware` binds `deepagents`.
+              const first = name.text.split(".")[0]!;
+              this.imports.set(first, { module: first, name: "*" });
+            }
           }
           break;
         case "assignment": {

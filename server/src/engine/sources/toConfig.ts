@@ -55,7 +55,7 @@ class Builder {
     this.put(root, options, top.backend, "backend", (v) => this.backend(v, "the backend", true));
     this.put(root, options, top.tools, "tools", (v) => this.userTools(v, "the agent's tools"));
     this.put(root, options, top.permissions, "permissions", (v) => this.rules(v, "permissions"));
-    this.put(root, options, top.middleware, "middleware", (v) => this.middlewareList(v, "middleware"));
+    this.put(root, options, top.middleware, "middleware", (v) => this.middlewareList(v, "the agent"));
     this.put(root, options, top.subagents, "subagents", (v) => this.subagents(v));
     this.put(root, options, top.skills, "skills", (v) => this.strings(v, "skills", "skills"));
     return { root, dynamic: this.dynamic };
@@ -175,8 +175,10 @@ class Builder {
   private backend(v: Value, what: string, topLevel: boolean): JsonNode | undefined {
     if (v.kind === "factory") {
       const made = v.returns.kind === "call" ? this.backend(v.returns, what, false) : this.unknown(v.returns, what, "backend");
-      // Only the agent's own backend may be a factory (inside a composite the runtime takes instances).
-      if (made && topLevel) property(made, "factory", v.span, leaf("boolean", true, v.span));
+      // Only the agent's own backend may be a factory (inside a composite the runtime takes instances), and the
+      // config says so only of a sandbox: a factory of any other backend behaves as its instance does.
+      const type = made?.children?.find((p) => p.children?.[0]?.value === "type")?.children?.[1]?.value;
+      if (made && topLevel && type === "sandbox") property(made, "factory", v.span, leaf("boolean", true, v.span));
       return made;
     }
     if (v.kind !== "call" || !v.runtime || !this.d.backends[v.runtime]) return this.unknown(v, what, "backend");
@@ -210,7 +212,7 @@ class Builder {
   }
 
   private middlewareList(v: Value, owner: string): JsonNode | undefined {
-    if (v.kind !== "list") return this.unknown(v, owner, "middleware");
+    if (v.kind !== "list") return this.unknown(v, `the middleware of ${owner}`, "middleware");
     const list = node("array", v.span);
     for (const item of v.items) {
       const made = this.middleware(item, owner);
@@ -226,7 +228,7 @@ class Builder {
       const object: Value & { kind: "object" } = { kind: "object", entries: options, span: v.span };
       const made = node("object", v.span);
       property(made, "type", v.span, leaf("string", "filesystem", v.span));
-      const what = `the filesystem middleware in ${owner}`;
+      const what = `the filesystem middleware of ${owner}`;
       this.put(made, object, fs.tools, "tools", (t) => this.json(t, `the tools of ${what}`, "filesystem-tools"));
       this.put(made, object, fs.permissions, "permissions", (p) => this.rules(p, `the permissions of ${what}`));
       this.put(made, object, fs.backend, "backend", (b) => this.backend(b, `the backend of ${what}`, false));
@@ -234,7 +236,7 @@ class Builder {
       return made;
     }
     const name = this.d.otherMiddleware(v);
-    if (name === undefined) return this.unknown(v, `a middleware in ${owner}`, "middleware");
+    if (name === undefined) return this.unknown(v, `a middleware of ${owner}`, "middleware");
     const made = node("object", v.span);
     property(made, "type", v.span, leaf("string", "custom", v.span));
     property(made, "name", v.span, leaf("string", name, v.span));

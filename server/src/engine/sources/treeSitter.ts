@@ -31,7 +31,7 @@ const parsers = new Map<SourceLanguage, TreeSitter.Parser>();
 function loadRuntime(files: GrammarFiles): Promise<typeof TreeSitter> {
   runtime ??= (async () => {
     // Required here, not imported at the top: its 170 kB of glue are read only when a source file is checked.
-    const module = require("@vscode/tree-sitter-wasm") as typeof TreeSitter;
+    const module = require("./treeSitterRuntime") as typeof TreeSitter;
     const wasmBinary = await files("tree-sitter.wasm");
     // `wasmBinary`: the module is given its bytes instead of fetching or reading them itself.
     await module.Parser.init({ wasmBinary } as unknown as Parameters<typeof module.Parser.init>[0]);
