@@ -41,7 +41,19 @@ export function runtimeOfLanguage(language: SourceLanguage): RuntimeId {
  * a substring search each). Over `MAX_SOURCE_CHARACTERS`, a file is not read either.
  */
 export function mayCallRuntime(text: string): boolean {
-  return text.length <= MAX_SOURCE_CHARACTERS && text.includes("deepagents");
+  return text.length <= MAX_SOURCE_CHARACTERS && text.includes("deepagents") && !looksBinary(text);
+}
+
+/**
+ * A NUL, or more than a few control characters other than whitespace: not source code (and tree-sitter's error
+ * recovery would spend seconds on it).
+ */
+function looksBinary(text: string): boolean {
+  if (text.includes("\u0000")) return true;
+  let count = 0;
+  const control = /[\u0001-\u0008\u000e-\u001a\u001c-\u001f]/g;
+  while (control.exec(text)) if (++count > 16) return true;
+  return false;
 }
 
 /** Source files larger than this are not parsed: no file that configures an agent is this large. */
@@ -61,7 +73,7 @@ export function readAgents(text: string, language: SourceLanguage): SourceAgent[
   return calls.map((call) => {
     const config = toConfig(call.options, call.options.span, dialect);
     for (const spread of call.unknownSpreads) {
-      config.dynamic.push({ what: "options", field: "options", expression: spread.kind === "dynamic" ? spread.expression : "…", span: spread.span });
+      config.dynamic.push({ what: "options", field: "options", expression: spread.kind === "dynamic" || spread.kind === "call" ? spread.expression : "…", span: spread.span });
     }
     const model = buildModel(config.root, runtimeOfLanguage(language));
     if (config.dynamic.length) model.dynamic = config.dynamic;

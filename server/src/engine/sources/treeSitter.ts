@@ -63,13 +63,23 @@ export function isLanguageLoaded(language: SourceLanguage): boolean {
 }
 
 /**
+ * How long one parse may take. Tree-sitter's error recovery is slow on text that is not code at all (a few hundred
+ * kilobytes of random bytes take minutes), and nothing counts its work, so this one bound is a clock: a parse that
+ * reaches it is given up, and the file is treated as one that calls nothing. No real source file comes near it
+ * (a 2,000-line file parses in tens of milliseconds).
+ */
+export const PARSE_DEADLINE_MS = 1000;
+
+/**
  * Parses `text` with a loaded language and gives the tree to `use`, then frees it (trees live in the WebAssembly
- * heap, not the garbage-collected one). Throws if the language was not loaded.
+ * heap, not the garbage-collected one). Undefined when the parse was given up. Throws if the language was not loaded.
  */
 export function withTree<T>(language: SourceLanguage, text: string, use: (tree: SyntaxTree) => T): T | undefined {
   const parser = parsers.get(language);
   if (!parser) throw new Error(`The ${language} grammar is not loaded.`);
-  const tree = parser.parse(text);
+  const deadline = Date.now() + PARSE_DEADLINE_MS;
+  parser.reset();
+  const tree = parser.parse(text, null, { progressCallback: () => Date.now() > deadline });
   if (!tree) return undefined;
   try {
     return use(tree);
