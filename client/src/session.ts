@@ -19,7 +19,7 @@ import {
   type EffectiveToolsResult,
   type ExplainResult,
 } from "../../server/src/protocol";
-import { LANGUAGES, PREVIEW_SCHEME } from "./constants";
+import { LANGUAGES, PREVIEW_SCHEME, SOURCE_LANGUAGES } from "./constants";
 import { operationItems, pathInputOptions } from "./explainInput";
 
 export type ExplainArgs = AgentCommandArgs & { operation?: "read" | "write"; path?: string };
@@ -39,7 +39,7 @@ export class Session implements vscode.Disposable {
       debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6019"] } },
     };
     const clientOptions: LanguageClientOptions = {
-      documentSelector: LANGUAGES.map((language) => ({ language })),
+      documentSelector: [...LANGUAGES.map((language) => ({ language })), ...SOURCE_LANGUAGES.map((language) => ({ language, scheme: "file" }))],
       diagnosticPullOptions: { onChange: true, onSave: true },
       // Hovers link to the prompt preview and the explain command; only our own commands are trusted.
       markdown: { isTrusted: { enabledCommands: Object.values(Commands) }, supportHtml: false },

@@ -15,9 +15,11 @@ interface SchemaEx extends Schema {
   examples?: unknown[];
 }
 
+// Source files are never completed by schema (server.ts answers nothing there); the config's schema stands in.
 const SCHEMAS: Record<FileKind, SchemaEx> = {
   config: configSchemaJson as unknown as SchemaEx,
   "dry-run": dryRunSchemaJson as unknown as SchemaEx,
+  source: configSchemaJson as unknown as SchemaEx,
 };
 
 function resolveRef(root: SchemaEx, schema: SchemaEx): SchemaEx {
