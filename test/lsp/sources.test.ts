@@ -68,7 +68,8 @@ export const agent = make({ middleware: [createFilesystemMiddleware({ tools: ["r
     const at = (offset: number) => session.client.request<{ contents: { value: string } } | null>("textDocument/hover", { textDocument: { uri: given.uri }, position: given.doc.positionAt(offset) });
     const hover = await at(given.text.indexOf("make({") + 2);
     assert.ok(hover, "a hover on the call");
-    assert.match(hover.contents.value, /\*\*main\*\*: 2 of/);
+    assert.match(hover.contents.value, /\*\*main\*\*: 3 of 9 tools visible/);
+    assert.match(hover.contents.value, /\| `ls` \| filesystem \|/);
     assert.match(hover.contents.value, /\*\*w\*\*/);
     assert.equal(await at(given.text.indexOf('"ls"')), null);
   });
