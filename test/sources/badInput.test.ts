@@ -33,3 +33,16 @@ for (const [folder, file, language] of [["ts", "namespace-import.ts", "typescrip
     assert.ok(seen.has("middleware-drops-permissions"), [...seen].join(", "));
   });
 }
+
+test("a call cut inside its options: the complete options before the cut are checked", () => {
+  const ts = `import { createDeepAgent } from "deepagents";
+export const agent = createDeepAgent({
+  permissions: [{ operations: ["read"], paths: ["secrets/**"], mode: "deny" }],
+  middleware: [createFilesystemMiddleware({ tools: ["ls", `;
+  assert.deepEqual(checkSource(ts, "typescript").findings.map((f) => [f.code, ts.slice(f.span.start, f.span.end)]), [["path-not-absolute", '"secrets/**"']]);
+  const py = `from deepagents import create_deep_agent, FilesystemPermission
+agent = create_deep_agent(
+    permissions=[FilesystemPermission(operations=["read"], paths=["x"])],
+    middleware=[FilesystemMiddleware(tools=["ls", `;
+  assert.deepEqual(checkSource(py, "python").findings.map((f) => [f.code, py.slice(f.span.start, f.span.end)]), [["path-not-absolute", '"x"']]);
+});

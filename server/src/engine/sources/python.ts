@@ -24,6 +24,24 @@ export function pythonCalls(tree: SyntaxTree, text: string): AgentCall[] {
     if (value.args[1]) entries.unshift({ key: "tools", keySpan: value.args[1].span, value: value.args[1] });
     calls.push({ span: spanOf(call), calleeSpan: spanOf(callee), options: { kind: "object", entries, span: spanOf(call.childForFieldName("arguments") ?? call) }, unknownSpreads: file.spreadsOf(value) });
   }
+  // A half-typed call (`create_deep_agent(permissions=[...], middleware=[` and no end yet): tree-sitter keeps the
+  // callee and the complete keyword arguments as children of an ERROR node. They are read as the options.
+  for (const error of tree.rootNode.descendantsOfType("ERROR")) {
+    if (!error) continue;
+    const children = parts(error);
+    children.forEach((callee, i) => {
+      if (file.runtimeName(callee) !== "create_deep_agent") return;
+      const keywords: SyntaxNode[] = [];
+      for (const next of children.slice(i + 1)) {
+        if (next.type !== "keyword_argument") break;
+        keywords.push(next);
+      }
+      if (keywords.length === 0) return;
+      const span = { start: keywords[0]!.startIndex, end: keywords.at(-1)!.endIndex };
+      const entries = file.keywordsOf(keywords);
+      calls.push({ span: { start: callee.startIndex, end: span.end }, calleeSpan: spanOf(callee), options: { kind: "object", entries, span }, unknownSpreads: [] });
+    });
+  }
   return calls;
 }
 
@@ -126,6 +144,17 @@ class PythonFile {
 
   spreadsOf(value: Value): Value[] {
     return this.spreads.get(value) ?? [];
+  }
+
+  /** Keyword arguments' values (also those a half-typed call leaves in an ERROR node). */
+  keywordsOf(nodes: readonly SyntaxNode[]): Entry[] {
+    const entries: Entry[] = [];
+    for (const arg of nodes) {
+      const name = arg.childForFieldName("name");
+      const value = arg.childForFieldName("value");
+      if (name && value) entries.push({ key: name.text, keySpan: spanOf(name), value: this.evaluate(value, 1) });
+    }
+    return entries;
   }
 
   evaluate(node: SyntaxNode, depth: number): Value {

@@ -29,6 +29,24 @@ export function typeScriptCalls(tree: SyntaxTree, text: string): AgentCall[] {
       unknownSpreads: options?.kind === "dynamic" ? [options] : options?.kind === "object" ? file.spreadsOf(options) : [],
     });
   }
+  // A half-typed call (`createDeepAgent({ permissions: [...], middleware: [` and no end yet): tree-sitter keeps
+  // the callee and the complete `key: value` pairs as children of an ERROR node. They are read as the options.
+  for (const error of tree.rootNode.descendantsOfType("ERROR")) {
+    if (!error) continue;
+    const children = parts(error);
+    children.forEach((callee, i) => {
+      if (file.runtimeName(callee) !== "createDeepAgent") return;
+      const pairs: SyntaxNode[] = [];
+      for (const next of children.slice(i + 1)) {
+        if (next.type !== "pair" && next.type !== "shorthand_property_identifier") break;
+        pairs.push(next);
+      }
+      if (pairs.length === 0) return;
+      const span = { start: pairs[0]!.startIndex, end: pairs.at(-1)!.endIndex };
+      const options = file.objectOf(pairs, span, 0);
+      calls.push({ span: { start: callee.startIndex, end: span.end }, calleeSpan: spanOf(callee), options, unknownSpreads: file.spreadsOf(options) });
+    });
+  }
   return calls;
 }
 
@@ -226,9 +244,14 @@ class TypeScriptFile {
   }
 
   private object(node: SyntaxNode, depth: number): Value {
+    return this.objectOf(parts(node), spanOf(node), depth);
+  }
+
+  /** An object literal's value from its members (also the pairs a half-typed call leaves in an ERROR node). */
+  objectOf(members: readonly SyntaxNode[], span: Span, depth: number): Value & { kind: "object" } {
     const entries: Entry[] = [];
     const spreads: Value[] = [];
-    for (const member of parts(node)) {
+    for (const member of members) {
       if (member.type === "pair") {
         const key = member.childForFieldName("key");
         const value = member.childForFieldName("value");
@@ -250,7 +273,7 @@ class TypeScriptFile {
         } else spreads.push(spread);
       }
     }
-    const value: Value = { kind: "object", entries, span: spanOf(node) };
+    const value: Value & { kind: "object" } = { kind: "object", entries, span };
     if (spreads.length) this.spreads.set(value, spreads);
     return value;
   }
