@@ -21,7 +21,8 @@ Usage:
   agent-sandbox dry-run --from-messages RUN.json --config CONFIG [--agent NAME] [--role ROLE] [--write SCENARIO]
   agent-sandbox map CONFIG [--agent NAME] [--role ROLE] [--format text|json]
 
-PATH: config files (agent-sandbox.jsonc, *.agent-sandbox.jsonc), dry-run files (*.dryrun.jsonc) or folders
+PATH: config files (agent-sandbox.jsonc, *.agent-sandbox.jsonc), dry-run files (*.dryrun.jsonc), TypeScript,
+JavaScript and Python files that call deepagents' createDeepAgent / create_deep_agent (read, never run), or folders
 to search (default: the current folder; node_modules, .git, dist, out and .vscode-test are not searched, a
 file named on the command line is always checked). --no-analysis leaves out the exact rule-order analysis (rule-shadowed,
 rule-redundant, rule-partially-shadowed, runtime-divergence, dotfiles-unprotected, subagent-escalation's paths), the slowest part on
