@@ -62,6 +62,10 @@ export function build(subagents) {
   assert.deepEqual(findings.map((f) => f.code), ["source-dynamic"]);
   assert.deepEqual(agents[0]!.model.dynamic!.map((d) => d.expression).sort(), ["baseOptions()", "process.env.PROMPT", "sharedRules", "subagents"]);
   assert.equal(findings[0]!.related!.length, 3);
+  assert.deepEqual(findings.flatMap(styleProblems), []);
+  // A template literal: its backticks are not written into the message.
+  const template = checkSource(text.replace("process.env.PROMPT", "`${process.env.PROMPT}`").replace("...baseOptions(), ", ""), "typescript").findings;
+  assert.deepEqual(template.flatMap(styleProblems), []);
 });
 
 test("a name bound twice is dynamic; a name bound once is read", () => {

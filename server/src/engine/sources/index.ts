@@ -111,7 +111,9 @@ export function checkSourceText(text: string, language: SourceLanguage, options:
 }
 
 /** One information finding per call that has dynamic values: what was not read, and why nothing is said of it. */
-function dynamicFinding(dynamic: readonly DynamicValue[]): Finding | undefined {
+function dynamicFinding(values: readonly DynamicValue[]): Finding | undefined {
+  // Messages are plain text: a template literal's backticks become quotes.
+  const dynamic = values.map((d) => ({ ...d, expression: d.expression.replace(/`/g, "'") }));
   const [first, ...others] = dynamic;
   if (!first) return undefined;
   const more = others.length === 0 ? "" : ` and ${others.length} more value${others.length === 1 ? "" : "s"}`;
