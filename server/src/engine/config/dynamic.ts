@@ -18,7 +18,7 @@ export interface DynamicValue {
 }
 
 /** The kinds of value whose absence some check would read as a fact. */
-export type DynamicField = "options" | "permissions" | "backend" | "filesystem-tools" | "user-tools" | "middleware" | "subagents" | "skills" | "system-prompt";
+export type DynamicField = "options" | "permissions" | "backend" | "filesystem-tools" | "user-tools" | "middleware" | "subagents" | "skills" | "system-prompt" | "name";
 
 const TOOL_CHECKS = ["read-file-required", "tool-unknown", "tool-unavailable", "tool-duplicate", "subagent-escalation", "permissions-with-sandbox", "permissions-with-sandbox-factory"];
 const RULE_CHECKS = [
@@ -64,6 +64,8 @@ const NEEDED_BY: Record<DynamicField, readonly string[]> = {
   subagents: ["subagent-escalation", "subagent-duplicate-name", "subagent-missing-description", "tool-name-collision"],
   skills: ["skill-tool-unknown", "skill-allowed-tools-string"],
   "system-prompt": ["system-prompt-conflict"],
+  // The agent's name only labels it: no check needs it.
+  name: [],
 };
 
 /** The codes of the checks that do not run on a model with these dynamic values. */

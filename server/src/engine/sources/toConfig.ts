@@ -50,7 +50,7 @@ class Builder {
   build(options: Value & { kind: "object" }, span: Span): SourceConfig {
     const root = node("object", span);
     const top = this.d.top;
-    this.put(root, options, top.name, "name", (v) => this.string(v, "the agent's name", "system-prompt"));
+    this.put(root, options, top.name, "name", (v) => this.string(v, "the agent's name", "name"));
     this.put(root, options, top.systemPrompt, "systemPrompt", (v) => this.string(v, "the system prompt", "system-prompt"));
     this.put(root, options, top.backend, "backend", (v) => this.backend(v, "the backend", true));
     this.put(root, options, top.tools, "tools", (v) => this.userTools(v, "the agent's tools"));
