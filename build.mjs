@@ -11,6 +11,8 @@
 //   dist/client-session.js  the rest of the client (vscode-languageclient), loaded after activation
 //   dist/client-testing.js  Test Explorer for dry-run scenarios, loaded with the session
 //   dist/lsp.js             the LSP libraries (vscode-jsonrpc, -protocol, -types), once, for server and client
+//   dist/tree-sitter.js     tree-sitter's JavaScript glue, loaded with require() only when a source file is checked
+//   dist/*.wasm             tree-sitter and its TypeScript, TSX and Python grammars (source files only)
 //
 // How the sharing works: a first pass bundles every entry alone and records which modules each contains. Within a
 // group of entries (below), a module that two or more of them contain goes to the group's table bundle, whose
@@ -41,6 +43,7 @@ const ENTRIES = {
   server: { entry: "server/src/lsp/server.ts" },
   "analysis-worker": { entry: "server/src/lsp/analysisWorker.ts" },
   analysis: { entry: "server/src/engine/analysis.ts" },
+  "tree-sitter": { entry: "server/src/engine/sources/treeSitterRuntime.ts" },
   client: { entry: "client/src/extension.ts", external: ["vscode"] },
   "client-session": { entry: "client/src/session.ts", external: ["vscode"] },
   "client-testing": { entry: "client/src/testing.ts", external: ["vscode"] },
@@ -57,14 +60,30 @@ const LAZY = [
   { request: "./analysis", importer: `${sep}server${sep}src${sep}engine${sep}analysisLoader.ts`, bundle: "./analysis.js" },
   { request: "./session", importer: `${sep}client${sep}src${sep}extension.ts`, bundle: "./client-session.js" },
   { request: "./testing", importer: `${sep}client${sep}src${sep}extension.ts`, bundle: "./client-testing.js" },
+  { request: "./treeSitterRuntime", importer: `${sep}server${sep}src${sep}engine${sep}sources${sep}treeSitter.ts`, bundle: "./tree-sitter.js" },
 ];
 const lazy = {
   name: "lazy",
   setup(b) {
-    b.onResolve({ filter: /^\.\/(analysis|session|testing)$/ }, (args) => {
+    b.onResolve({ filter: /^\.\/(analysis|session|testing|treeSitterRuntime)$/ }, (args) => {
       const target = LAZY.find((l) => l.request === args.path && args.importer.endsWith(l.importer));
       return target ? { path: target.bundle, external: true } : undefined;
     });
+  },
+};
+
+/**
+ * tree-sitter's glue loads two Node modules with `await import(...)` when it starts; the CLI compiles its bundles
+ * through `vm.Script` (cli/compileCache.ts), where a dynamic import has no loader. They become `require` calls.
+ */
+const treeSitterGlue = {
+  name: "tree-sitter-glue",
+  setup(b) {
+    b.onLoad({ filter: /tree-sitter-wasm[\\/]wasm[\\/]tree-sitter\.js$/ }, (args) => ({
+      // (The glue declares a `require` of its own in that scope: the module's is kept under another name.)
+      contents: `const nodeRequire = require;\n${readFileSync(args.path, "utf8").replace(/await import\((["'])(module|fs\/promises)\1\)/g, 'nodeRequire("$2")')}`,
+      loader: "js",
+    }));
   },
 };
 
@@ -113,7 +132,7 @@ const options = (name) => ({ ...common, entryPoints: [ENTRIES[name].entry], ...(
 // Pass 1: every entry alone.
 const alone = {};
 for (const name of Object.keys(ENTRIES)) {
-  const result = await build({ ...options(name), outfile: "pass1.js", write: false, metafile: true, minify: false, plugins: [lazy] });
+  const result = await build({ ...options(name), outfile: "pass1.js", write: false, metafile: true, minify: false, plugins: [lazy, treeSitterGlue] });
   alone[name] = inputsOf(result);
 }
 const assigned = new Set();
@@ -147,7 +166,7 @@ for (const group of GROUPS) {
 for (const name of Object.keys(ENTRIES)) {
   const shares = GROUPS.filter((g) => g.entries.includes(name)).map((g) => useShared(g.table, g.shared));
   const banner = ENTRIES[name].banner ? { banner: ENTRIES[name].banner } : {};
-  const result = await build({ ...options(name), outfile: `${outdir}/${name}.js`, write: false, metafile: true, plugins: [lazy, ...shares], ...banner });
+  const result = await build({ ...options(name), outfile: `${outdir}/${name}.js`, write: false, metafile: true, plugins: [lazy, treeSitterGlue, ...shares], ...banner });
   outputs[name] = keep(result);
 }
 
@@ -168,6 +187,14 @@ for (const [name, inputs] of Object.entries(outputs)) {
 if (problems.length) {
   console.error(`build.mjs: the bundles are not laid out as intended:\n  ${problems.join("\n  ")}`);
   process.exit(1);
+}
+
+// The parser's WebAssembly (server/src/engine/sources/treeSitter.ts): the runtime and the three grammars the source
+// front ends use, from @vscode/tree-sitter-wasm, beside the bundles (server/src/host/grammarFiles.ts reads them there).
+// Read only when a source file is checked; activation and JSONC checks never touch them.
+const WASM_DIR = resolve(ROOT, "node_modules/@vscode/tree-sitter-wasm/wasm");
+for (const name of ["tree-sitter.wasm", "tree-sitter-typescript.wasm", "tree-sitter-tsx.wasm", "tree-sitter-python.wasm"]) {
+  files.set(name, readFileSync(resolve(WASM_DIR, name)));
 }
 
 // Each file replaced by a rename (a process starting meanwhile sees the old file or the new one, never half of

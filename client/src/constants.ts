@@ -5,6 +5,12 @@ export const DEERFLOW_DOCUMENTS = [
   { language: "yaml", pattern: "**/config.{yaml,yml}" },
   { language: "markdown", pattern: "**/SKILL.md" },
 ];
+/**
+ * Source languages whose files may call deepagents (`createDeepAgent`, `create_deep_agent`): sent to the server
+ * for their diagnostics and the hover on the call, saved files only. The server claims nothing else in them, and
+ * says nothing at all in a file that does not call the runtime.
+ */
+export const SOURCE_LANGUAGES = ["typescript", "typescriptreact", "javascript", "javascriptreact", "python"];
 export const PREVIEW_SCHEME = "agent-sandbox-preview";
 
 /** The Capability Map view (package.json `contributes.views`) and the client-only commands (no server names them). */

@@ -20,7 +20,7 @@ import {
   type ExplainResult,
 } from "../../server/src/protocol";
 import { CapabilityMap } from "./capabilityMap";
-import { DEERFLOW_DOCUMENTS, LANGUAGES, PREVIEW_SCHEME } from "./constants";
+import { DEERFLOW_DOCUMENTS, LANGUAGES, PREVIEW_SCHEME, SOURCE_LANGUAGES } from "./constants";
 import { operationItems, pathInputOptions } from "./explainInput";
 import { createSampleConfig, type CreateSampleArgs, type CreateSampleResult } from "./sample";
 
@@ -44,8 +44,13 @@ export class Session implements vscode.Disposable {
     };
     const clientOptions: LanguageClientOptions = {
       // DeerFlow's own files are checked in place, registered by pattern without claiming YAML or markdown: other
-      // YAML and markdown files get nothing from this server.
-      documentSelector: [...LANGUAGES.map((language) => ({ language })), ...DEERFLOW_DOCUMENTS],
+      // YAML and markdown files get nothing from this server. Source files (saved ones) are sent for the calls of
+      // the runtime they may contain; the server says nothing in those that have none.
+      documentSelector: [
+        ...LANGUAGES.map((language) => ({ language })),
+        ...DEERFLOW_DOCUMENTS,
+        ...SOURCE_LANGUAGES.map((language) => ({ language, scheme: "file" })),
+      ],
       diagnosticPullOptions: { onChange: true, onSave: true },
       // Hovers link to the prompt preview and the explain command; only our own commands are trusted.
       markdown: { isTrusted: { enabledCommands: Object.values(Commands) }, supportHtml: false },

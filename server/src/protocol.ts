@@ -91,7 +91,7 @@ export interface DidCheckParams {
   version: number;
   /** "deepagents-js 1.14.1"; absent for dry-run files and files that do not parse. */
   runtime?: string;
-  kind: "config" | "dry-run" | "deerflow-config" | "skill";
+  kind: "config" | "dry-run" | "deerflow-config" | "skill" | "source";
   durationMs: number;
   counts: { errors: number; warnings: number; information: number; hints: number };
   /** What the exact rule analysis did not decide within its budget (its checks stay silent there), said once. */

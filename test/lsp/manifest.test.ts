@@ -35,7 +35,7 @@ function scopeAt(patterns: { match?: string; name?: string; captures?: Record<st
 }
 
 describe("extension manifest", () => {
-  it("activates only on workspaces that hold config or dry-run files (and for its commands and languages)", () => {
+  it("activates only on workspaces that hold config or dry-run files, or on a source file that may call the runtime (and for its commands and languages)", () => {
     assert.deepEqual(pkg.activationEvents, [
       "workspaceContains:**/agent-sandbox.jsonc",
       "workspaceContains:**/agent-sandbox.json",
@@ -47,6 +47,12 @@ describe("extension manifest", () => {
       "workspaceContains:**/config.yaml",
       "workspaceContains:**/config.yml",
       "workspaceContains:**/SKILL.md",
+      // createDeepAgent / create_deep_agent calls are read where they are written (the source front ends).
+      "onLanguage:typescript",
+      "onLanguage:typescriptreact",
+      "onLanguage:javascript",
+      "onLanguage:javascriptreact",
+      "onLanguage:python",
     ]);
     assert.equal(pkg.main, "./dist/client.js");
     assert.equal(pkg.capabilities.untrustedWorkspaces.supported, "limited");

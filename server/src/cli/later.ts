@@ -20,6 +20,9 @@ export const later = {
   promptPreview: () => require("../engine/agents/promptPreview") as typeof import("../engine/agents/promptPreview"),
   fixes: () => require("../engine/fixes") as typeof import("../engine/fixes"),
   analysis: () => (require("../engine/analysisLoader") as typeof import("../engine/analysisLoader")).exactAnalysis(),
+  // The source front ends (and, on first use, the parser's WebAssembly: sources/treeSitter.ts).
+  sources: () => require("../engine/sources") as typeof import("../engine/sources"),
+  grammarFiles: () => require("../host/grammarFiles") as typeof import("../host/grammarFiles"),
   sarif: () => require("./sarif") as typeof import("./sarif"),
   workspace: () => require("../host/workspace") as typeof import("../host/workspace"),
   deerflowFiles: () => require("../engine/deerflow/fileNames") as typeof import("../engine/deerflow/fileNames"),

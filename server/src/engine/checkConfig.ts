@@ -13,8 +13,9 @@ import { byCodePoints, compareFindings, finishFindings, type SeverityOverrides }
 import { LineIndex } from "./text";
 import { AnalysisCancelled } from "./cancellation";
 import { withdrawFailingFixes } from "./fixVerification";
-import { FixRendering } from "./fixOperations";
+import { FixRendering, type FixRenderer } from "./fixOperations";
 import { jsoncFrontEnd } from "./config/jsoncFrontEnd";
+import { blockedChecks } from "./config/dynamic";
 
 export interface CheckOptions {
   /** Whether a path relative to the config file's folder exists. Default: nothing exists. */
@@ -146,9 +147,7 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
       const finding: Finding = { code: check.code, severity: f.severity ?? check.severity, message: f.message, span: f.span };
       if (f.detail !== undefined) finding.detail = f.detail;
       if (f.related !== undefined) finding.related = f.related;
-      if (f.detail !== undefined) finding.detail = f.detail;
       if (f.witness !== undefined) finding.witness = f.witness;
-      if (f.detail !== undefined) finding.detail = f.detail;
       if (f.fixes !== undefined) finding.fixes = fixes.fixes(f.fixes);
       if (f.tags !== undefined) finding.tags = f.tags;
       out.push(finding);
@@ -159,7 +158,10 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
     },
   };
   const checks = options.analysisOnly ? [subagentEscalation, ...ANALYSIS_CHECKS] : options.analysis ? [...CHECKS, ...ANALYSIS_CHECKS] : CHECKS;
+  // A check that would need a value the front end could not read would take its absence for a fact: it does not run.
+  const blocked = model.dynamic?.length ? blockedChecks(model.dynamic) : undefined;
   for (check of checks) {
+    if (blocked?.has(check.code)) continue;
     // A check turned off is not run at all: its findings would all be dropped, and some checks are the slowest part
     // of a large file (dotfiles-unprotected's witness search, the exact analysis).
     if (options.severities?.[check.code] === "off") continue;
@@ -179,6 +181,24 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
       });
     }
   }
+}
+
+/**
+ * Every check on a model a front end other than the JSONC parser built (server/src/engine/sources/): no syntax or
+ * schema findings, no fix verification (that re-checks JSONC). The checks' fixes are rendered by `renderer`, the
+ * front end's own (by default none are offered). Findings unfinished: the caller finishes them with the whole
+ * file's text.
+ */
+/** A front end that renders no fix: every fix is left out. */
+const NO_FIXES: FixRenderer = { render: () => [] };
+
+export function checkBuiltModel(model: ConfigModel, text: string, options: CheckOptions = {}, renderer: FixRenderer = NO_FIXES): { findings: Finding[]; skipped: Skipped[] } {
+  const findings: Finding[] = [];
+  const skipped: Skipped[] = [];
+  runChecks(model, text, options, findings, skipped, new FixRendering(renderer));
+  skipped.sort((a, b) => a.span.start - b.span.start || byCodePoints(a.what, b.what));
+  if ((options.analysis || options.analysisOnly) && model) skipped.push(...exactAnalysis().skippedAnalyses(model));
+  return { findings, skipped };
 }
 
 export { compareFindings, usesCrlf } from "./suppressions";

@@ -26,6 +26,8 @@ import {
 import type { ExactPhase } from "./exactPhase";
 import { URI } from "./uri";
 import { withoutByteOrderMark } from "../engine/text";
+import { loadLanguage, mayCallRuntime, sourceLanguageOf } from "../engine/sources";
+import { grammarFiles } from "../host/grammarFiles";
 
 /** The `agentSandbox` settings section (package.json `contributes.configuration`). */
 export interface ServerSettings {
@@ -137,6 +139,11 @@ export class ConfigStore {
       text = disk.text;
       version = -disk.version;
     }
+    // A source file's grammar is loaded the first time an open file names the runtime (never at start-up).
+    if (kind === "source") {
+      const language = sourceLanguageOf(fsPath);
+      if (language && mayCallRuntime(text)) await loadLanguage(language, grammarFiles);
+    }
     // The document may have changed while settings were resolved: answer for the text as it is now.
     const now = this.documents.get(uri);
     if (now && now.version !== version) return this.analysisOf(uri);
@@ -152,6 +159,9 @@ export class ConfigStore {
     const byName = fsPath ? fileKindOf(fsPath) : undefined;
     if (fsPath && byName) return { fsPath, kind: byName };
     const document = this.documents.get(uri);
+    // An open TypeScript, JavaScript or Python document, by its name (never from disk: the workspace scan leaves
+    // source files alone).
+    if (document && fsPath && sourceLanguageOf(fsPath)) return { fsPath, kind: "source" };
     const byLanguage = document ? fileKindOfLanguage(document.languageId) : undefined;
     if (!byLanguage) return undefined;
     return { fsPath: fsPath ?? resolve(UNSAVED_FOLDER, byLanguage === "config" ? "agent-sandbox.jsonc" : "scenario.dryrun.jsonc"), kind: byLanguage };

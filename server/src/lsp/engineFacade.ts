@@ -24,10 +24,14 @@ import { explainDecision, type Explanation } from "../engine/explain";
 import { CompiledRuleList } from "../engine/permissions/ruleList";
 import { FILESYSTEM_TOOLS, OPERATIONS, RUNTIME_IDS, type Operation, type RuntimeId } from "../engine/runtime";
 import { LineIndex } from "../engine/text";
+import { checkSourceText, isLanguageLoaded, sourceLanguageOf, type SourceAgent } from "../engine/sources";
 import { summarizeScenario, type ScenarioSummary } from "./scenarioRun";
 
-/** A config or dry-run file, or one of DeerFlow's own files checked in place (config.yaml, SKILL.md). */
-export type FileKind = "config" | "dry-run" | DeerFlowFileKind;
+/**
+ * A config or dry-run file, one of DeerFlow's own files checked in place (config.yaml, SKILL.md), or `source`: an
+ * open TypeScript, JavaScript or Python document (server/src/engine/sources/), checked where it calls the runtime.
+ */
+export type FileKind = "config" | "dry-run" | DeerFlowFileKind | "source";
 
 export function fileKindOf(fileName: string): FileKind | undefined {
   const base = fileName.split(/[\\/]/).at(-1) ?? fileName;
@@ -61,6 +65,8 @@ export interface Analysis {
   durationMs: number;
   /** Set when the runtime came from the `defaultRuntime` setting rather than the file. */
   runtimeFromSetting?: RuntimeId;
+  /** For a source file: every `createDeepAgent` / `create_deep_agent` call in it, read (`model` is the first's). */
+  agents?: SourceAgent[];
   /** What the exact rule analysis left undecided (budget), for the language status. */
   skipped: readonly SkippedAnalysis[];
   /**
@@ -120,6 +126,14 @@ export function analyze(fsPath: string, text: string, settings: AnalysisSettings
     // Fixes are verified when a quick fix is asked for (codeActions.ts), not at every pause in typing.
     const result = checkDeerFlowText(text, kind, { ...recordingAccess(fsPath, dependencies), severities: settings.severities, verifyFixes: false });
     return { kind, text, lines: result.lines, findings: result.findings, model: result.model, dependencies, durationMs: performance.now() - started, skipped: [] };
+  }
+  if (kind === "source") {
+    // Read only once the host loaded the file's grammar (configStore.ts, when the text names the runtime); the
+    // exact analysis runs here too, in one phase: a source file's rule lists are small.
+    const language = sourceLanguageOf(fsPath);
+    if (!language || !isLanguageLoaded(language)) return { kind, text, lines: new LineIndex(text), findings: [], model: undefined, dependencies, durationMs: performance.now() - started, skipped: [] };
+    const result = checkSourceText(text, language, { ...recordingAccess(fsPath, dependencies), severities: settings.severities, ...(settings.analysis ? { analysis: true } : {}) });
+    return { kind, text, lines: result.lines, findings: result.findings, model: result.agents[0]?.model, agents: result.agents, dependencies, durationMs: performance.now() - started, skipped: [] };
   }
   const options: CheckOptions = {
     ...recordingAccess(fsPath, dependencies),

@@ -15,6 +15,7 @@ interface SchemaEx extends Schema {
   examples?: unknown[];
 }
 
+// DeerFlow's files and source files are never completed by schema (server.ts answers nothing there).
 const SCHEMAS: Partial<Record<FileKind, SchemaEx>> = {
   config: configSchemaJson as unknown as SchemaEx,
   "dry-run": dryRunSchemaJson as unknown as SchemaEx,

@@ -6,6 +6,13 @@
 import { readdir } from "node:fs/promises";
 import { basename, dirname, join, sep } from "node:path";
 import {
+  CodeActionRequest,
+  CodeLensRequest,
+  CompletionRequest,
+  DocumentFormattingRequest,
+  DocumentRangeFormattingRequest,
+  DocumentSymbolRequest,
+  FoldingRangeRequest,
   CodeLensRefreshRequest,
   createConnection,
   DidChangeConfigurationNotification,
@@ -39,6 +46,7 @@ import { foldingRanges } from "./folding";
 import { formatEdits } from "./formatting";
 import { hover } from "./hover";
 import { scenarioLenses, scenarioRunResult } from "./scenarioRun";
+import { sourceHover } from "./sourceHover";
 import { URI } from "./uri";
 
 declare const AGENT_SANDBOX_VERSION: string;
@@ -88,8 +96,36 @@ function safe<P, R>(name: string, fallback: R, handler: (params: P, token: Cance
   };
 }
 
+/**
+ * The client also sends TypeScript, JavaScript and Python documents (for their diagnostics and the hover on the
+ * agent call), which this server must not claim: where the client registers features dynamically, the config
+ * languages' own features (completion, outline, folding, formatting, lenses, fixes) are registered for these two
+ * languages only, so other extensions keep those of the source languages. Elsewhere they are declared for every
+ * document and answer nothing in a source file.
+ */
+const CONFIG_LANGUAGES = [{ language: "agent-sandbox" }, { language: "agent-sandbox-dryrun" }];
+/**
+ * DeerFlow's own files, as the client selects them (client/src/constants.ts `DEERFLOW_DOCUMENTS`): they get the
+ * fixes and lenses, not the JSONC features.
+ */
+const DEERFLOW_DOCUMENTS = [
+  { language: "yaml", pattern: "**/config.{yaml,yml}" },
+  { language: "markdown", pattern: "**/SKILL.md" },
+];
+let registerConfigFeatures = false;
+
 connection.onInitialize((params): InitializeResult => {
   capabilities = params.capabilities;
+  const td = capabilities.textDocument;
+  registerConfigFeatures = !!(
+    td?.completion?.dynamicRegistration &&
+    td.documentSymbol?.dynamicRegistration &&
+    td.foldingRange?.dynamicRegistration &&
+    td.formatting?.dynamicRegistration &&
+    td.rangeFormatting?.dynamicRegistration &&
+    td.codeLens?.dynamicRegistration &&
+    td.codeAction?.dynamicRegistration
+  );
   options = (params.initializationOptions ?? {}) as InitializationOptions;
   store.useInitialSettings(options.settings);
   pull = !!capabilities.textDocument?.diagnostic;
@@ -99,20 +135,34 @@ connection.onInitialize((params): InitializeResult => {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: false },
       ...(pull ? { diagnosticProvider: { identifier: "agent-sandbox", interFileDependencies: true, workspaceDiagnostics: false } } : {}),
-      codeActionProvider: { codeActionKinds: CODE_ACTION_KINDS, resolveProvider: false },
       hoverProvider: true,
-      completionProvider: { triggerCharacters: ['"', "/", ":"], resolveProvider: false },
-      documentSymbolProvider: { label: "Agent Sandbox" },
-      foldingRangeProvider: true,
-      documentFormattingProvider: true,
-      documentRangeFormattingProvider: true,
-      codeLensProvider: { resolveProvider: false },
+      ...(registerConfigFeatures
+        ? {}
+        : {
+            codeActionProvider: { codeActionKinds: CODE_ACTION_KINDS, resolveProvider: false },
+            completionProvider: { triggerCharacters: ['"', "/", ":"], resolveProvider: false },
+            documentSymbolProvider: { label: "Agent Sandbox" },
+            foldingRangeProvider: true,
+            documentFormattingProvider: true,
+            documentRangeFormattingProvider: true,
+            codeLensProvider: { resolveProvider: false },
+          }),
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
   };
 });
 
 connection.onInitialized(() => {
+  if (registerConfigFeatures) {
+    const documentSelector = CONFIG_LANGUAGES;
+    void connection.client.register(CodeActionRequest.type, { documentSelector: [...documentSelector, ...DEERFLOW_DOCUMENTS], codeActionKinds: CODE_ACTION_KINDS, resolveProvider: false });
+    void connection.client.register(CompletionRequest.type, { documentSelector, triggerCharacters: ['"', "/", ":"], resolveProvider: false });
+    void connection.client.register(DocumentSymbolRequest.type, { documentSelector, label: "Agent Sandbox" });
+    void connection.client.register(FoldingRangeRequest.type, { documentSelector });
+    void connection.client.register(DocumentFormattingRequest.type, { documentSelector });
+    void connection.client.register(DocumentRangeFormattingRequest.type, { documentSelector });
+    void connection.client.register(CodeLensRequest.type, { documentSelector: [...documentSelector, ...DEERFLOW_DOCUMENTS], resolveProvider: false });
+  }
   if (capabilities.workspace?.didChangeConfiguration?.dynamicRegistration) {
     void connection.client.register(DidChangeConfigurationNotification.type, { section: "agentSandbox" });
   }
@@ -427,9 +477,11 @@ async function updateWatchers(): Promise<void> {
 // ---------------------------------------------------------------------------------------------------------------
 
 /** The analysis of an open document at its current version. */
-async function openAnalysis(uri: string): Promise<{ analysis: Analysis; fsPath: string } | undefined> {
+async function openAnalysis(uri: string, sourceToo = false): Promise<{ analysis: Analysis; fsPath: string } | undefined> {
   const target = store.targetOf(uri);
   if (!target || !documents.get(uri)) return undefined;
+  // A source file gets diagnostics and the hover, nothing of the config languages' (fixes there edit JSONC).
+  if (target.kind === "source" && !sourceToo) return undefined;
   const analysis = await store.analysisOf(uri);
   return analysis ? { analysis, fsPath: target.fsPath } : undefined;
 }
@@ -459,9 +511,10 @@ function wantsCompleteAnalysis(params: CodeActionParams, firstPhase: Analysis): 
 connection.onHover(
   safe("textDocument/hover", null, async (params) => {
     const uri = params.textDocument.uri;
-    const open = await openAnalysis(uri);
+    const open = await openAnalysis(uri, true);
     if (!open) return null;
     const { analysis, fsPath } = open;
+    if (analysis.kind === "source") return sourceHover(analysis, analysis.lines.offsetAt(params.position));
     return hover({
       analysis,
       uri,

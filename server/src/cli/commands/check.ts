@@ -9,6 +9,7 @@ import { readOrSay } from "../loadModel";
 import { DOCS, VERSION } from "../product";
 import type { Io } from "../stdio";
 import type { DeerFlowFileKind } from "../../engine/deerflow/fileNames";
+import type { SourceLanguage } from "../../engine/sources";
 import { textReport } from "../text";
 import { noteInputCharacters, setAnalysisV8Flags } from "../v8Flags";
 
@@ -27,13 +28,19 @@ interface FileReport {
   error?: string;
 }
 
-/** `agent-sandbox check [PATH ...]`: every config and dry-run file found, checked (and with --fix, fixed). */
-export function check(args: ParsedArgs, io: Io): number {
-  const format = oneOf(flag(args, "format"), ["text", "json", "sarif"] as const, "format", "text");
-  const fix = !!flag(args, "fix");
-  const severities = severityOverrides(args);
+/**
+ * `agent-sandbox check [PATH ...]`: every config and dry-run file found, checked (and with --fix, fixed), DeerFlow's
+ * config.yaml and SKILL.md files, and every TypeScript, JavaScript and Python file that calls deepagents' `createDeepAgent` / `create_deep_agent` (found in
+ * folders: one that never names the package is not parsed, and not reported). Asynchronous only when a source file
+ * needs its grammar loaded.
+ */
+export function check(args: ParsedArgs, io: Io): number | Promise<number> {
+  // Usage errors first, before any file is read.
+  oneOf(flag(args, "format"), ["text", "json", "sarif"] as const, "format", "text");
+  severityOverrides(args);
   const targets = args.positionals.length ? args.positionals : ["."];
-  const { asWritten, displayPath, findFiles, isConfigFileName, isDirectory, isDryRunFileName, relativeAccess } = later.files();
+  const { findFiles, isConfigFileName, isDirectory, isDryRunFileName } = later.files();
+  const { sourceLanguageOf } = later.sources();
   const files: string[] = [];
   // A file named twice (`d d/agent-sandbox.jsonc ./d`, or reached through a link) is checked, fixed and counted
   // once, under the first name that is not a link's, if any.
@@ -52,21 +59,71 @@ export function check(args: ParsedArgs, io: Io): number {
   const deerflow = later.deerflowFiles();
   const deerFlowKindOf = (file: string, named: boolean) => (isConfigFileName(basename(file)) || isDryRunFileName(basename(file)) ? undefined : deerflow.deerFlowKindOf(file, named));
   const onCommandLine = new Set<string>();
+  // Source files found in a folder count only when they may call the runtime; a source file named is always checked.
+  const sources = new Map<string, SourceFile>();
   for (const target of targets) {
     if (isDirectory(target)) {
-      findFiles(target, (n) => isConfigFileName(n) || isDryRunFileName(n) || deerflow.deerFlowKindOf(n) !== undefined)
-        .filter((f) => deerFlowKindOf(f, false) === undefined || deerFlowFileInFolder(f, deerflow))
-        .forEach(add);
+      const found = findFiles(target, (n) => isConfigFileName(n) || isDryRunFileName(n) || sourceLanguageOf(n) !== undefined || deerflow.deerFlowKindOf(n) !== undefined);
+      for (const file of found) {
+        const source = sourceFile(file, false);
+        if (source === null) continue;
+        if (source) sources.set(file, source);
+        else if (deerFlowKindOf(file, false) !== undefined && !deerFlowFileInFolder(file, deerflow)) continue;
+        add(file);
+      }
     } else {
+      const source = sourceFile(target, true);
+      if (source) sources.set(target, source);
       add(target);
       onCommandLine.add(target);
     }
   }
   const deerFlowKinds = new Map<string, DeerFlowFileKind>();
   for (const f of files) {
-    const kind = deerFlowKindOf(f, onCommandLine.has(f));
+    const kind = sources.has(f) ? undefined : deerFlowKindOf(f, onCommandLine.has(f));
     if (kind) deerFlowKinds.set(f, kind);
   }
+  const languages = new Set([...sources.values()].filter((s) => s.text !== undefined && later.sources().mayCallRuntime(s.text)).map((s) => s.language));
+  if (languages.size === 0) return checkFiles(args, io, files, sources, deerFlowKinds);
+  const { loadLanguage } = later.sources();
+  return Promise.all([...languages].map((l) => loadLanguage(l, later.grammarFiles().grammarFiles))).then(
+    () => checkFiles(args, io, files, sources, deerFlowKinds),
+    (error: Error) => {
+      io.err(`agent-sandbox: cannot load the parser for source files: ${error.message}\n`);
+      return 2;
+    },
+  );
+}
+
+interface SourceFile {
+  language: SourceLanguage;
+  /** Undefined when it could not be read (the check says so, as for any file). */
+  text?: string;
+  byteOrderMark?: boolean;
+}
+
+/**
+ * A TypeScript, JavaScript or Python file's language and text; `undefined` for other files, `null` for a source file
+ * found in a folder that does not call the runtime (left out, at the cost of one read and a substring search).
+ */
+function sourceFile(file: string, named: boolean): SourceFile | undefined | null {
+  const language = later.sources().sourceLanguageOf(basename(file));
+  if (!language) return undefined;
+  try {
+    const { text, byteOrderMark } = later.files().readTextFile(file);
+    if (!named && !later.sources().mayCallRuntime(text)) return null;
+    return { language, text, byteOrderMark };
+  } catch {
+    return named ? { language } : null;
+  }
+}
+
+function checkFiles(args: ParsedArgs, io: Io, files: readonly string[], sources: ReadonlyMap<string, SourceFile>, deerFlowKinds: ReadonlyMap<string, DeerFlowFileKind>): number {
+  const format = oneOf(flag(args, "format"), ["text", "json", "sarif"] as const, "format", "text");
+  const fix = !!flag(args, "fix");
+  const severities = severityOverrides(args);
+  const targets = args.positionals.length ? args.positionals : ["."];
+  const { asWritten, displayPath, isDryRunFileName, relativeAccess } = later.files();
   // The analysis bundle is loaded before any file changes V8's flags (the analysis, or a long input, v8Flags.ts):
   // every bundle is then loaded, and its compiled code cached, under the same flags, which V8 stamps on cached code
   // (a cache stamped with other flags is refused by the next run).
@@ -77,6 +134,17 @@ export function check(args: ParsedArgs, io: Io): number {
   // Files whose --fix stopped at its bound with safe fixes left: exit 1, work is left.
   let unfinished = 0;
   for (const file of files) {
+    const source = sources.get(file);
+    if (source?.text !== undefined) {
+      // Checked as far as the file spells out its options; fixes edit JSONC, so none are offered or applied here.
+      const result = later.sources().checkSourceText(source.text, source.language, { ...relativeAccess(file), severities, analysis: analysisWanted(args) });
+      const report: FileReport = { path: displayPath(file), diagnostics: result.findings.map((f: Finding) => later.output().toDiagnosticJson(f, result.lines)) };
+      if (result.skipped.length > 0) {
+        report.skipped = result.skipped.map((s) => ({ what: s.what, why: s.why, checks: [...s.checks], range: { start: result.lines.positionAt(s.span.start), end: result.lines.positionAt(s.span.end) } }));
+      }
+      reports.push(report);
+      continue;
+    }
     const read = readOrSay(file, io);
     if (typeof read === "string") {
       unreadable++;
@@ -84,8 +152,8 @@ export function check(args: ParsedArgs, io: Io): number {
       continue;
     }
     const { text, byteOrderMark } = read;
-    const deerFlowKind = deerFlowKinds.get(file);
     const dryRun = isDryRunFileName(basename(file));
+    const deerFlowKind = deerFlowKinds.get(file);
     const options: CheckOptions = { ...relativeAccess(file), severities, analysis: analysisWanted(args) };
     // A run of seconds from here on, not of milliseconds: optimised code pays, and the young heap may grow in
     // bigger steps (v8Flags.ts).
@@ -149,7 +217,7 @@ export function check(args: ParsedArgs, io: Io): number {
     reports.push(report);
   }
   if (files.length === 0) {
-    io.err(`agent-sandbox: no config or dry-run files found in ${targets.join(", ")}\n`);
+    io.err(`agent-sandbox: no config, dry-run or agent source files found in ${targets.join(", ")}\n`);
     return 2;
   }
   // `files` counts the files checked; `failed`, present only then, those that could not be read or written.

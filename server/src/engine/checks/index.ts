@@ -2,6 +2,7 @@ import type { Check, ReportedCheck } from "./check";
 import { jsonSyntax } from "./json/jsonSyntax";
 import { yamlSyntax } from "./yaml/yamlSyntax";
 import { schema } from "./schema/schema";
+import { sourceDynamic } from "./source/sourceDynamic";
 import { dotSegmentBypass } from "./dot/dotSegmentBypass";
 import { authzInvalid } from "./authz/authzInvalid";
 import { authzDefaultRoleUndefined } from "./authz/authzDefaultRoleUndefined";
@@ -30,6 +31,7 @@ import { permissionsWithSandboxFactory } from "./permission/permissionsWithSandb
 import { permissionOutsideRoutes } from "./permission/permissionOutsideRoutes";
 import { routePrefixWithoutSlash } from "./route/routePrefixWithoutSlash";
 import { readFileRequired } from "./read/readFileRequired";
+import { toolsNotList } from "./tool/toolsNotList";
 import { toolUnknown } from "./tool/toolUnknown";
 import { toolUnavailable } from "./tool/toolUnavailable";
 import { toolDuplicate } from "./tool/toolDuplicate";
@@ -80,6 +82,7 @@ export const CHECKS: readonly Check[] = [
   permissionOutsideRoutes,
   routePrefixWithoutSlash,
   readFileRequired,
+  toolsNotList,
   toolUnknown,
   toolUnavailable,
   toolDuplicate,
@@ -120,8 +123,11 @@ export const SCENARIO_CHECK_CODES = [
   "scenario-expectation-failed",
 ] as const;
 
-/** The codes whose findings the parser and the schema validator make, before any check runs. */
-export const BUILT_IN_CHECKS: readonly ReportedCheck[] = [jsonSyntax, schema, yamlSyntax];
+/**
+ * The codes whose findings the parser, the schema validator and the source front ends (a value they could not read)
+ * make, before any check runs.
+ */
+export const BUILT_IN_CHECKS: readonly ReportedCheck[] = [jsonSyntax, schema, yamlSyntax, sourceDynamic];
 export const BUILT_IN_CODES = BUILT_IN_CHECKS.map((c) => c.code);
 
 /**

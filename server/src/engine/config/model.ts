@@ -3,6 +3,7 @@ import type { PermissionRuleInput } from "../permissions/ruleList";
 import { runtimeById, type Runtime, type RuntimeId, RUNTIME_IDS } from "../runtime";
 import { property, type JsonNode } from "./parse";
 import { Memo } from "../memo";
+import type { DynamicValue } from "./dynamic";
 
 /**
  * The config as the checks see it: typed where the file is well-formed, tolerant where it is not (the schema
@@ -106,6 +107,26 @@ export interface ConfigModel {
   skills: Located<string>[];
   authorization?: JsonNode;
   workspace?: { root?: Located<string>; mountAt: string };
+  /**
+   * What a source front end could not read without running the code (config/dynamic.ts): left out of the fields
+   * above, and the checks that would need it do not run. Absent for a JSONC config.
+   */
+  dynamic?: DynamicValue[];
+}
+
+/**
+ * A node a source front end built from a Python set or tuple, or a JS `new Set([...])`: an array for every reader,
+ * except where the runtime tells them apart (a filesystem middleware's `tools`, which deepagents-py reads only as a
+ * list).
+ */
+export interface CollectionNode extends JsonNode {
+  collection?: "set" | "tuple";
+}
+
+/** The value of a middleware's `tools` as the runtime receives it: a set or tuple stays one. */
+function toolsValueOf(node: JsonNode): unknown {
+  const value = getNodeValue(node);
+  return (node as CollectionNode).collection && Array.isArray(value) ? new Set(value) : value;
 }
 
 /** `defaultRuntime`: the runtime of a config that names none (an unknown name still means deepagents-js). */
@@ -193,7 +214,7 @@ function middlewareListOf(node: JsonNode | undefined, agent: string, topLevel = 
       agent,
       type,
       name: stringOf(property(entry, "name"))?.value,
-      tools: toolsNode ? { value: getNodeValue(toolsNode), node: toolsNode } : undefined,
+      tools: toolsNode ? { value: toolsValueOf(toolsNode), node: toolsNode } : undefined,
       // A custom filesystem middleware without `backend` falls back to its own state backend (docs/reference/tools-and-backends.md).
       permissions: ruleListOf(property(entry, "permissions"), { kind: "middleware", agent, middlewareIndex: index }, backend ?? stateDefault(entry)),
       backend,

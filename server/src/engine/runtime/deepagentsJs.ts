@@ -28,7 +28,7 @@ export function validatePath(raw: unknown): { ok: true; path: string } | { ok: f
 function normalizeFilesystemTools(value: unknown): FilesystemAllowlist {
   if (value === undefined || value === null || value === "all") return { all: true, tools: FILESYSTEM_TOOLS };
   let names: Set<unknown>;
-  if (typeof value === "string" || Array.isArray(value)) names = new Set(value);
+  if (typeof value === "string" || Array.isArray(value) || value instanceof Set) names = new Set(value);
   else {
     // `new Set(5)`, `new Set({})`, `new Set(true)` throw before the `read_file` test.
     const what = value !== null && typeof value === "object" ? "object" : `${typeof value} ${String(value)}`;

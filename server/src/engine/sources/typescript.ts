@@ -1,0 +1,313 @@
+import type { Span } from "../text";
+import { dynamicOf, MAX_DEPTH, parts, spanOf, unescape, type AgentCall } from "./calls";
+import type { SyntaxNode, SyntaxTree } from "./treeSitter";
+import type { Entry, Value } from "./values";
+
+/**
+ * The TypeScript/JavaScript front end: finds the calls of deepagents' `createDeepAgent` (imported or required
+ * from "deepagents", under any alias, or through a namespace) and evaluates their options without running
+ * anything: literals, names bound once in the file (`const`), spreads and `concat` of known lists, string
+ * concatenation, `new Set([...])`, arrow functions that return a value (backend factories), and calls and `new`
+ * of anything, kept as calls for toConfig.ts to recognise the runtime's own (`new FilesystemBackend({...})`,
+ * `createFilesystemMiddleware({...})`). Everything else is dynamic.
+ */
+export function typeScriptCalls(tree: SyntaxTree, text: string): AgentCall[] {
+  const file = new TypeScriptFile(tree.rootNode, text);
+  const calls: AgentCall[] = [];
+  for (const call of tree.rootNode.descendantsOfType("call_expression")) {
+    if (!call) continue;
+    const callee = call.childForFieldName("function");
+    if (!callee || file.runtimeName(callee) !== "createDeepAgent") continue;
+    const args = call.childForFieldName("arguments");
+    const first = args ? parts(args)[0] : undefined;
+    const options = first ? file.evaluate(first, 0) : undefined;
+    if (options && options.kind !== "object" && options.kind !== "dynamic") continue;
+    calls.push({
+      span: spanOf(call),
+      calleeSpan: spanOf(callee),
+      options: options?.kind === "object" ? options : { kind: "object", entries: [], span: first ? spanOf(first) : spanOf(call) },
+      unknownSpreads: options?.kind === "dynamic" ? [options] : options?.kind === "object" ? file.spreadsOf(options) : [],
+    });
+  }
+  // A half-typed call (`createDeepAgent({ permissions: [...], middleware: [` and no end yet): tree-sitter keeps
+  // the callee and the complete `key: value` pairs as children of an ERROR node. They are read as the options.
+  for (const error of tree.rootNode.descendantsOfType("ERROR")) {
+    if (!error) continue;
+    const children = parts(error);
+    children.forEach((callee, i) => {
+      if (file.runtimeName(callee) !== "createDeepAgent") return;
+      const pairs: SyntaxNode[] = [];
+      for (const next of children.slice(i + 1)) {
+        if (next.type !== "pair" && next.type !== "shorthand_property_identifier") break;
+        pairs.push(next);
+      }
+      if (pairs.length === 0) return;
+      const span = { start: pairs[0]!.startIndex, end: pairs.at(-1)!.endIndex };
+      const options = file.objectOf(pairs, span, 0);
+      calls.push({ span: { start: callee.startIndex, end: span.end }, calleeSpan: spanOf(callee), options, unknownSpreads: file.spreadsOf(options) });
+    });
+  }
+  return calls;
+}
+
+interface Imported {
+  module: string;
+  /** The exported name, or `*` for a namespace (`import * as da`, `const da = require(...)`). */
+  name: string;
+}
+
+class TypeScriptFile {
+  private readonly imports = new Map<string, Imported>();
+  /** Names declared once in the file and never assigned again: their initializer. */
+  private readonly bound = new Map<string, SyntaxNode | null>();
+  private readonly spreads = new WeakMap<Value, Value[]>();
+  private readonly evaluating = new Set<number>();
+
+  constructor(root: SyntaxNode, private readonly text: string) {
+    for (const statement of parts(root)) {
+      if (statement.type !== "import_statement") continue;
+      const source = statement.childForFieldName("source");
+      const module = source ? source.text.slice(1, -1) : "";
+      for (const clause of parts(statement).filter((n) => n.type === "import_clause")) {
+        for (const part of parts(clause)) {
+          if (part.type === "identifier") this.imports.set(part.text, { module, name: "default" });
+          else if (part.type === "namespace_import") {
+            const id = parts(part).find((n) => n.type === "identifier");
+            if (id) this.imports.set(id.text, { module, name: "*" });
+          } else if (part.type === "named_imports") {
+            for (const spec of parts(part).filter((n) => n.type === "import_specifier")) {
+              const name = spec.childForFieldName("name")?.text;
+              const alias = spec.childForFieldName("alias")?.text ?? name;
+              if (name && alias) this.imports.set(alias, { module, name: name.replace(/^["']|["']$/g, "") });
+            }
+          }
+        }
+      }
+    }
+    const declare = (name: string, value: SyntaxNode | null) => this.bound.set(name, this.bound.has(name) ? null : value);
+    for (const declarator of root.descendantsOfType(["variable_declarator", "function_declaration", "class_declaration", "assignment_expression", "augmented_assignment_expression", "required_parameter", "optional_parameter", "formal_parameters"])) {
+      if (!declarator) continue;
+      if (declarator.type === "variable_declarator") {
+        const name = declarator.childForFieldName("name");
+        const value = declarator.childForFieldName("value");
+        if (name?.type === "identifier") {
+          const required = value ? this.requiredModule(value) : undefined;
+          if (required !== undefined) this.imports.set(name.text, { module: required, name: "*" });
+          else declare(name.text, value);
+        } else if (name?.type === "object_pattern" && value) {
+          // `const { createDeepAgent: cda } = require("deepagents")`
+          const required = this.requiredModule(value);
+          for (const p of parts(name)) {
+            const key = p.type === "pair_pattern" ? p.childForFieldName("key")?.text : p.type === "shorthand_property_identifier_pattern" ? p.text : undefined;
+            const local = p.type === "pair_pattern" ? p.childForFieldName("value")?.text : key;
+            if (key && local) {
+              if (required !== undefined) this.imports.set(local, { module: required, name: key });
+              else declare(local, null);
+            }
+          }
+        }
+      } else if (declarator.type === "assignment_expression" || declarator.type === "augmented_assignment_expression") {
+        const left = declarator.childForFieldName("left");
+        if (left?.type === "identifier") this.bound.set(left.text, null);
+      } else if (declarator.type === "formal_parameters") {
+        // Parameters shadow: a name that is also a parameter somewhere is not known.
+        for (const p of parts(declarator)) {
+          const id = p.childForFieldName("pattern") ?? p;
+          if (id.type === "identifier") this.bound.set(id.text, null);
+        }
+      } else {
+        const name = declarator.childForFieldName("name");
+        if (name) this.bound.set(name.text, null);
+      }
+    }
+  }
+
+  /** `require("x")` → "x". */
+  private requiredModule(node: SyntaxNode): string | undefined {
+    if (node.type !== "call_expression" || node.childForFieldName("function")?.text !== "require") return undefined;
+    const arg = parts(node.childForFieldName("arguments")!)[0];
+    return arg?.type === "string" ? arg.text.slice(1, -1) : undefined;
+  }
+
+  /** The exported name a callee refers to when it is deepagents' (`cda`, `da.createDeepAgent`), else undefined. */
+  runtimeName(callee: SyntaxNode): string | undefined {
+    const found = this.importOf(callee);
+    return found && isDeepagents(found.module) ? found.name : undefined;
+  }
+
+  private importOf(callee: SyntaxNode): Imported | undefined {
+    if (callee.type === "identifier") {
+      const found = this.imports.get(callee.text);
+      return found && found.name !== "*" ? found : undefined;
+    }
+    if (callee.type === "member_expression") {
+      const object = callee.childForFieldName("object");
+      const property = callee.childForFieldName("property");
+      const namespace = object?.type === "identifier" ? this.imports.get(object.text) : undefined;
+      if (namespace?.name === "*" && property) return { module: namespace.module, name: property.text };
+    }
+    return undefined;
+  }
+
+  spreadsOf(value: Value): Value[] {
+    return this.spreads.get(value) ?? [];
+  }
+
+  evaluate(node: SyntaxNode, depth: number): Value {
+    if (depth > MAX_DEPTH) return dynamicOf(node, this.text);
+    const span = spanOf(node);
+    switch (node.type) {
+      case "parenthesized_expression":
+      case "as_expression":
+      case "satisfies_expression":
+      case "non_null_expression": {
+        const inner = parts(node)[0];
+        return inner ? this.evaluate(inner, depth + 1) : dynamicOf(node, this.text);
+      }
+      case "type_assertion": {
+        const inner = parts(node).at(-1);
+        return inner ? this.evaluate(inner, depth + 1) : dynamicOf(node, this.text);
+      }
+      case "string":
+        return { kind: "string", value: unescape(node.text.slice(1, -1)), span };
+      case "template_string":
+        if (parts(node).some((p) => p.type === "template_substitution")) return dynamicOf(node, this.text);
+        return { kind: "string", value: unescape(node.text.slice(1, -1)), span };
+      case "number":
+        return { kind: "number", value: Number(node.text.replace(/_/g, "")), span };
+      case "true":
+      case "false":
+        return { kind: "boolean", value: node.type === "true", span };
+      case "null":
+        return { kind: "null", span };
+      case "undefined":
+        return { kind: "dynamic", expression: "undefined", span };
+      case "array":
+        return this.list(node, depth);
+      case "object":
+        return this.object(node, depth);
+      case "identifier":
+        return this.name(node, depth);
+      case "binary_expression": {
+        const left = node.childForFieldName("left");
+        const right = node.childForFieldName("right");
+        if (node.childForFieldName("operator")?.text === "+" && left && right) {
+          const a = this.evaluate(left, depth + 1);
+          const b = this.evaluate(right, depth + 1);
+          if (a.kind === "string" && b.kind === "string") return { kind: "string", value: a.value + b.value, span };
+        }
+        return dynamicOf(node, this.text);
+      }
+      case "call_expression":
+      case "new_expression":
+        return this.call(node, depth);
+      case "arrow_function": {
+        let body = node.childForFieldName("body");
+        if (body?.type === "statement_block") {
+          const statements = parts(body);
+          body = statements.length === 1 && statements[0]!.type === "return_statement" ? parts(statements[0]!)[0] ?? null : null;
+        }
+        if (!body) return dynamicOf(node, this.text);
+        return { kind: "factory", returns: this.evaluate(body, depth + 1), span };
+      }
+      default:
+        return dynamicOf(node, this.text);
+    }
+  }
+
+  private name(node: SyntaxNode, depth: number): Value {
+    if (node.text === "undefined") return { kind: "dynamic", expression: "undefined", span: spanOf(node) };
+    const value = this.bound.get(node.text);
+    // Imported from another module, a parameter, a name bound twice, or a name bound without a value.
+    if (!value || this.imports.has(node.text)) return dynamicOf(node, this.text);
+    // A name whose value refers back to itself (`const a = [...a]`) is not known.
+    if (this.evaluating.has(value.startIndex)) return dynamicOf(node, this.text);
+    this.evaluating.add(value.startIndex);
+    try {
+      return this.evaluate(value, depth + 1);
+    } finally {
+      this.evaluating.delete(value.startIndex);
+    }
+  }
+
+  private list(node: SyntaxNode, depth: number): Value {
+    const items: Value[] = [];
+    for (const element of parts(node)) {
+      if (element.type === "spread_element") {
+        const inner = parts(element)[0];
+        const spread = inner ? this.evaluate(inner, depth + 1) : dynamicOf(element, this.text);
+        if (spread.kind === "list") items.push(...spread.items);
+        else items.push(spread.kind === "dynamic" ? spread : dynamicOf(element, this.text));
+      } else items.push(this.evaluate(element, depth + 1));
+    }
+    return { kind: "list", items, span: spanOf(node) };
+  }
+
+  private object(node: SyntaxNode, depth: number): Value {
+    return this.objectOf(parts(node), spanOf(node), depth);
+  }
+
+  /** An object literal's value from its members (also the pairs a half-typed call leaves in an ERROR node). */
+  objectOf(members: readonly SyntaxNode[], span: Span, depth: number): Value & { kind: "object" } {
+    const entries: Entry[] = [];
+    const spreads: Value[] = [];
+    for (const member of members) {
+      if (member.type === "pair") {
+        const key = member.childForFieldName("key");
+        const value = member.childForFieldName("value");
+        if (!key || !value) continue;
+        const name = key.type === "string" ? unescape(key.text.slice(1, -1)) : key.type === "computed_property_name" ? undefined : key.text;
+        if (name === undefined) {
+          spreads.push(dynamicOf(key, this.text));
+          continue;
+        }
+        entries.push({ key: name, keySpan: spanOf(key), value: this.evaluate(value, depth + 1) });
+      } else if (member.type === "shorthand_property_identifier") {
+        entries.push({ key: member.text, keySpan: spanOf(member), value: this.name(member, depth + 1) });
+      } else if (member.type === "spread_element") {
+        const inner = parts(member)[0];
+        const spread = inner ? this.evaluate(inner, depth + 1) : dynamicOf(member, this.text);
+        if (spread.kind === "object") {
+          entries.push(...spread.entries);
+          spreads.push(...this.spreadsOf(spread));
+        } else spreads.push(spread);
+      }
+    }
+    const value: Value & { kind: "object" } = { kind: "object", entries, span };
+    if (spreads.length) this.spreads.set(value, spreads);
+    return value;
+  }
+
+  private call(node: SyntaxNode, depth: number): Value {
+    const callee = node.childForFieldName(node.type === "new_expression" ? "constructor" : "function");
+    const argsNode = node.childForFieldName("arguments");
+    if (!callee) return dynamicOf(node, this.text);
+    const args = argsNode ? parts(argsNode).map((a) => (a.type === "spread_element" ? dynamicOf(a, this.text) : this.evaluate(a, depth + 1))) : [];
+    // `[...].concat([...])`: a known list with known lists added.
+    if (callee.type === "member_expression" && callee.childForFieldName("property")?.text === "concat") {
+      const object = callee.childForFieldName("object");
+      const base = object ? this.evaluate(object, depth + 1) : undefined;
+      if (base?.kind === "list" && args.every((a) => a.kind === "list" || a.kind !== "dynamic")) {
+        const items = [...base.items];
+        for (const a of args) {
+          if (a.kind === "list") items.push(...a.items);
+          else items.push(a);
+        }
+        return { kind: "list", items, span: spanOf(node) };
+      }
+    }
+    const imported = this.importOf(callee);
+    const result: Value & { kind: "call" } = { kind: "call", callee: this.text.slice(callee.startIndex, Math.min(callee.endIndex, callee.startIndex + 60)), args, keywords: [], expression: (dynamicOf(node, this.text) as { expression: string }).expression, span: spanOf(node) };
+    if (imported) {
+      result.module = imported.module;
+      if (isDeepagents(imported.module)) result.runtime = imported.name;
+    }
+    return result;
+  }
+}
+
+function isDeepagents(module: string): boolean {
+  return module === "deepagents" || module.startsWith("deepagents/");
+}
+
+export type { Span };
