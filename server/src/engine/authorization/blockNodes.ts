@@ -2,7 +2,7 @@ import type { CheckContext } from "../checks/check";
 import { property, propertyKeyNode, spanOf, type JsonNode } from "../config/parse";
 import type { Finding } from "../diagnostics";
 import { rbacConstructionIssues, type RbacIssue } from "./rbac";
-import { Memo } from "../memo";
+import { memo } from "../caches";
 
 /**
  * The `authorization` block as the checks walk it: every role, every resource policy, with the nodes to report
@@ -37,7 +37,7 @@ export function entriesOf(node: JsonNode | undefined): Entry[] {
   return out;
 }
 
-const propertyIndex = new Memo<JsonNode, Map<string, JsonNode>>("propertyIndex");
+const propertyIndex = memo<JsonNode, Map<string, JsonNode>>("authorization/blockNodes.propertyIndex");
 
 /** `property()`, through a per-object index: a role map can have thousands of keys and be asked about each one. */
 function indexedProperty(node: JsonNode, key: string): JsonNode | undefined {
@@ -93,7 +93,7 @@ export interface BlockNodes {
   issues: RbacIssue[];
 }
 
-const cache = new Memo<JsonNode, BlockNodes>("blockNodes");
+const cache = memo<JsonNode, BlockNodes>("authorization/blockNodes.blockNodes");
 
 /** The walk of an `authorization` object node, computed once per parsed file and shared by every authz check. */
 export function blockNodesOf(authorization: JsonNode | undefined): BlockNodes | undefined {

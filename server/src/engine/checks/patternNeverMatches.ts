@@ -7,6 +7,7 @@ import { compileJsGlob } from "../runtime/jsGlob";
 import { analysable, examplePaths, type GlobChar, hasDoubleSlash, hasGroupSyntax, isCanonical, isLiteralText, isStructural, outsideGroups, PLAIN_FILL, scanGlob } from "../runtime/globText";
 import { runtimeLabel, type Runtime } from "../runtime/runtime";
 import type { Check } from "./check";
+import { weakCache } from "../caches";
 
 /**
  * docs/reference/globs.md (patterns with `//` or a trailing `/`; brace ranges). Tool paths are canonicalised before they are matched (docs/reference/paths.md): a deepagents-js path never
@@ -121,7 +122,7 @@ interface MatcherQuirks {
   backslashKeepsTrailingSlash: boolean;
 }
 
-const quirkCache = new WeakMap<Runtime, MatcherQuirks>();
+const quirkCache = weakCache<Runtime, MatcherQuirks>("checks/patternNeverMatches.quirkCache");
 
 /** Asked of the runtime's own matcher, so no check has to know which runtime it is (design.md). */
 function quirks(runtime: Runtime): MatcherQuirks {
@@ -373,4 +374,4 @@ function expandsRangesAsPicomatch(runtime: Runtime): boolean {
   }
   return q;
 }
-const rangeQuirkCache = new WeakMap<Runtime, boolean>();
+const rangeQuirkCache = weakCache<Runtime, boolean>("checks/patternNeverMatches.rangeQuirkCache");
