@@ -2,7 +2,7 @@ import { getNodeValue } from "jsonc-parser";
 import type { PermissionRuleInput } from "../permissions/ruleList";
 import { runtimeById, type Runtime, type RuntimeId, RUNTIME_IDS } from "../runtime";
 import { property, type JsonNode } from "./parse";
-import { Memo } from "../memo";
+import { memo } from "../caches";
 
 /**
  * The config as the checks see it: typed where the file is well-formed, tolerant where it is not (the schema
@@ -287,7 +287,7 @@ export function allRuleLists(model: ConfigModel): RuleListSpec[] {
   if (!lists) ruleListsOf.set(model, (lists = Object.freeze(ruleListsNow(model)) as RuleListSpec[]));
   return lists;
 }
-const ruleListsOf = new Memo<ConfigModel, RuleListSpec[]>("ruleLists");
+const ruleListsOf = memo<ConfigModel, RuleListSpec[]>("config/model.ruleLists");
 
 function ruleListsNow(model: ConfigModel): RuleListSpec[] {
   const lists: RuleListSpec[] = [];
