@@ -24,9 +24,9 @@
  * after-edit case (every result forgotten), `analysis-cold 200` the cold one.
  */
 import { performance } from "node:perf_hooks";
-import { clearAnalysisCaches } from "../server/src/engine/automata/languages";
+import { clearCaches } from "../server/src/engine/caches";
 import { subagentEscalation } from "../server/src/engine/checks/subagent/subagentEscalation";
-import { clearAnalysisResults, skippedAnalyses } from "../server/src/engine/automata/modelAnalysis";
+import { skippedAnalyses } from "../server/src/engine/automata/modelAnalysis";
 import { checkConfigText } from "../server/src/engine/checkConfig";
 import { ANALYSIS_CHECKS } from "../server/src/engine/checks";
 import type { CheckContext } from "../server/src/engine/checks/check";
@@ -130,8 +130,7 @@ export function runAnalysisBench(options: { sizes?: readonly number[]; runs?: nu
     for (let i = 0; i < runs; i++) consume(checkConfigText(text).findings.length);
     // A check takes a few milliseconds, so one collection more or less moves it: three times the runs.
     const checkMs = median(Array.from({ length: runs * 3 }, () => time(() => consume(checkConfigText(text).findings.length))));
-    clearAnalysisCaches();
-    clearAnalysisResults();
+    clearCaches();
     let cold = { findings: {} as Record<string, number>, skipped: 0 };
     const coldMs = time(() => (cold = analyse(text)));
     let skipped = cold.skipped;

@@ -23,7 +23,7 @@ import { SCHEMA_URI } from "./check";
 import { generateConfigText, generateInputs, generateRules } from "./generate";
 import { consume, sink } from "./measure";
 import { analyse } from "./analysis";
-import { clearAnalysisCaches } from "../server/src/engine/automata/languages";
+import { clearCaches } from "../server/src/engine/caches";
 import { clearAnalysisResults } from "../server/src/engine/automata/modelAnalysis";
 
 const NO_INLINE = process.argv.includes("--no-inline");
@@ -58,7 +58,7 @@ function workload(): void {
     const text = generateConfigText(size, 3, SCHEMA_URI);
     while (performance.now() < until) {
       clearAnalysisResults();
-      if (what === "analysis-cold") clearAnalysisCaches();
+      if (what === "analysis-cold") clearCaches();
       consume(analyse(text).skipped);
       units++;
     }

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { generateConfigText, generateLargeConfigText } from "../../bench/generate";
 import { clearAnalysisResults, DEFAULT_FILE_LIMITS, ModelAnalysis, modelAnalysis } from "../../server/src/engine/automata/modelAnalysis";
-import { clearAnalysisCaches } from "../../server/src/engine/automata/languages";
+import { clearCaches } from "../../server/src/engine/caches";
 import { allRuleLists } from "../../server/src/engine/config/model";
 import { checkConfigText } from "../../server/src/engine/checkConfig";
 import type { Finding } from "../../server/src/engine/diagnostics";
@@ -23,8 +23,7 @@ test("a list too large to read whole is one skipped entry; the other lists are a
   // 3,000 rules checked against both runtimes (6,000 readings, over 2,500): the top-level list is not read, the two
   // subagents' lists (150 rules each) are.
   const text = generateConfigText(3000, 7, "https://example.invalid/schema.json");
-  clearAnalysisResults();
-  clearAnalysisCaches();
+  clearCaches();
   const first = checkConfigText(text, { analysis: true });
   const model = first.model!;
   const [top, ...subagents] = allRuleLists(model);
@@ -46,8 +45,7 @@ test("a list too large to read whole is one skipped entry; the other lists are a
 
   // The same file again, from warm caches, and then from a cold start: the same findings and the same skipped list.
   const warm = checkConfigText(text, { analysis: true });
-  clearAnalysisResults();
-  clearAnalysisCaches();
+  clearCaches();
   const cold = checkConfigText(text, { analysis: true });
   for (const again of [warm, cold]) {
     assert.deepEqual(summary(again.findings), summary(first.findings));
@@ -94,8 +92,7 @@ test("when the work allowance runs out mid-list, the rules not reached are one s
   assert.match(first.skipped[0]!.why, /4,000,000 steps of work/);
   // The count stops at the allowance (give or take the one charge that crossed it: a state and the tables it steps).
   assert.ok(first.work > limits.steps && first.work < limits.steps * 1.01, `${first.work}`);
-  clearAnalysisResults();
-  clearAnalysisCaches();
+  clearCaches();
   assert.deepEqual(run(), first);
 });
 
@@ -107,8 +104,7 @@ test("thousands of literal patterns do not evict the runtime's own automata (eve
     { "operations": ["read"], "paths": [${paths.join(", ")}], "mode": "deny" },
     { "operations": ["read"], "paths": ["/p7/a"], "mode": "allow" }
   ] }`;
-  clearAnalysisResults();
-  clearAnalysisCaches();
+  clearCaches();
   const model = checkConfigText(text).model!;
   // More pattern work than a file may do by default: the point is the cache, not the limits.
   const analysis = new ModelAnalysis(model, [model.runtime], { fileLimits: { rules: 2_500, steps: 200_000_000 } });

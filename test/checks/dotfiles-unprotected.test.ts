@@ -6,7 +6,8 @@ import { CompiledRuleList, type PermissionRuleInput } from "../../server/src/eng
 import { decideToolPath } from "../../server/src/engine/permissions/decideToolPath";
 import { checkConfigText } from "../../server/src/engine/checkConfig";
 import { DOTFILE_FIX_DEPTH, dotfilesUnprotected, fixFor } from "../../server/src/engine/checks/dotfile/dotfilesUnprotected";
-import { clearDotfileGaps, dotfileGaps } from "../../server/src/engine/automata/dotfileGaps";
+import { dotfileGaps } from "../../server/src/engine/automata/dotfileGaps";
+import { clearCaches } from "../../server/src/engine/caches";
 import { dotMatches } from "../../server/src/engine/automata/dotMatching";
 import { generateConfigText } from "../../bench/generate";
 import type { Finding } from "../../server/src/engine/diagnostics";
@@ -170,7 +171,7 @@ test("silenced by an ignore comment", () => {
 
 test("out of budget it reports nothing for the list and says so; a pattern it cannot read stops that operation", () => {
   const rules = denyRule(["/secrets/**"]);
-  clearDotfileGaps();
+  clearCaches();
   const tight = dotfileGaps(deepagentsPy, rules, DOTFILE_FIX_DEPTH, { milliseconds: 10_000, states: 5 });
   assert.deepEqual(tight.gaps, []);
   assert.equal(tight.skipped.length, 1);
@@ -193,7 +194,7 @@ test("out of budget it reports nothing for the list and says so; a pattern it ca
 test("the findings do not depend on what earlier runs left in the kept results", () => {
   const text = generateConfigText(60, 7, "https://example.invalid/schema.json");
   const summary = () => checkConfigText(text, { analysis: true }).findings.filter((f) => f.code === CODE).map((f) => JSON.stringify([f.span, f.severity, f.witness, f.message, f.fixes]));
-  clearDotfileGaps();
+  clearCaches();
   const fresh = summary();
   assert.ok(fresh.length > 3, `only ${fresh.length} findings: the comparison would say little`);
   assert.deepEqual(summary(), fresh);

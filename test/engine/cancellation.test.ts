@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { AnalysisCancelled, runCancellable } from "../../server/src/engine/cancellation";
 import { checkConfigText } from "../../server/src/engine/checkConfig";
-import { clearAnalysisCaches } from "../../server/src/engine/automata/languages";
+import { clearCaches } from "../../server/src/engine/caches";
 import { clearAnalysisResults } from "../../server/src/engine/automata/modelAnalysis";
 import { generateConfigText } from "../../bench/generate";
 
@@ -19,13 +19,12 @@ function analysed(text: string): string {
 
 test("an analysis stopped at its k-th budget check throws AnalysisCancelled, and the next one is a fresh one's", () => {
   const text = generateConfigText(60, 11, SCHEMA_URI);
-  clearAnalysisCaches();
-  clearAnalysisResults();
+  clearCaches();
   const fresh = analysed(text);
   let stops = 0;
   for (const k of [1, 2, 3, 5, 8, 13, 21, 34, 55, 89]) {
     // Stopped at different depths: cold (nothing compiled) and warm (patterns compiled, results forgotten).
-    if (k % 2 === 1) clearAnalysisCaches();
+    if (k % 2 === 1) clearCaches();
     clearAnalysisResults();
     let asked = 0;
     try {
@@ -44,6 +43,6 @@ test("outside runCancellable, and when the host never says stop, nothing changes
   const plain = analysed(text);
   assert.equal(runCancellable(() => false, () => analysed(text)), plain);
   // The host's predicate is not left behind for the next analysis.
-  assert.throws(() => runCancellable(() => true, () => (clearAnalysisResults(), clearAnalysisCaches(), analysed(text))), AnalysisCancelled);
+  assert.throws(() => runCancellable(() => true, () => (clearCaches(), analysed(text))), AnalysisCancelled);
   assert.equal(analysed(text), plain);
 });

@@ -14,6 +14,11 @@
  * bundle, named after the bundle's path, size, modification time, inode and the Node version and architecture;
  * V8 checks its own version, flags and the source's length on top. `NODE_DISABLE_COMPILE_CACHE` (Node 22's
  * variable) turns it off.
+ *
+ * What it is worth, measured with `node --import tsx bench/cliMachinery.ts --runs 15` (the built CLI on Node 20,
+ * CPU time of the process, medians of 15 interleaved rounds, load average 20 to 26 on 2 cores): without it the
+ * example's `check` (mostly start-up) takes 460 ms of CPU instead of 320 (1.44×), and `check --no-analysis` of
+ * 1,000 rules 220 instead of 200 (1.10×); a run of seconds (200 rules with the analysis, 4.4 s) the same.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";

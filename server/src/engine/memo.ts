@@ -13,10 +13,18 @@
  * spread (`{ ...model }` must not carry a memo of one model to another).
  */
 export class Memo<K extends object, V> {
-  private readonly slot: symbol;
+  private slot: symbol;
+  /** Values set since the memo was made or last emptied (caches.ts counts its caches' entries with it). */
+  setsSinceClear = 0;
 
-  constructor(name: string) {
+  constructor(private readonly name: string) {
     this.slot = Symbol(name);
+  }
+
+  /** Forgets every value at once: a new slot, so values kept on their keys under the old one are never read again. */
+  clear(): void {
+    this.slot = Symbol(this.name);
+    this.setsSinceClear = 0;
   }
 
   get(key: K): V | undefined {
@@ -24,6 +32,7 @@ export class Memo<K extends object, V> {
   }
 
   set(key: K, value: V): void {
+    this.setsSinceClear++;
     if (Object.prototype.hasOwnProperty.call(key, this.slot)) (key as Record<symbol, V>)[this.slot] = value;
     else Object.defineProperty(key, this.slot, { value, writable: true, enumerable: false, configurable: true });
   }

@@ -4,6 +4,7 @@
  * `agent-sandbox check --format json` (the parity test holds the two to that).
  */
 import { DiagnosticSeverity, DiagnosticTag, DocumentDiagnosticReportKind, type Diagnostic, type DocumentDiagnosticReport } from "vscode-languageserver/node";
+import { weakCache } from "../engine/caches";
 import type { Finding, Severity } from "../engine/diagnostics";
 import type { Analysis } from "./engineFacade";
 import { docsUri } from "../docsLocation";
@@ -46,7 +47,7 @@ export function toDiagnostic(finding: Finding, analysis: Analysis, uri: string):
  * Converted once per analysis: an analysis never changes (a new text, setting or second phase is a new one), and
  * the same list is asked for again and again (a pull after every refresh, a push and the pull of an open file).
  */
-const converted = new WeakMap<Analysis, { uri: string; diagnostics: Diagnostic[] }>();
+const converted = weakCache<Analysis, { uri: string; diagnostics: Diagnostic[] }>("lsp/diagnostics.converted");
 
 /** The diagnostics of an analysis (shared: callers must not change them). */
 export function diagnosticsOf(analysis: Analysis, uri: string): Diagnostic[] {
@@ -63,7 +64,7 @@ export function diagnosticsOf(analysis: Analysis, uri: string): Diagnostic[] {
  * prefix differs per server process, so an id from an earlier server never matches.
  */
 const SERVER_RUN = `${process.pid.toString(36)}.${Date.now().toString(36)}`;
-const resultIds = new WeakMap<Analysis, string>();
+const resultIds = weakCache<Analysis, string>("lsp/diagnostics.resultIds");
 let lastResultId = 0;
 
 export function resultIdOf(analysis: Analysis): string {

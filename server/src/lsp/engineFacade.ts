@@ -8,6 +8,7 @@
  * replaced by that call.
  */
 import { dirname, resolve } from "node:path";
+import { weakCache } from "../engine/caches";
 import { relativeAccess, isConfigFileName, isDryRunFileName } from "../host/files";
 import { scenarioCheckOptions } from "../host/workspace";
 import { agentsOf, findAgent, rulesForAgent } from "../engine/agents/agents";
@@ -378,7 +379,7 @@ export interface RuleSampleDecisions {
  * Rule lists compiled for hovers, per list of a model (a model is never changed: a new text is a new model).
  * Compiling a 1,000-rule list costs tens of milliseconds; hovering over its rules one after another should not.
  */
-const compiledForHovers = new WeakMap<RuleListSpec, CompiledRuleList>();
+const compiledForHovers = weakCache<RuleListSpec, CompiledRuleList>("lsp/engineFacade.compiledForHovers");
 
 /** Which sample files a rule decides: the rule's own list, compiled by the engine, run over every sample file. */
 export function sampleFilesDecidedBy(model: ConfigModel, list: RuleListSpec, rule: RuleSpec, sample: SampleWorkspace): RuleSampleDecisions[] {

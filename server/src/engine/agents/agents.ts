@@ -1,6 +1,6 @@
 import type { ConfigModel, MiddlewareSpec, RuleListSpec, SubagentSpec } from "../config/model";
 import type { JsonNode } from "../config/parse";
-import { Memo } from "../memo";
+import { memo } from "../caches";
 
 /** The agents a config defines: the main agent, the general-purpose subagent (unless replaced), each subagent. */
 export type AgentRef =
@@ -23,7 +23,7 @@ export function agentsOf(model: ConfigModel): AgentRef[] {
  * scan of a 10,000-entry subagent list per question made that quadratic. A model is not changed after
  * `buildModel`; the index is still rebuilt if its subagent list was replaced or grew.
  */
-const agentIndexes = new Memo<ConfigModel, { subagents: readonly SubagentSpec[]; count: number; byName: Map<string, AgentRef> }>("agentIndex");
+const agentIndexes = memo<ConfigModel, { subagents: readonly SubagentSpec[]; count: number; byName: Map<string, AgentRef> }>("agents/agents.agentIndex");
 
 /** The agent of that name (the first one when a name is repeated, as a scan in file order finds it). */
 export function findAgent(model: ConfigModel, name: string): AgentRef | undefined {

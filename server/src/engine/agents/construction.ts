@@ -4,7 +4,7 @@ import type { FilesystemAllowlist } from "../runtime/runtime";
 import { FILESYSTEM_TOOLS } from "../runtime/runtime";
 import { agentsOf, filesystemMiddlewareOf, GENERAL_PURPOSE, subagentDefaultRules, type AgentRef } from "./agents";
 import { STATE_FACTORY, topLevelBackend, type AgentBackend } from "./backends";
-import { Memo } from "../memo";
+import { memo } from "../caches";
 import { valueText } from "../text";
 
 /**
@@ -88,7 +88,7 @@ export function sandboxGuardOutcomes(model: ConfigModel): readonly SandboxGuardO
   if (!outcomes) guardOutcomesOf.set(model, (outcomes = Object.freeze(sandboxGuardOutcomesNow(model))));
   return outcomes;
 }
-const guardOutcomesOf = new Memo<ConfigModel, readonly SandboxGuardOutcome[]>("sandboxGuardOutcomes");
+const guardOutcomesOf = memo<ConfigModel, readonly SandboxGuardOutcome[]>("agents/construction.sandboxGuardOutcomes");
 
 function sandboxGuardOutcomesNow(model: ConfigModel): SandboxGuardOutcome[] {
   const out: SandboxGuardOutcome[] = [];

@@ -5,7 +5,7 @@ import { FILESYSTEM_TOOLS } from "../runtime/runtime";
 import { findAgent, isForked, middlewareLabel, type AgentRef } from "./agents";
 import { agentFilesystem, capabilityReason, type AgentFilesystem } from "./backends";
 import { SKILL_FRAMEWORK_TOOLS } from "./skills";
-import { Memo } from "../memo";
+import { memo } from "../caches";
 
 export type ToolKind = "filesystem" | "user" | "task";
 export type HiddenBy = "allowlist" | "backend" | "authorization" | "skill";
@@ -110,7 +110,7 @@ export function effectiveToolsOf(model: ConfigModel, agent: AgentRef, role: stri
  * The compiled policy of each parsed `authorization` node (`null`: absent or disabled). Compiling walks every
  * role; `agent-sandbox tools` asks once per agent and role, which with 10,000 roles was 10,000 compilations.
  */
-const policies = new Memo<JsonNode, RbacPolicy | null>("rbacPolicy");
+const policies = memo<JsonNode, RbacPolicy | null>("agents/effectiveTools.rbacPolicy");
 
 /** The RBAC policy of the config's `authorization` block (`undefined` when absent or disabled). */
 export function policyOf(model: ConfigModel): RbacPolicy | undefined {

@@ -1,6 +1,6 @@
 import { property, propertyKeyNode, type JsonNode } from "../config/parse";
 import { rbacConstructionIssues, type RbacIssue } from "./rbac";
-import { Memo } from "../memo";
+import { memo } from "../caches";
 
 /**
  * The `authorization` block as the checks walk it: every role, every resource policy, with the nodes to report
@@ -35,7 +35,7 @@ export function entriesOf(node: JsonNode | undefined): Entry[] {
   return out;
 }
 
-const propertyIndex = new Memo<JsonNode, Map<string, JsonNode>>("propertyIndex");
+const propertyIndex = memo<JsonNode, Map<string, JsonNode>>("authorization/blockNodes.propertyIndex");
 
 /** `property()`, through a per-object index: a role map can have thousands of keys and be asked about each one. */
 function indexedProperty(node: JsonNode, key: string): JsonNode | undefined {
@@ -91,7 +91,7 @@ export interface BlockNodes {
   issues: RbacIssue[];
 }
 
-const cache = new Memo<JsonNode, BlockNodes>("blockNodes");
+const cache = memo<JsonNode, BlockNodes>("authorization/blockNodes.blockNodes");
 
 /** The walk of an `authorization` object node, computed once per parsed file and shared by every authz check. */
 export function blockNodesOf(authorization: JsonNode | undefined): BlockNodes | undefined {

@@ -2,7 +2,7 @@ import type { RuleListSpec } from "../config/model";
 import { CompiledRuleList } from "../permissions/ruleList";
 import type { CompiledPattern, Operation, Runtime } from "../runtime/runtime";
 import { decisionOf, type Decision } from "./ruleTables";
-import { BoundedCache } from "../boundedCache";
+import { cachesPerOwner, registeredMap, weakCache } from "../caches";
 
 /**
  * The last line of defence: every witness the analysis reports is first confirmed with the engine's own decision
@@ -80,8 +80,7 @@ export class Confirm {
 
 /** The runtime's compiled pattern, shared by every confirmation (and kept across checks: most patterns survive an edit). */
 function cachedPattern(runtime: Runtime, p: string): CompiledPattern {
-  let byPattern = compiledPatterns.get(runtime);
-  if (!byPattern) compiledPatterns.set(runtime, (byPattern = new BoundedCache({ entries: 5000 })));
+  const byPattern = compiledPatterns.of(runtime);
   return byPattern.get(p) ?? byPattern.set(p, runtime.compilePattern(p));
 }
 
@@ -90,7 +89,7 @@ function cachedPattern(runtime: Runtime, p: string): CompiledPattern {
  * the edited list, and its unchanged patterns keep their matchers (deepagents-py's build a faster automaton of their
  * own after their first runs). Everything else is the runtime's own.
  */
-const sharingRuntimes = new WeakMap<Runtime, Runtime>();
+const sharingRuntimes = weakCache<Runtime, Runtime>("automata/confirm.sharingRuntimes");
 function sharingPatterns(runtime: Runtime): Runtime {
   let sharing = sharingRuntimes.get(runtime);
   if (!sharing) {
@@ -116,10 +115,10 @@ export function toolArgumentFor(runtime: Runtime, path: string): string | undefi
 }
 
 /** Per runtime (the object: a test may build another with the same id), by pattern. */
-const compiledPatterns = new WeakMap<Runtime, BoundedCache<string, CompiledPattern>>();
+const compiledPatterns = cachesPerOwner<Runtime, string, CompiledPattern>("automata/confirm.compiledPatterns", { entries: 5000 });
 
 /** Compiled rule lists of recent checks, by content: re-checks of unchanged rules do not recompile every pattern. */
-const compiledLists = new Map<string, CompiledRuleList>();
+const compiledLists = registeredMap("automata/confirm.compiledLists", "16 rule lists, the least recently used dropped", new Map<string, CompiledRuleList>());
 
 function compiledList(runtime: Runtime, inputs: CompiledRuleList["rules"]): CompiledRuleList {
   const key = `${runtime.id}\u0000${JSON.stringify(inputs)}`;

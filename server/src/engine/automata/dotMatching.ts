@@ -1,5 +1,5 @@
 import { compilePyGlob, WCMATCH_PIECES, wcmatchFragments, wcmatchFragmentsSource } from "../runtime/pyGlob";
-import { BoundedCache } from "../boundedCache";
+import { sharedCache } from "../caches";
 import { Budget, BudgetExceeded, DEFAULT_PATTERN_BUDGET, NotAnalysable, type BudgetLimits } from "./budget";
 import { patternLanguage, type PatternLanguage } from "./languages";
 import { deepagentsPy } from "../runtime/deepagentsPy";
@@ -73,9 +73,9 @@ export function dotMatches(pattern: string, path: string): boolean {
   for (const regex of regexes) if (regex.test(path)) return true;
   return false;
 }
-const matchers = new BoundedCache<string, readonly RegExp[]>({ entries: 4000 });
+const matchers = sharedCache<string, readonly RegExp[]>("automata/dotMatching.matchers", { entries: 4000 });
 
-const languages = new BoundedCache<string, PatternLanguage>({ entries: 4000 });
+const languages = sharedCache<string, PatternLanguage>("automata/dotMatching.languages", { entries: 4000 });
 
 /** The language of `pattern` in deepagents-py read with `DOTGLOB`, as patternLanguage (languages.ts) gives the runtime's own. */
 export function dotMatchingLanguage(pattern: string, limits: BudgetLimits = DEFAULT_PATTERN_BUDGET): PatternLanguage {

@@ -9,7 +9,7 @@ import { regexDfa } from "./regexAutomaton";
 import { decisionOf } from "./ruleTables";
 import { PathSpace } from "./space";
 import type { Table } from "./tables";
-import { BoundedCache } from "../boundedCache";
+import { registeredMap, sharedCache } from "../caches";
 import { quotedText } from "../config/describe";
 import { decideToolPath } from "../permissions/decideToolPath";
 import { CompiledRuleList, type PermissionRuleInput } from "../permissions/ruleList";
@@ -58,7 +58,7 @@ function hiddenPaths(): DFA {
   return (hiddenDfa ??= regexDfa({ source: String.raw`^[^]*\/${HIDDEN}(?:\/[^]*)?$`, flags: "u" }, new Budget({ milliseconds: 10_000, states: 100_000 })));
 }
 
-const shallowDfas = new Map<number, DFA>();
+const shallowDfas = registeredMap("automata/dotfileGaps.shallowDfas", "one per depth, a setting of the check", new Map<number, DFA>());
 /** Paths with at most `depth` hidden names. */
 function shallowPaths(depth: number): DFA {
   let dfa = shallowDfas.get(depth);
@@ -82,12 +82,7 @@ export function dotfileGaps(runtime: Runtime, inputs: readonly PermissionRuleInp
   if (!result.skipped.some((s) => s.byBudget)) results.set(key, result);
   return result;
 }
-const results = new BoundedCache<string, DotfileGapsResult>({ entries: 16 });
-
-/** Forget the kept results (for measuring a cold run). */
-export function clearDotfileGaps(): void {
-  results.clear();
-}
+const results = sharedCache<string, DotfileGapsResult>("automata/dotfileGaps.results", { entries: 16 });
 
 function computeGaps(runtime: Runtime, inputs: readonly PermissionRuleInput[], depth: number, limits: BudgetLimits): DotfileGapsResult {
   const skipped: { ruleIndex: number; reason: string; byBudget?: boolean }[] = [];

@@ -6,7 +6,7 @@
  */
 export { Budget, BudgetExceeded, NotAnalysable, DEFAULT_PATTERN_BUDGET, DEFAULT_PRODUCT_BUDGET, DEFAULT_RULE_BUDGET, type BudgetLimits } from "./budget";
 export { regexDfa, type RegexSource } from "./regexAutomaton";
-export { patternLanguage, canonicalPaths, clearAnalysisCaches, type PatternLanguage } from "./languages";
+export { patternLanguage, canonicalPaths, type PatternLanguage } from "./languages";
 export {
   analysisForCheck,
   clearAnalysisResults,

@@ -3,8 +3,8 @@ import { compileJsGlob } from "../runtime/jsGlob";
 import { compilePyGlob } from "../runtime/pyGlob";
 import type { Runtime, RuntimeId } from "../runtime/runtime";
 import { Budget, BudgetExceeded, DEFAULT_PATTERN_BUDGET, NotAnalysable, type BudgetLimits } from "./budget";
-import { clearGuardCache, regexDfa, type RegexSource } from "./regexAutomaton";
-import { BoundedCache } from "../boundedCache";
+import { regexDfa, type RegexSource } from "./regexAutomaton";
+import { registeredMap, sharedCache } from "../caches";
 
 /**
  * The path languages the analysis works with, per runtime, as minimal refa DFAs:
@@ -90,15 +90,15 @@ export type PatternLanguage = (
 };
 
 const PATTERN_CACHE_LIMITS = { entries: 4000 };
-const patternCache = new BoundedCache<string, PatternLanguage>(PATTERN_CACHE_LIMITS);
-const regexCache = new BoundedCache<string, { dfa: DFA; cost: number } | Error>(PATTERN_CACHE_LIMITS);
-const literalCache = new BoundedCache<string, DFA>(PATTERN_CACHE_LIMITS);
+const patternCache = sharedCache<string, PatternLanguage>("automata/languages.patternCache", PATTERN_CACHE_LIMITS);
+const regexCache = sharedCache<string, { dfa: DFA; cost: number } | Error>("automata/languages.regexCache", PATTERN_CACHE_LIMITS);
+const literalCache = sharedCache<string, DFA>("automata/languages.literalCache", PATTERN_CACHE_LIMITS);
 /**
  * The runtimes' own languages (canonical paths, …): a handful, never evicted. They shared the literals' bounded cache
  * until a file with thousands of literal patterns evicted them, and a second copy of the canonical paths, outside
  * the analysis's alphabet, failed every rule check of that file.
  */
-const fixedLanguages = new Map<string, DFA>();
+const fixedLanguages = registeredMap("automata/languages.fixedLanguages", "one per runtime and language, the code's own", new Map<string, DFA>());
 
 /**
  * The language of one pattern under `runtime`'s matcher: a list of DFAs whose union is the set of strings
@@ -159,14 +159,6 @@ function cachedRegexDfa(regex: RegexSource, budget: Budget): { dfa: DFA; cost: n
     if (error instanceof NotAnalysable) regexCache.set(key, error);
     throw error;
   }
-}
-
-/** Forget every compiled pattern (for measuring the analysis from a cold start). */
-export function clearAnalysisCaches(): void {
-  patternCache.clear();
-  regexCache.clear();
-  literalCache.clear();
-  clearGuardCache();
 }
 
 /** Characters of `text` in the alphabet: UTF-16 code units or code points. */

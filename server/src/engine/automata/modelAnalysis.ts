@@ -11,7 +11,7 @@ import { divergencesOf, escalationsOf, ListReading, moveIsSafe, realiseOutcomes,
 import { RuleListAnalysis, type RuleAnalysis, type SkipNote } from "./ruleListAnalysis";
 import { decisionOf, RuleTables } from "./ruleTables";
 import { PathSpace } from "./space";
-import { Memo } from "../memo";
+import { memo, registeredMap } from "../caches";
 import { onCancelled } from "../cancellation";
 
 /** Something the exact analysis did not decide, said once: the engine's `Skipped` (diagnostics.ts). */
@@ -161,12 +161,12 @@ interface Core {
   readonly escalations: Map<string, ReturnType<typeof escalationsOf>>;
 }
 
-const cores = new Map<string, Core>();
+const cores = registeredMap("automata/modelAnalysis.cores", "8 configs, the least recently used dropped", new Map<string, Core>());
 const CORE_CACHE_SIZE = 8;
 // A stopped analysis may leave its config's core with tables half built: forget the cores (compiled patterns stay).
 onCancelled(() => cores.clear());
 
-/** Forget the results kept for unchanged rules (compiled patterns stay; see languages.ts `clearAnalysisCaches`). */
+/** Forget the results kept for unchanged rules (compiled patterns stay; `clearCaches` empties every cache). */
 export function clearAnalysisResults(): void {
   cores.clear();
 }
@@ -480,7 +480,7 @@ function languageIn(languages: Map<string, PatternLanguage>, runtime: Runtime, p
 // (config/describe.ts), shared with the fast checks; re-exported for the analysis's callers.
 export { describeList } from "../config/describe";
 
-const analyses = new Memo<ConfigModel, ModelAnalysis>("modelAnalysis");
+const analyses = memo<ConfigModel, ModelAnalysis>("automata/modelAnalysis.modelAnalysis");
 
 /**
  * The analysis of a config, built once per model. The first caller's options (witness candidates) win; the checks

@@ -2,7 +2,7 @@ import { CharBase, CharSet, DFA, JS, TooManyNodesError, type Char } from "refa";
 import { quotedText } from "../config/describe";
 import type { Assertion, Concatenation, Element, Expression, NoParent, Quantifier } from "refa";
 import { Budget, BudgetExceeded, NotAnalysable } from "./budget";
-import { BoundedCache } from "../boundedCache";
+import { sharedCache } from "../caches";
 
 /**
  * A JavaScript regular expression, matched against a whole string, as an exact minimal DFA.
@@ -82,11 +82,7 @@ interface Guard {
 }
 
 /** Guard DFAs repeat across patterns (`NO_DOT`, `NO_DOTS`, `ONE_CHAR`, `$`, wcmatch's separators): built once. */
-const guardCache = new BoundedCache<string, ClassDfa>({ entries: 1024 });
-
-export function clearGuardCache(): void {
-  guardCache.clear();
-}
+const guardCache = sharedCache<string, ClassDfa>("automata/regexAutomaton.guardCache", { entries: 1024 });
 
 function parse(regex: RegexSource, budget: Budget): { expression: NoParent<Expression>; maxCharacter: Char } {
   // refa's parser cannot be stopped by the budget's clock, and on a regular expression with more nodes than it may

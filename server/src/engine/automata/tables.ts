@@ -1,6 +1,7 @@
 import { CharBase, CharSet, type Char, type DFA } from "refa";
 import type { Budget } from "./budget";
 import { distinctClasses } from "./product";
+import { weakCache } from "../caches";
 
 /**
  * The questions the analysis asks are all of one shape: "is there a path that every automaton of this group accepts,
@@ -132,7 +133,7 @@ interface CompactDfa {
   readonly final: Uint8Array;
 }
 
-const compactCache = new WeakMap<DFA, CompactDfa>();
+const compactCache = weakCache<DFA, CompactDfa>("automata/tables.compactCache");
 
 function compactOf(dfa: DFA): CompactDfa {
   let compact = compactCache.get(dfa);

@@ -2,7 +2,7 @@ import { getNodeValue } from "jsonc-parser";
 import type { PermissionRuleInput } from "../permissions/ruleList";
 import { runtimeById, type Runtime, type RuntimeId, RUNTIME_IDS } from "../runtime";
 import { property, type JsonNode } from "./parse";
-import { Memo } from "../memo";
+import { memo } from "../caches";
 import type { DynamicValue } from "./dynamic";
 
 /**
@@ -308,7 +308,7 @@ export function allRuleLists(model: ConfigModel): RuleListSpec[] {
   if (!lists) ruleListsOf.set(model, (lists = Object.freeze(ruleListsNow(model)) as RuleListSpec[]));
   return lists;
 }
-const ruleListsOf = new Memo<ConfigModel, RuleListSpec[]>("ruleLists");
+const ruleListsOf = memo<ConfigModel, RuleListSpec[]>("config/model.ruleLists");
 
 function ruleListsNow(model: ConfigModel): RuleListSpec[] {
   const lists: RuleListSpec[] = [];

@@ -8,6 +8,14 @@ import { spanOf, type JsonNode } from "./parse";
  * additionalProperties, items, minItems, minLength, $ref, anyOf, oneOf with a `discriminator` key). It walks the
  * jsonc-parser tree directly, so every message has an exact range, and says what a person needs: the key that
  * is wrong, what is allowed, and the likely intended word.
+ *
+ * Against a maintained validator, vscode-json-languageservice's `doValidation` with the same schema (its JSON
+ * document parsed beforehand, untimed), measured with `node --expose-gc --import tsx bench/libraries.ts` (CPU
+ * time, interleaved, medians of 11 rounds, load average 25 on 2 cores): on the benchmark's configs of 10, 100 and
+ * 1,000 rules this takes 0.046, 0.21 and 1.8 ms where the library takes 0.51, 0.89 and 5.8 (11, 4.3 and 3.2 times
+ * faster); the editor's diagnostics (`checkConfigText` without the exact analysis) would take 1.31, 1.27 and 1.43
+ * times as long with the library. Besides the time, the library cannot say what these messages say (the
+ * misplaced DeerFlow keys, Pydantic's lax booleans, the likely intended word) without a pass of our own after it.
  */
 export interface Schema {
   $ref?: string;

@@ -1,5 +1,6 @@
 import picomatch from "picomatch";
 import { byteLength, childrenOf, OverlayTree, textOf, type OverlayDir } from "../workspace/overlay";
+import { sharedCache } from "../caches";
 
 /**
  * deepagents-js's backends, restated in memory for the dry run: the same answers, error texts and orderings as
@@ -99,7 +100,7 @@ export function performStringReplacement(content: string, oldString: string, new
   return [content.split(oldString).join(newString), occurrences];
 }
 
-const matchers = new Map<string, (s: string) => boolean>();
+const matchers = sharedCache<string, (s: string) => boolean>("dryrun/backends.matchers", { entries: 1001 });
 /** `micromatch.isMatch(s, pattern, options)`: picomatch 2.3.2, which micromatch 4.0.8 hands it to. */
 export function micromatchIsMatch(s: string, pattern: string, dot: boolean): boolean {
   const key = `${dot ? 1 : 0}${pattern}`;
@@ -110,7 +111,6 @@ export function micromatchIsMatch(s: string, pattern: string, dot: boolean): boo
     } catch {
       m = () => false;
     }
-    if (matchers.size > 1000) matchers.clear();
     matchers.set(key, m);
   }
   return m(s);

@@ -1,6 +1,7 @@
 import type { PermissionRuleInput } from "../permissions/ruleList";
 import type { CompiledPattern, Runtime } from "../runtime/runtime";
 import type { DryBackend } from "./backends";
+import { sharedCache } from "../caches";
 
 /**
  * `delete`'s permission check (docs/reference/decisions.md): a target that may have descendants is checked
@@ -40,12 +41,11 @@ function pathsOverlap(target: string, anchor: string): boolean {
 }
 
 /** Compiled patterns, per runtime: a scenario deletes many times under the same few rules. */
-const compiled = new Map<string, CompiledPattern>();
+const compiled = sharedCache<string, CompiledPattern>("dryrun/deleteGeometry.compiled", { entries: 2001 });
 function matcher(runtime: Runtime, pattern: string): CompiledPattern {
   const key = `${runtime.id}\u0000${pattern}`;
   let c = compiled.get(key);
   if (!c) {
-    if (compiled.size > 2000) compiled.clear();
     compiled.set(key, (c = runtime.compilePattern(pattern)));
   }
   return c;

@@ -1,5 +1,5 @@
 import type { Runtime } from "./runtime";
-import { BoundedCache } from "../boundedCache";
+import { cachesPerOwner } from "../caches";
 import { expandBraces, simpleBraceNames } from "./simpleGlob";
 
 /**
@@ -176,15 +176,14 @@ export type GlobNode =
  */
 export function examplePaths(pattern: string, fill: ExampleFill, limit = 400): readonly string[] {
   if (!analysable(pattern)) return [];
-  let cache = exampleCache.get(fill);
-  if (!cache) exampleCache.set(fill, (cache = new BoundedCache({ entries: Infinity, weight: EXAMPLE_CACHE_CHARS, weigh: examplesWeight })));
+  const cache = exampleCache.of(fill);
   const key = `${limit}\u0000${pattern}`;
   return cache.get(key) ?? cache.set(key, Object.freeze(computeExamplePaths(pattern, fill, limit)));
 }
 
 /** Text kept per fill (patterns and their example paths), after which the cache starts afresh. */
 const EXAMPLE_CACHE_CHARS = 1 << 21;
-const exampleCache = new WeakMap<ExampleFill, BoundedCache<string, readonly string[]>>();
+const exampleCache = cachesPerOwner<ExampleFill, string, readonly string[]>("runtime/globText.exampleCache", { entries: Infinity, weight: EXAMPLE_CACHE_CHARS, weigh: examplesWeight });
 function examplesWeight(key: string, paths: readonly string[]): number {
   let chars = key.length;
   for (const p of paths) chars += p.length;

@@ -5,7 +5,7 @@ import type { JsonNode } from "../../config/parse";
 import { runtimeLabel, type PathProblem, type PathProblemKind, type Runtime } from "../../runtime/runtime";
 import type { CheckContext } from "../check";
 import { patternTable } from "./patternTable";
-import { Memo } from "../../memo";
+import { memo } from "../../caches";
 
 /**
  * Shared by the four construction-time path checks (path-not-absolute, path-empty, path-parent-segment,
@@ -41,7 +41,7 @@ interface ProblemEntry {
  * The path entries some runtime refuses, found once per run for the four checks (nearly every entry is fine, so
  * the list is short and each check only filters it by kind).
  */
-const problemEntries = new Memo<ConfigModel, { runtimes: readonly Runtime[]; entries: ProblemEntry[] }>("pathProblemEntries");
+const problemEntries = memo<ConfigModel, { runtimes: readonly Runtime[]; entries: ProblemEntry[] }>("checks/pathProblem.pathProblemEntries");
 
 function entriesWithProblems(context: CheckContext): ProblemEntry[] {
   const cached = problemEntries.get(context.model);

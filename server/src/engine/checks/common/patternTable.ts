@@ -1,8 +1,7 @@
 import type { ConfigModel } from "../../config/model";
 import { isPlainPath, type CompiledPattern, type PathProblem, type Runtime } from "../../runtime/runtime";
 import type { CheckContext } from "../check";
-import { Memo } from "../../memo";
-import { BoundedCache } from "../../boundedCache";
+import { cachesPerOwner, memo } from "../../caches";
 
 /**
  * The patterns of one check run, each compiled at most once per runtime and only when a check first asks, and the
@@ -68,28 +67,26 @@ const SHARED_ENTRIES = 8192;
 const SHARED_CHARS = 1 << 20;
 const SHARED_PATTERN_MAX = 2048;
 const SHARED_LIMITS = { entries: SHARED_ENTRIES, weight: SHARED_CHARS, weigh: (text: string) => text.length };
-const shared = new WeakMap<Runtime, BoundedCache<string, CompiledPattern>>();
+const shared = cachesPerOwner<Runtime, string, CompiledPattern>("checks/patternTable.shared", SHARED_LIMITS);
 
 function compileShared(runtime: Runtime, pattern: string): CompiledPattern {
   if (pattern.length > SHARED_PATTERN_MAX) return runtime.compilePattern(pattern);
-  let cache = shared.get(runtime);
-  if (!cache) shared.set(runtime, (cache = new BoundedCache(SHARED_LIMITS)));
+  const cache = shared.of(runtime);
   return cache.get(pattern) ?? cache.set(pattern, runtime.compilePattern(pattern));
 }
 
 /** Construction-time verdicts outlive their run too, for the same reason and with the same bounds. */
-const sharedProblems = new WeakMap<Runtime, BoundedCache<string, PathProblem | null>>();
+const sharedProblems = cachesPerOwner<Runtime, string, PathProblem | null>("checks/patternTable.sharedProblems", SHARED_LIMITS);
 
 function pathProblemShared(runtime: Runtime, value: string): PathProblem | null {
   if (value.length > SHARED_PATTERN_MAX) return runtime.permissionPathProblem(value) ?? null;
-  let cache = sharedProblems.get(runtime);
-  if (!cache) sharedProblems.set(runtime, (cache = new BoundedCache(SHARED_LIMITS)));
+  const cache = sharedProblems.of(runtime);
   const known = cache.get(value);
   return known !== undefined ? known : cache.set(value, runtime.permissionPathProblem(value) ?? null);
 }
 
 /** Hosts that build their own context (tests, benches) get one table per model. */
-const fallback = new Memo<ConfigModel, PatternTable>("patternTable");
+const fallback = memo<ConfigModel, PatternTable>("checks/patternTable.patternTable");
 
 export function patternTable(context: Pick<CheckContext, "model" | "patterns">): PatternTable {
   if (context.patterns) return context.patterns;
@@ -98,7 +95,7 @@ export function patternTable(context: Pick<CheckContext, "model" | "patterns">):
   return table;
 }
 
-const probes = new WeakMap<Runtime, Map<string, boolean>>();
+const probes = cachesPerOwner<Runtime, string, boolean>("checks/patternTable.probes", { entries: 256 });
 
 /**
  * Does `runtime`'s matcher match `path` with `pattern`? For the fixed probes checks use to learn a runtime's
@@ -106,8 +103,7 @@ const probes = new WeakMap<Runtime, Map<string, boolean>>();
  * it is asked once per process, not compiled again on every run.
  */
 export function probeMatcher(runtime: Runtime, pattern: string, path: string): boolean {
-  let answers = probes.get(runtime);
-  if (!answers) probes.set(runtime, (answers = new Map()));
+  const answers = probes.of(runtime);
   const key = `${pattern}\u0000${path}`;
   let answer = answers.get(key);
   if (answer === undefined) answers.set(key, (answer = runtime.compilePattern(pattern).matches(path)));

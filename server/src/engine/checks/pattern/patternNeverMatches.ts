@@ -4,6 +4,7 @@ import { spanOf } from "../../config/parse";
 import { analysable, examplePaths, type GlobChar, hasDoubleSlash, hasGroupSyntax, isCanonical, isLiteralText, isStructural, outsideGroups, PLAIN_FILL, scanGlob } from "../../runtime/globText";
 import { runtimeLabel, type BraceRangeReplacement, type Runtime } from "../../runtime/runtime";
 import type { Check } from "../check";
+import { weakCache } from "../../caches";
 import { replaceWith, type ModelFix } from "../../fixOperations";
 
 /**
@@ -121,7 +122,7 @@ interface MatcherQuirks {
   backslashKeepsTrailingSlash: boolean;
 }
 
-const quirkCache = new WeakMap<Runtime, MatcherQuirks>();
+const quirkCache = weakCache<Runtime, MatcherQuirks>("checks/patternNeverMatches.quirkCache");
 
 /** Asked of the runtime's own matcher, so no check has to know which runtime it is (design.md). */
 function quirks(runtime: Runtime): MatcherQuirks {

@@ -5,7 +5,7 @@ import { RUNTIME_IDS, runtimeById, runtimeLabelFor, type CompiledPattern, type R
 import type { Check } from "../check";
 import { patternTable, probeMatcher } from "../common/patternTable";
 import { analysable, type ExampleFill, examplePaths, isCanonical, isStructural, leadingFolders, scanGlob } from "../../runtime/globText";
-import { BoundedCache } from "../../boundedCache";
+import { cachesPerOwner } from "../../caches";
 import { replaceWith } from "../../fixOperations";
 
 /**
@@ -28,8 +28,7 @@ export const patternRootGlobstar: Check = {
     // What a pattern alone says: `null` when the check does not apply to it, else the root paths the runtime
     // misses and the repair matches, and (per witness) which other runtimes match it. A pure function of the
     // runtime and the pattern, so kept across runs (the language server checks the same patterns on every edit).
-    let known = sharedAnalyses.get(runtime);
-    if (!known) sharedAnalyses.set(runtime, (known = new BoundedCache({ entries: SHARED_ENTRIES })));
+    const known = sharedAnalyses.of(runtime);
     // Asked only of patterns that start with `/**/` (the loop below tests that first: most patterns do not).
     const analyse = (pattern: string): PatternAnalysis | null => {
       let found = known.get(pattern);
@@ -87,7 +86,7 @@ interface PatternAnalysis {
 }
 /** Per runtime, per pattern; emptied when it holds this many. */
 const SHARED_ENTRIES = 4096;
-const sharedAnalyses = new WeakMap<Runtime, BoundedCache<string, PatternAnalysis | null>>();
+const sharedAnalyses = cachesPerOwner<Runtime, string, PatternAnalysis | null>("checks/patternRootGlobstar.sharedAnalyses", { entries: SHARED_ENTRIES });
 
 const ROOT_FILL: ExampleFill = { globstar: ["a", ""], star: ["a", ".env", ""], qmark: ["a"], classChars: ["a", "b", "x", "0", "."] };
 

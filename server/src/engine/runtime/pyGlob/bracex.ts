@@ -4,7 +4,7 @@
  * bracex builds, with its counts, so the expansion limit (and Python's `RecursionError`, which `expand_braces`
  * swallows by falling back to the unexpanded pattern) is decided without expanding anything.
  */
-import { BoundedCache } from "../../boundedCache";
+import { sharedCache } from "../../caches";
 import { CharIter, STOP_ITERATION, Signal, codePoints } from "./python";
 
 /** wcmatch `_wcparse.PATTERN_LIMIT`; `globmatch` passes it to bracex as `limit`. */
@@ -571,7 +571,7 @@ interface BraceResult {
  * (`pyGlobError`), its literal text (`pyGlobTextLiteralAlternatives`) and its compilation, usually within one check
  * run. A result is a pure function of the pattern (its trees are never changed); bounded, emptied when full.
  */
-const BRACES = new BoundedCache<string, BraceResult>({ entries: 1024 });
+const BRACES = sharedCache<string, BraceResult>("runtime/pyGlob/bracex.BRACES", { entries: 1024 });
 const BRACES_PATTERN_MAX = 2048;
 
 export function parseBraces(pattern: string, limit: number): BraceResult {

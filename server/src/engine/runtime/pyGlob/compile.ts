@@ -3,7 +3,7 @@
  * them, the Pike VM runs the result; and the public API over whole patterns (brace expansion first).
  */
 import { expandBraces } from "../simpleGlob";
-import { BoundedCache } from "../../boundedCache";
+import { sharedCache } from "../../caches";
 import { codePoints } from "./python";
 import { EMPTY, PATTERN_LIMIT, PATTERN_LIMIT_MESSAGE, parseBraces, yieldCount } from "./bracex";
 import { WcParse } from "./wcparse";
@@ -29,7 +29,7 @@ function fragmentJs(parsed: ParsedFragment): string {
  * Every string wcmatch appends to its `current` list is a self-contained regex piece, and a long pattern repeats
  * the same few pieces (`[/]+`, `(?![/]).`, …), so each distinct piece is parsed once.
  */
-const FRAGMENTS = new BoundedCache<string, ParsedFragment>({ entries: 10_000 });
+const FRAGMENTS = sharedCache<string, ParsedFragment>("runtime/pyGlob/compile.FRAGMENTS", { entries: 10_000 });
 
 interface CompiledExpansion {
   /** The pattern after brace expansion, as handed to `WcParse`. */
@@ -66,7 +66,7 @@ function literalText(cps: readonly number[]): string {
  * both hold `/w/**\/*.log`), and in a 1,000-rule config nearly half of the expansions compiled were repeats. An
  * expansion's program is only read by the matcher (its marks are stamped per run), so one can serve every pattern.
  */
-const EXPANSIONS = new BoundedCache<string, CompiledExpansion>({ entries: 4096 });
+const EXPANSIONS = sharedCache<string, CompiledExpansion>("runtime/pyGlob/compile.EXPANSIONS", { entries: 4096 });
 
 function compileExpanded(expanded: string): CompiledExpansion {
   return EXPANSIONS.get(expanded) ?? EXPANSIONS.set(expanded, compileExpansion(expanded));

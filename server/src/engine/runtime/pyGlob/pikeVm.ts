@@ -1,5 +1,5 @@
 // Pike VM over code points. `Char` states consume one code point; the others are epsilon moves.
-import { BoundedCache } from "../../boundedCache";
+import { sharedCache, weakCache } from "../../caches";
 import { type Ast, type CharSet, astToJs, setHas } from "./pyRe";
 
 const OP_CHAR = 0; // `arg` = code point
@@ -155,9 +155,9 @@ export class ProgramBuilder {
  * few (`[/]`, `\.{1,2}(?:$|[/])`, …), and V8 compiles a regex again for each new RegExp object. Sharing is safe:
  * `lookHolds` sets `lastIndex` before each test and nothing runs in between.
  */
-const LOOK_REGEXES = new BoundedCache<string, RegExp>({ entries: 1024 });
+const LOOK_REGEXES = sharedCache<string, RegExp>("runtime/pyGlob/pikeVm.LOOK_REGEXES", { entries: 1024 });
 /** The same, found by the (shared, cached) body of a parsed fragment before it is written out as source. */
-const LOOK_BY_AST = new WeakMap<Ast, RegExp>();
+const LOOK_BY_AST = weakCache<Ast, RegExp>("runtime/pyGlob/pikeVm.LOOK_BY_AST");
 
 function lookRegex(source: string): RegExp {
   return LOOK_REGEXES.get(source) ?? LOOK_REGEXES.set(source, new RegExp(source, "suy"));
