@@ -27,6 +27,8 @@ const NOT_CACHES: Readonly<Record<string, string>> = {
   "lsp/server.ts lastNotified": "what the client was last told per file",
   "cli/v8Flags.ts phasesSet": "the V8 flag phases this process has entered",
   "engine/authorization/rbac.ts EMPTY": "a read-only empty set",
+  "engine/sources/treeSitter.ts languages": "the grammars loaded, one per source language (three at most): the parser's state, which a host loads once, asynchronously, before checking; emptied, checks would find no grammar",
+  "engine/sources/treeSitter.ts parsers": "a parser per loaded grammar (three at most), as above",
 };
 
 function sourceFiles(dir: string): string[] {
