@@ -54,8 +54,11 @@ agent = create_deep_agent(
   assert.deepEqual(found.flatMap(styleProblems), []);
   // The tuple ("ls",) has no read_file, and deepagents-py does not test it: no read-file-required.
   assert.ok(!checkSource(text, "python").findings.some((f) => f.code === "read-file-required"));
-  // No fix in source files yet: the checks' fixes edit JSONC.
-  assert.ok(found.every((f) => f.fixes === undefined));
+  // The fix writes the list in Python, read_file added; the file then reads without the finding.
+  assert.deepEqual(found.map((f) => f.fixes!.map((x) => [x.title, x.safe])), [[['Change to ["ls","read_file"]', false]], [['Change to ["ls","read_file"]', false]]]);
+  const fixed = applyFix(text, found[0]!);
+  assert.ok(fixed.includes('FilesystemMiddleware(tools=["ls", "read_file"])'), fixed);
+  assert.deepEqual(checkSource(fixed, "python").findings.filter((f) => f.code === CODE).length, 1);
 });
 
 test("TypeScript source: deepagents-js copies any iterable, so a Set is an allowlist", () => {

@@ -13,7 +13,7 @@ describe("source files (pull)", () => {
     return { ...written, doc: session.client.document(written.uri) };
   };
 
-  it("Given a TypeScript call with mistakes, When pulled, Then its findings are at the source spans, with no fixes", async () => {
+  it("Given a TypeScript call with mistakes, When pulled, Then its findings are at the source spans, with fixes in TypeScript", async () => {
     const given = await open(
       "agent.ts",
       `import { createDeepAgent, createFilesystemMiddleware } from "deepagents";
@@ -29,12 +29,20 @@ export const agent = createDeepAgent({
       ["path-not-absolute", '"relative/**"'],
       ["read-file-required", '["ls"]'],
     ]);
-    const actions = await session.client.request<unknown[] | null>("textDocument/codeAction", {
+    const actions = await session.client.request<{ title: string; edit: { changes: Record<string, { newText: string; range: unknown }[]> } }[] | null>("textDocument/codeAction", {
       textDocument: { uri: given.uri },
       range: diagnostics[0]!.range,
       context: { diagnostics },
     });
-    assert.deepEqual(actions ?? [], [], "no JSONC fixes in a source file");
+    // Each finding's fixes, in TypeScript at the source spans; no ignore comment, no fix-all.
+    const titles = (actions ?? []).map((a) => a.title);
+    assert.ok(titles.includes('Add "read_file"'), JSON.stringify(titles));
+    assert.ok(titles.includes("Copy the rules into this middleware"), JSON.stringify(titles));
+    assert.ok(!titles.some((t) => t.startsWith("Ignore") || t.startsWith("Fix all")), JSON.stringify(titles));
+    const add = actions!.find((a) => a.title === 'Add "read_file"')!;
+    assert.deepEqual(add.edit.changes[given.uri]!.map((e) => e.newText), ['["read_file", "ls"]']);
+    const copy = actions!.find((a) => a.title === "Copy the rules into this middleware")!;
+    assert.deepEqual(copy.edit.changes[given.uri]!.map((e) => e.newText), [', permissions: [{ operations: ["read"], paths: ["relative/**"], mode: "deny" }]']);
   });
 
   it("Given a Python set of tools, When pulled, Then tools-not-list is on the set", async () => {

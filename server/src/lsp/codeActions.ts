@@ -59,7 +59,8 @@ export function codeActions(
         });
       });
       const ignoreKey = `${finding.code}:${analysis.lines.positionAt(finding.span.start).line}`;
-      if (analysis.kind !== "dry-run" && !NOT_IGNORABLE.has(finding.code) && !ignoreOffered.has(ignoreKey)) {
+      // (A source file is offered its fixes only: no ignore comment, no fix-all.)
+      if (analysis.kind !== "dry-run" && analysis.kind !== "source" && !NOT_IGNORABLE.has(finding.code) && !ignoreOffered.has(ignoreKey)) {
         ignoreOffered.add(ignoreKey);
         actions.push({
           title: `Ignore ${finding.code} here`,
@@ -71,7 +72,7 @@ export function codeActions(
     }
   }
 
-  if (asksForFixAll(params) && analysis.kind !== "dry-run") {
+  if (asksForFixAll(params) && analysis.kind !== "dry-run" && analysis.kind !== "source") {
     const edit = fixAllEdit(analysis, recheck);
     if (edit) actions.push({ title: "Fix all safe Agent Sandbox problems", kind: FIX_ALL_KIND, edit: { changes: { [uri]: [edit] } } });
   }

@@ -112,6 +112,8 @@ const DEERFLOW_DOCUMENTS = [
   { language: "yaml", pattern: "**/config.{yaml,yml}" },
   { language: "markdown", pattern: "**/SKILL.md" },
 ];
+/** Source files whose calls of the runtime are checked (client/src/constants.ts `SOURCE_LANGUAGES`): they get quick fixes in their own syntax. */
+const SOURCE_DOCUMENTS = ["typescript", "typescriptreact", "javascript", "javascriptreact", "python"].map((language) => ({ language, scheme: "file" }));
 let registerConfigFeatures = false;
 
 connection.onInitialize((params): InitializeResult => {
@@ -155,7 +157,7 @@ connection.onInitialize((params): InitializeResult => {
 connection.onInitialized(() => {
   if (registerConfigFeatures) {
     const documentSelector = CONFIG_LANGUAGES;
-    void connection.client.register(CodeActionRequest.type, { documentSelector: [...documentSelector, ...DEERFLOW_DOCUMENTS], codeActionKinds: CODE_ACTION_KINDS, resolveProvider: false });
+    void connection.client.register(CodeActionRequest.type, { documentSelector: [...documentSelector, ...DEERFLOW_DOCUMENTS, ...SOURCE_DOCUMENTS], codeActionKinds: CODE_ACTION_KINDS, resolveProvider: false });
     void connection.client.register(CompletionRequest.type, { documentSelector, triggerCharacters: ['"', "/", ":"], resolveProvider: false });
     void connection.client.register(DocumentSymbolRequest.type, { documentSelector, label: "Agent Sandbox" });
     void connection.client.register(FoldingRangeRequest.type, { documentSelector });
@@ -480,7 +482,7 @@ async function updateWatchers(): Promise<void> {
 async function openAnalysis(uri: string, sourceToo = false): Promise<{ analysis: Analysis; fsPath: string } | undefined> {
   const target = store.targetOf(uri);
   if (!target || !documents.get(uri)) return undefined;
-  // A source file gets diagnostics and the hover, nothing of the config languages' (fixes there edit JSONC).
+  // A source file gets diagnostics, quick fixes and the hover, nothing else of the config languages'.
   if (target.kind === "source" && !sourceToo) return undefined;
   const analysis = await store.analysisOf(uri);
   return analysis ? { analysis, fsPath: target.fsPath } : undefined;
@@ -489,7 +491,8 @@ async function openAnalysis(uri: string, sourceToo = false): Promise<{ analysis:
 connection.onCodeAction(
   safe("textDocument/codeAction", [], async (params) => {
     const uri = params.textDocument.uri;
-    const open = await openAnalysis(uri);
+    // A source file's quick fixes are in its own syntax (engine/sources/fixRenderer.ts).
+    const open = await openAnalysis(uri, true);
     if (!open) return [];
     const settings = await store.settingsFor(uri);
     // While the exact rule analysis is still running, the first phase has none of its findings: fix-all (on save,

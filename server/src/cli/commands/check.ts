@@ -136,7 +136,8 @@ function checkFiles(args: ParsedArgs, io: Io, files: readonly string[], sources:
   for (const file of files) {
     const source = sources.get(file);
     if (source?.text !== undefined) {
-      // Checked as far as the file spells out its options; fixes edit JSONC, so none are offered or applied here.
+      // Checked as far as the file spells out its options. Its fixes (in its own syntax) are reported, never applied:
+      // --fix leaves source files alone.
       const result = later.sources().checkSourceText(source.text, source.language, { ...relativeAccess(file), severities, analysis: analysisWanted(args) });
       const report: FileReport = { path: displayPath(file), diagnostics: result.findings.map((f: Finding) => later.output().toDiagnosticJson(f, result.lines)) };
       if (result.skipped.length > 0) {

@@ -8,6 +8,7 @@ import { finishFindings } from "../suppressions";
 import { LineIndex } from "../text";
 import type { AgentCall } from "./calls";
 import { DEEPAGENTS_JS, DEEPAGENTS_PY } from "./dialects";
+import { sourceFixRenderer } from "./fixRenderer";
 import { pythonCalls } from "./python";
 import { toConfig, type SourceConfig } from "./toConfig";
 import { withTree, type SourceLanguage } from "./treeSitter";
@@ -90,18 +91,19 @@ export interface SourceCheckResult {
 }
 
 /**
- * Every check on every agent call in the file, findings at their source spans. No fixes yet: the checks' fixes
- * edit JSONC text, and a source file needs them in its own syntax.
+ * Every check on every agent call in the file, findings at their source spans, their fixes rendered in the file's
+ * own syntax (fixRenderer.ts; a fix it cannot write there is not offered).
  */
 export function checkSourceText(text: string, language: SourceLanguage, options: CheckOptions = {}): SourceCheckResult {
   const lines = new LineIndex(text);
   const agents = readAgents(text, language);
   const findings: Finding[] = [];
   const skipped: Skipped[] = [];
+  const renderer = sourceFixRenderer(text, language === "python" ? "python" : "typescript", language === "python" ? DEEPAGENTS_PY : DEEPAGENTS_JS);
   for (const agent of agents) {
-    const result = checkBuiltModel(agent.model, text, { ...options, verifyFixes: false });
+    const result = checkBuiltModel(agent.model, text, { ...options, verifyFixes: false }, renderer);
     for (const f of result.findings) {
-      delete f.fixes;
+      if (f.fixes?.length === 0) delete f.fixes;
       findings.push(f);
     }
     skipped.push(...result.skipped);

@@ -31,8 +31,9 @@ export const toolsNotList: Check = {
       const names: string[] = shape === "string" ? [String(node.value)] : (node.children ?? []).map((c) => String(c.value));
       const meant = FILESYSTEM_TOOLS.filter((t) => names.includes(t) || t === "read_file");
       const fixes: ModelFix[] = [];
-      // The string becomes the list it names (unsafe: it takes tools away, as the user meant).
-      if (shape === "string" && isFilesystemToolName(node.value)) {
+      // The string, set or tuple becomes the list it names, with read_file (unsafe: it takes tools away, as the
+      // user meant). A set or tuple occurs only in source, whose front end writes the list in its own syntax.
+      if (shape !== "string" || isFilesystemToolName(node.value)) {
         fixes.push({ title: `Change to ${JSON.stringify(meant)}`, operations: [replaceWith(node, meant)], safe: false });
       }
       const written = shape === "string" ? "a string" : `a ${shape}`;
