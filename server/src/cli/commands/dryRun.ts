@@ -84,6 +84,8 @@ export function runScenarioSource(text: string, path: string, dir: string): Scen
   }
   const run = runScenario(model, scenario, workspace);
   const out: ScenarioJson = { ...report, agent: run.agent, passed: run.passed, runtime: run.runtime, steps: run.steps.map(stepJson), journal: run.journal };
+  // A run stopped early (too many steps, a workspace too large to read) fails the scenario with the reason.
+  if (run.stopped !== undefined) out.error = run.stopped;
   if (notes.length) out.notes = notes;
   return out;
 }
