@@ -17,17 +17,21 @@
  * - diagnostics on a 1,000-step scenario file after an edit, through the language server (dist/server.js over
  *   LSP, as bench/lsp.ts does for configs): from the didChange to the publishDiagnostics of that version, minus
  *   the server's debounce; against the engine's `checkDryRunText` of the same text in this process, with the run
- *   (the server's work) and without it (parse and schema only, no config to run against).
+ *   (the server's work) and without it (parse and schema only, no config to run against);
+ * - the bad inputs of test/helpers/dryRunBadInputs.ts (a 10 MB scenario, 100,000 steps, a `task` nested 10,000
+ *   deep, a 1 MB argument, a lazily listed 1,000,000-file workspace, a link loop): the time to the clear answer the
+ *   tests check (test/dryrun/badInput.test.ts), in process and, for the files, as a CLI process; bound 2 s.
  *
  * In-process figures use the bench's clock (process CPU time by default, bench/measure.ts); the real agent and the
  * CLI and LSP figures are wall time of a mostly single-threaded process, with CPU time beside them where it can be
  * read. Alone: `node --import tsx bench/dryrun.ts [--quick]`.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { runScenarioSource } from "../server/src/cli/commands/dryRun";
 import { hostWorkspace, scenarioCheckOptions } from "../server/src/cli/workspace";
 import { checkConfigText } from "../server/src/engine/checkConfig";
 import { checkDryRunText } from "../server/src/engine/checkDryRun";
@@ -37,12 +41,13 @@ import { runScenario, type StepInput } from "../server/src/engine/dryrun/runner"
 import { scenarioOf } from "../server/src/engine/dryrun/scenario";
 import { memoryWorkspace, type WorkspaceEntry, type WorkspaceSource } from "../server/src/engine/workspace/source";
 import { LspTestClient, ROOT } from "../test/lsp/lspClient";
+import { deepTaskSteps, deepTaskText, hundredThousandSteps, millionFileWorkspace, ONE_MEGABYTE, tenMegabyteScenario } from "../test/helpers/dryRunBadInputs";
 import { makeRng } from "../test/helpers/random";
 import { generateConfig, generateStep, generateWorkspace, runReal, type Generated } from "../test/helpers/realDeepAgent";
 import { threadCpuMs } from "./lsp";
 import { consume, cpuNowMs, median, now } from "./measure";
 
-export const DRYRUN_TARGETS = { scenarioMs: 1000, mapMs: 2000, diagnosticsAboveDebounceMs: 100 };
+export const DRYRUN_TARGETS = { scenarioMs: 1000, mapMs: 2000, diagnosticsAboveDebounceMs: 100, badInputMs: 2000 };
 const SCENARIO_STEPS = 10_000;
 const MAP_FILES = 100_000;
 const DIAGNOSTIC_STEPS = 1000;
@@ -65,6 +70,11 @@ export interface DryRunBenchResult {
   };
   map: { files: number; dirs: number; entries: number; hostMs: number; walkMs: number; memoryMs: number; cliWallMs: number; cliCpuMs: number; ratio: number };
   diagnostics: { steps: number; bytes: number; pushAboveDebounceMs: number; serverCpuPerEditMs: number; firstEditAboveDebounceMs: number; engineMs: number; schemaOnlyMs: number; findings: number; rounds: number };
+  /**
+   * Each bad input of test/helpers/dryRunBadInputs.ts: in process (the bench's clock, the CLI's scenario runner or
+   * the engine), and for those that are files, the whole CLI process (`dry-run FILE --format json`, wall and CPU).
+   */
+  badInput: { name: string; ms: number; cliWallMs?: number; cliCpuMs?: number; answer: string }[];
   targets: { what: string; measured: string; pass: boolean }[];
 }
 
@@ -306,6 +316,78 @@ async function benchDiagnostics(work: string, quick: boolean): Promise<DryRunBen
   return { steps: countSteps(steps), bytes: text.length, pushAboveDebounceMs: median(push), serverCpuPerEditMs, firstEditAboveDebounceMs: push[0]!, engineMs, schemaOnlyMs, findings, rounds: push.length };
 }
 
+const EXAMPLE_CONFIG = join(ROOT, "examples", "research-agent", "agent-sandbox.jsonc");
+
+function benchBadInput(work: string, quick: boolean): DryRunBenchResult["badInput"] {
+  const runs = quick ? 1 : 3;
+  const rows: DryRunBenchResult["badInput"] = [];
+  const cli = join(ROOT, "dist", "cli.js");
+  const fromFile = (name: string, text: string) => {
+    let answer = "";
+    const ms = timeMedian(runs, () => {
+      const r = runScenarioSource(text, name, work);
+      answer = r.error ?? `${r.steps.length} steps, ${r.passed ? "passed" : "failed"}`;
+      return r.steps.length;
+    });
+    const file = join(work, `${name}.dryrun.jsonc`);
+    writeFileSync(file, text);
+    const walls: number[] = [];
+    const cpus: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      const r = spawnSync("/usr/bin/time", ["-f", "%U %S", process.execPath, cli, "dry-run", file, "--format", "json"], { encoding: "utf8", maxBuffer: 1 << 30 });
+      walls.push(performance.now() - t0);
+      const [user, sys] = (r.stderr.trim().split("\n").at(-1) ?? "").split(" ").map(Number);
+      cpus.push(((user ?? NaN) + (sys ?? NaN)) * 1000);
+      if (r.status !== 1) throw new Error(`dry-run of ${name} exited ${r.status}, expected 1: ${r.stderr.slice(0, 300)}`);
+    }
+    rows.push({ name, ms, cliWallMs: median(walls), cliCpuMs: median(cpus), answer });
+  };
+  fromFile("a 10 MB scenario", tenMegabyteScenario(EXAMPLE_CONFIG));
+  fromFile("100,000 steps (2.4 MB)", hundredThousandSteps(EXAMPLE_CONFIG));
+  fromFile("a task nested 10,000 deep (text)", deepTaskText(EXAMPLE_CONFIG));
+
+  const { model } = checkConfigText(JSON.stringify({ version: 1, backend: { type: "filesystem", rootDir: "./ws", virtualMode: true }, workspace: { root: "./ws", mountAt: "/workspace" }, subagents: [{ name: "auditor", description: "d" }] }));
+  const inProcess = (name: string, fn: () => string) => {
+    let answer = "";
+    const ms = timeMedian(runs, () => (answer = fn()).length);
+    rows.push({ name, ms, answer });
+  };
+  inProcess("a task nested 10,000 deep (built)", () => {
+    const r = runScenario(model!, { agent: "main", role: null, steps: deepTaskSteps("auditor") }, memoryWorkspace({}));
+    return r.steps.map((s) => `${s.tool} ${s.outcome}`).join(", ");
+  });
+  inProcess("a 1 MB argument (write, grep, edit, a 1 MB path)", () => {
+    const r = runScenario(model!, { agent: "main", role: null, steps: [
+      { tool: "write_file", args: { file_path: "/workspace/big.txt", content: ONE_MEGABYTE } },
+      { tool: "grep", args: { pattern: ONE_MEGABYTE, path: "/workspace" } },
+      { tool: "edit_file", args: { file_path: "/workspace/big.txt", old_string: ONE_MEGABYTE, new_string: "small" } },
+      { tool: "read_file", args: { file_path: `/workspace/${ONE_MEGABYTE}` } },
+    ] }, memoryWorkspace({}));
+    return r.steps.map((s) => s.outcome).join(", ");
+  });
+  inProcess("1,000,000 files (a lazy view): glob **", () => {
+    const r = runScenario(model!, { agent: "main", role: null, steps: [{ tool: "glob", args: { pattern: "**/*.txt", path: "/workspace" } }] }, millionFileWorkspace());
+    return r.stopped ?? "not stopped";
+  });
+  inProcess("1,000,000 files (a lazy view): the map", () => {
+    const m = capabilityMap(model!, "main", null, millionFileWorkspace())!;
+    return `${m.entries.length.toLocaleString("en")} entries${m.truncated ? ", truncated" : ""}`;
+  });
+  const loop = join(work, "loop-ws");
+  mkdirSync(join(loop, "a"), { recursive: true });
+  writeFileSync(join(loop, "a", "f.txt"), "in\n");
+  symlinkSync(join(loop, "l1"), join(loop, "l2"));
+  symlinkSync(join(loop, "l2"), join(loop, "l1"));
+  symlinkSync(loop, join(loop, "a", "up"));
+  inProcess("a symbolic link loop and a link up: glob ** and the map", () => {
+    const r = runScenario(model!, { agent: "main", role: null, steps: [{ tool: "glob", args: { pattern: "**", path: "/workspace" } }] }, hostWorkspace(loop)!);
+    const m = capabilityMap(model!, "main", null, hostWorkspace(loop)!)!;
+    return `glob: ${JSON.stringify(r.steps[0]!.output)}; map: ${m.entries.length} entries`;
+  });
+  return rows;
+}
+
 export async function runDryRunBench(options: { quick?: boolean } = {}): Promise<DryRunBenchResult> {
   const quick = options.quick ?? false;
   // Outside the repository: the generated workspaces never sit where a scan of the project would find them.
@@ -314,14 +396,20 @@ export async function runDryRunBench(options: { quick?: boolean } = {}): Promise
     const scenario = await benchScenario(quick);
     const map = benchMap(work, quick);
     const diagnostics = await benchDiagnostics(work, quick);
+    const badInput = benchBadInput(work, quick);
     const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
     const longest = scenario.real.at(-1)!;
     const targets = [
       { what: `dry run of a ${scenario.steps.toLocaleString("en")}-step scenario: < ${DRYRUN_TARGETS.scenarioMs} ms`, measured: `${fmt(scenario.engineMs)} ms (real deepagents ${fmt(longest.ratio)}× slower on ${longest.steps.toLocaleString("en")} steps)`, pass: scenario.engineMs < DRYRUN_TARGETS.scenarioMs },
       { what: `map of a ${map.files.toLocaleString("en")}-file workspace: < ${DRYRUN_TARGETS.mapMs} ms`, measured: `${fmt(map.hostMs)} ms in process; the CLI process ${fmt(map.cliCpuMs)} ms CPU (${fmt(map.cliWallMs)} ms wall)`, pass: map.hostMs < DRYRUN_TARGETS.mapMs && map.cliCpuMs < DRYRUN_TARGETS.mapMs },
       { what: `diagnostics on a ${diagnostics.steps.toLocaleString("en")}-step scenario: < ${DRYRUN_TARGETS.diagnosticsAboveDebounceMs} ms after the debounce`, measured: `${fmt(diagnostics.pushAboveDebounceMs)} ms (the server's CPU ${fmt(diagnostics.serverCpuPerEditMs)} ms an edit)`, pass: diagnostics.pushAboveDebounceMs < DRYRUN_TARGETS.diagnosticsAboveDebounceMs },
+      ...badInput.map((b) => ({
+        what: `bad input, ${b.name}: a clear answer in < ${DRYRUN_TARGETS.badInputMs} ms`,
+        measured: `${fmt(b.ms)} ms${b.cliCpuMs !== undefined ? `; the CLI process ${fmt(b.cliCpuMs)} ms CPU (${fmt(b.cliWallMs!)} ms wall)` : ""}`,
+        pass: b.ms < DRYRUN_TARGETS.badInputMs && (b.cliCpuMs === undefined || b.cliCpuMs < DRYRUN_TARGETS.badInputMs),
+      })),
     ];
-    return { scenario, map, diagnostics, targets };
+    return { scenario, map, diagnostics, badInput, targets };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -343,6 +431,8 @@ export function formatDryRunBench(r: DryRunBenchResult): string {
     the server's request thread: ${fmt(r.diagnostics.serverCpuPerEditMs)} ms CPU an edit (the edit and its undo, averaged);`,
     `    the engine's checkDryRunText on the same text: ${fmt(r.diagnostics.engineMs)} ms with the run, ${fmt(r.diagnostics.schemaOnlyMs)} ms parse and schema only`,
   ];
+  lines.push("  bad input: in process (the CLI's scenario runner or the engine) and, for files, the CLI process `dry-run FILE --format json`:");
+  for (const b of r.badInput) lines.push(`    ${b.name}: ${fmt(b.ms)} ms${b.cliCpuMs !== undefined ? `; process ${fmt(b.cliCpuMs)} ms CPU, ${fmt(b.cliWallMs!)} ms wall` : ""}; ${b.answer.length > 110 ? `${b.answer.slice(0, 107)}...` : b.answer}`);
   for (const t of r.targets) lines.push(`  ${t.pass ? "✓" : "✗"} ${t.what}: ${t.measured}`);
   return lines.join("\n");
 }
