@@ -5,7 +5,7 @@ import { parseJsonc } from "../../engine/config/parse";
 import { findAgent } from "../../engine/agents/agents";
 import { runScenario, type StepResult } from "../../engine/dryrun/runner";
 import { scenarioOf } from "../../engine/dryrun/scenario";
-import { callsFromRecording } from "../../engine/dryrun/fromMessages";
+import { callsFromRecording, type RecordedCall } from "../../engine/dryrun/fromMessages";
 import type { DenialEntry } from "../../engine/dryrun/outcomes";
 import { memoryWorkspace } from "../../engine/workspace/source";
 import { flag, oneOf, UsageError, type ParsedArgs } from "../args";
@@ -180,7 +180,7 @@ function scenarioFromRecording(args: ParsedArgs, io: Io, recording: string): Sce
     config: relative(dir, resolve(config)).split(sep).join("/") || ".",
     agent: flag(args, "agent") ?? "main",
     ...(role !== undefined ? { role } : {}),
-    steps: calls.calls.map((c) => ({ tool: c.tool, args: c.args })),
+    steps: calls.calls.map(scenarioStep),
   };
   const text = `${JSON.stringify(scenario, null, 2)}\n`;
   if (write !== undefined) {
@@ -190,9 +190,16 @@ function scenarioFromRecording(args: ParsedArgs, io: Io, recording: string): Sce
       io.err(`agent-sandbox: cannot write ${write}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
       return undefined;
     }
-    io.err(`agent-sandbox: wrote ${displayPath(write)} (${scenario.steps.length} steps from ${calls.messages} messages)\n`);
+    io.err(`agent-sandbox: wrote ${displayPath(write)} (${countCalls(calls.calls)} steps from ${calls.messages} messages)\n`);
   }
   return runScenarioSource(text, write !== undefined ? displayPath(write) : `${displayPath(recording)} (recorded run)`, dir);
+}
+
+const countCalls = (calls: readonly RecordedCall[]): number => calls.reduce((n, c) => n + 1 + countCalls(c.steps ?? []), 0);
+
+/** A recorded call as a scenario step: a `task` with the subagent's calls carries them under `args.steps`. */
+function scenarioStep(c: RecordedCall): { tool: string; args: Record<string, unknown> } {
+  return { tool: c.tool, args: c.steps ? { ...c.args, steps: c.steps.map(scenarioStep) } : c.args };
 }
 
 /** A step's subject in a few words: `read_file /workspace/README.md`, `task auditor`. */
