@@ -17,6 +17,7 @@ import { capabilityMap, MAX_MAP_ENTRIES } from "../../server/src/engine/dryrun/c
 import { MAX_RUN_STEPS, MAX_WORKSPACE_ENTRIES, runScenario, type StepInput } from "../../server/src/engine/dryrun/runner";
 import { memoryWorkspace } from "../../server/src/engine/workspace/source";
 import { deepTaskSteps, deepTaskText, hundredThousandSteps, millionFileWorkspace, ONE_MEGABYTE, tenMegabyteScenario } from "../helpers/dryRunBadInputs";
+import { realOutcome, runReal, virtualize } from "../helpers/realDeepAgent";
 import { scratchDir } from "../helpers/scratch";
 
 const EXAMPLE_DIR = join(__dirname, "..", "..", "examples", "research-agent");
@@ -138,4 +139,37 @@ test("a symbolic link loop and a link up, through the CLI's view: the run and th
   assert.equal(r.steps[0]!.output, "/workspace/a/f.txt");
   assert.equal(r.steps[1]!.output, "No matches found for pattern 'zq'");
   assert.doesNotMatch(JSON.stringify(r.steps), /zq-outside/);
+});
+
+test("names too long for the host (300 bytes, 200 two-byte letters, 5,000 bytes): the same answers as the real deepagents on a FilesystemBackend", async () => {
+  // Not the 1 MB name: a megabyte in the real agent's messages sets off its summarisation, a model call the script
+  // does not expect; 5,000 bytes is already past the host's limit on a whole path.
+  const long = "y".repeat(300);
+  const wide = "é".repeat(200);
+  const steps: StepInput[] = [];
+  for (const name of [long, wide, "y".repeat(5000), "ok.txt"]) {
+    for (const path of [`/workspace/${name}`, `/workspace/${name}/a.txt`, `/workspace/missing/${name}`]) {
+      steps.push(
+        { tool: "read_file", args: { file_path: path } }, { tool: "write_file", args: { file_path: path, content: "x" } },
+        { tool: "ls", args: { path } }, { tool: "edit_file", args: { file_path: path, old_string: "x", new_string: "z" } },
+        { tool: "read_file", args: { file_path: path } }, { tool: "glob", args: { pattern: "*", path } }, { tool: "grep", args: { pattern: "z", path } },
+        { tool: "delete", args: { file_path: path } },
+      );
+    }
+  }
+  const config = { version: 1, runtime: "deepagents-js", systemPrompt: "MAIN", workspace: { root: "./ws", mountAt: "/workspace" }, backend: FS, subagents: [] };
+  const files = { "README.md": "hi\n" };
+  const ours = runScenario(model(config), { agent: "main", role: null, steps }, memoryWorkspace(files));
+  const real = await runReal({ layout: "fs", config, files, steps } as never);
+  const short = (s: string) => s.replace(/y{300,}/g, (m) => `y×${m.length}`).replace(/(é){200}/g, "é×200");
+  const differ: string[] = [];
+  steps.forEach((step, i) => {
+    const theirs = real.director.answers.get(step)!;
+    const text = virtualize(theirs.content ?? "", real.hostPaths);
+    const mine = ours.steps[i]!;
+    if (mine.outcome !== realOutcome(theirs) || mine.output !== text) differ.push(`${step.tool} ${short(JSON.stringify(step.args))}\n  ours: ${mine.outcome} ${short(mine.output)}\n  real: ${realOutcome(theirs)} ${short(text)}`);
+  });
+  assert.deepEqual(real.director.problems, []);
+  assert.ok(differ.length === 0, `${differ.length} of ${steps.length} steps differ:\n${differ.slice(0, 6).join("\n")}`);
+  assert.ok(ours.steps.some((s) => s.output.includes("ENAMETOOLONG")));
 });

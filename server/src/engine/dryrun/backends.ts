@@ -297,6 +297,11 @@ function trimTrailingSlashes(path: string): string {
 // FilesystemBackend in virtual mode (no ripgrep): a real folder tree under a root, here the overlay
 // ---------------------------------------------------------------------------------------------------------------
 
+/** The longest name of a file or folder on the host's file systems (NAME_MAX on Linux), in UTF-8 bytes. */
+const NAME_MAX = 255;
+// (A UTF-16 code unit is at most 3 bytes of UTF-8: short names need no count.)
+const nameTooLong = (name: string) => name.length > NAME_MAX || (name.length * 3 > NAME_MAX && byteLength(name) > NAME_MAX);
+
 /** What Node.js's fs would throw, as a message only: no stack is captured (deletes of missing paths are common). */
 class FsError {
   constructor(readonly message: string) {}
@@ -322,8 +327,20 @@ export class FilesystemLikeBackend implements DryBackend {
     return parts;
   }
 
+  /**
+   * ENAMETOOLONG where the host's path walk meets a name longer than it allows, before any missing folder does:
+   * a name of a 1 MB argument reaches the disk in the real runtime and fails there.
+   */
+  private checkNameLengths(parts: readonly string[], syscall: string, named: readonly string[] = parts) {
+    const k = parts.findIndex(nameTooLong);
+    if (k < 0) return;
+    const before = this.tree.lookup(parts.slice(0, k));
+    if (before && before !== "notdir" && before.kind === "dir") throw new FsError(`ENAMETOOLONG: name too long, ${syscall} '${this.hostPath(named)}'`);
+  }
+
   /** `fs.stat`: the node, or the error Node.js throws. */
   private stat(parts: readonly string[], syscall: "stat" | "lstat" = "stat") {
+    this.checkNameLengths(parts, syscall);
     const node = this.tree.lookup(parts);
     if (node === "notdir") throw new FsError(`ENOTDIR: not a directory, ${syscall} '${this.hostPath(parts)}'`);
     if (!node) throw new FsError(`ENOENT: no such file or directory, ${syscall} '${this.hostPath(parts)}'`);
@@ -390,6 +407,13 @@ export class FilesystemLikeBackend implements DryBackend {
         }
       }
       if (parts.length === 0) throw new FsError(`EISDIR: illegal operation on a directory, open '${this.hostPath(parts)}'`);
+      // (`mkdir -p` makes the folders before a name too long for it; the dry run makes none of them.)
+      this.checkNameLengths(dirParts, "mkdir", dirParts);
+      if (nameTooLong(parts[parts.length - 1]!)) {
+        // The folders are made first, and stay; then the file's own name is refused.
+        this.tree.makeFolders(dirParts);
+        throw new FsError(`ENAMETOOLONG: name too long, open '${this.hostPath(parts)}'`);
+      }
       const result = this.tree.writeFile(parts, content);
       if (result.error === "isdir") throw new FsError(`EISDIR: illegal operation on a directory, open '${this.hostPath(parts)}'`);
       return { path: filePath };
