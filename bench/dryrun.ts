@@ -124,7 +124,7 @@ function prefix(steps: readonly StepInput[], count: number): StepInput[] {
 }
 const countSteps = (steps: readonly StepInput[]) => steps.reduce((n, s) => n + 1 + (s.steps?.length ?? 0), 0);
 
-async function benchScenario(quick: boolean): Promise<DryRunBenchResult["scenario"]> {
+export async function benchScenario(quick: boolean): Promise<DryRunBenchResult["scenario"]> {
   const rng = makeRng(SEED);
   const files = generateWorkspace(rng);
   const config = generateConfig(rng, "fs");

@@ -162,3 +162,18 @@ test("agent-sandbox dry-run --from-messages on a run tree: nested steps run as t
   ]);
   assert.equal(steps[5].output, "@@ lines 1-1 of 1 @@\nfrom the worker");
 });
+
+test("bad recordings: nesting 100,000 deep, a run tree whose task calls name each other, a list with no messages", () => {
+  // As the CLI reads a file: JSON.parse takes this depth (JSON.stringify would not).
+  const deep = `${'{"a":'.repeat(100_000)}[{"type":"ai","tool_calls":[{"id":"x","name":"ls","args":{}}]}]${"}".repeat(100_000)}`;
+  const r = callsFromRecording(JSON.parse(deep));
+  // Deeper than the search goes: no list is found, and the answer says what was looked for.
+  assert.deepEqual(r, { ok: false, error: "no message list found (expected a list of LangChain messages, or an object holding one under messages)" });
+  // A subagent run whose messages call the task that started it: nested once, not forever.
+  const ai = (id: string, name: string) => ({ type: "ai", tool_calls: [{ id, name, args: { subagent_type: "worker", description: "d" } }] });
+  const loop = { outputs: { messages: [{ type: "human", content: "go" }, ai("t1", "task")] }, child_runs: [{ inputs: { lg_tool_call: { id: "t1" } }, outputs: { messages: [ai("t1", "task"), ai("c2", "ls")] } }] };
+  const looped = callsFromRecording(loop);
+  assert.ok(looped.ok);
+  assert.deepEqual(looped.calls.map((c) => [c.tool, c.steps?.map((s) => [s.tool, s.steps?.length ?? 0])]), [["task", [["task", 0], ["ls", 0]]]]);
+  assert.equal(callsFromRecording([1, "two", null]).ok, false);
+});

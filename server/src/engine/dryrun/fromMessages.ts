@@ -60,16 +60,15 @@ function subagentRuns(value: unknown): Map<string, unknown[]> {
     if (call && typeof call === "object" && typeof call.id === "string" && outputs && typeof outputs === "object" && Array.isArray(outputs.messages) && !found.has(call.id)) {
       found.set(call.id, outputs.messages);
     }
-    return false;
   });
   return found;
 }
 
 /**
- * Visits every object and list of an export breadth first, level by level, until `visit` returns true for some
- * object on a level (that level is finished, then the walk stops), within MAX_SEARCH_DEPTH and MAX_SEARCH_NODES.
+ * Visits every object and list of an export breadth first, level by level, within MAX_SEARCH_DEPTH and
+ * MAX_SEARCH_NODES. A list for which `onList` returns true is not entered, and the walk ends with its level.
  */
-function walk(value: unknown, visit: (o: Record<string, unknown>, depth: number) => boolean, onList?: (l: unknown[], depth: number) => boolean): void {
+function walk(value: unknown, visit: (o: Record<string, unknown>) => void, onList?: (l: unknown[]) => boolean): void {
   let level: unknown[] = [value];
   let nodes = 0;
   for (let depth = 0; depth <= MAX_SEARCH_DEPTH && level.length > 0; depth++) {
@@ -79,11 +78,11 @@ function walk(value: unknown, visit: (o: Record<string, unknown>, depth: number)
       if (++nodes > MAX_SEARCH_NODES) return;
       if (v === null || typeof v !== "object") continue;
       if (Array.isArray(v)) {
-        if (onList?.(v, depth)) stop = true;
+        if (onList?.(v)) stop = true;
         else for (const item of v) if (item !== null && typeof item === "object") next.push(item);
       } else {
         const o = v as Record<string, unknown>;
-        if (visit(o, depth)) stop = true;
+        visit(o);
         for (const child of Object.values(o)) if (child !== null && typeof child === "object") next.push(child);
       }
     }
@@ -138,7 +137,7 @@ function toolCallsOf(m: Record<string, unknown>): RecordedCall[] {
  */
 function findMessageList(value: unknown): unknown[] | undefined {
   let best: unknown[] | undefined;
-  walk(value, () => false, (list) => {
+  walk(value, () => {}, (list) => {
     const looksLikeMessages = list.some((v) => {
       const m = unwrap(v);
       return m !== undefined && (isAi(m) || m.type === "human" || m.role === "user" || m.__class !== undefined);
