@@ -223,7 +223,8 @@ function dryRunText(scenarios: readonly ScenarioJson[], summary: { scenarios: nu
   for (const sc of scenarios) {
     const mark = sc.passed ? paint("PASS", "green", color) : paint("FAIL", "red", color);
     lines.push(`${mark} ${sc.path} (agent ${sc.agent}${sc.role !== null ? `, role ${sc.role}` : ""}${sc.runtime ? `, ${sc.runtime}` : ""})`);
-    if (sc.error) lines.push(`  ${paint("error", "red", color)}: ${sc.error}`);
+    // A scenario that could not run says why first; a run that stopped says so after its last step.
+    if (sc.error && sc.steps.length === 0) lines.push(`  ${paint("error", "red", color)}: ${sc.error}`);
     for (const note of sc.notes ?? []) lines.push(`  note: ${note}`);
     for (const s of sc.steps) {
       const indent = "  ".repeat(1 + s.depth);
@@ -234,6 +235,7 @@ function dryRunText(scenarios: readonly ScenarioJson[], summary: { scenarios: nu
         if (s.output) lines.push(...s.output.split("\n").slice(0, 12).map((l) => `${indent}    | ${l}`));
       }
     }
+    if (sc.error && sc.steps.length > 0) lines.push(`  ${paint("error", "red", color)}: ${sc.error}`);
     if (sc.journal.length > 0) lines.push(`  denial journal: ${sc.journal.length} denial(s) (${sc.journal.map((j) => `${j.tool} ${j.reasonCodes.join(",")}`).join("; ")})`);
   }
   lines.push(`${summary.scenarios} scenario(s): ${summary.passed} passed, ${summary.failed} failed`);
