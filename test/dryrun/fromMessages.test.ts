@@ -108,26 +108,34 @@ class ScriptedPerAgent extends BaseChatModel {
   }
 }
 
-/** A real run with a subagent: its `invoke()` result and its run tree as a run export holds it (LangChain's collector). */
-async function recordedRunWithSubagent(): Promise<{ invoked: unknown; runTree: unknown }> {
+/**
+ * A real run with a subagent: its `invoke()` result, its run tree as a run export holds it (LangChain's collector),
+ * and the same run recorded as a stream of updates with the subagents' (`subgraphs: true`).
+ */
+async function recordedRunWithSubagent(): Promise<{ invoked: unknown; runTree: unknown; streamed: unknown }> {
   const agent = createDeepAgent({ model: new ScriptedPerAgent({}), systemPrompt: "MAIN", backend: new StateBackend(), subagents: [{ name: "worker", description: "writes notes", systemPrompt: "SUB:worker;" }] } as never) as unknown as {
     invoke(i: unknown, c?: unknown): Promise<{ messages: BaseMessage[] }>;
+    stream(i: unknown, c?: unknown): Promise<AsyncIterable<unknown>>;
   };
   const collector = new RunCollectorCallbackHandler();
   const result = await agent.invoke({ messages: [new HumanMessage("go")] }, { recursionLimit: 100, callbacks: [collector] });
-  return { invoked: JSON.parse(JSON.stringify(result.messages)), runTree: JSON.parse(JSON.stringify(collector.tracedRuns)) };
+  const chunks: unknown[] = [];
+  for await (const chunk of await agent.stream({ messages: [new HumanMessage("go")] }, { recursionLimit: 100, streamMode: "updates", subgraphs: true })) chunks.push(chunk);
+  return { invoked: JSON.parse(JSON.stringify(result.messages)), runTree: JSON.parse(JSON.stringify(collector.tracedRuns)), streamed: JSON.parse(JSON.stringify(chunks)) };
 }
 
-test("a task call gets the subagent's own calls as nested steps from a run tree; a bare message list has none to give", async () => {
-  const { invoked, runTree } = await recordedRunWithSubagent();
-  const tree = callsFromRecording(runTree);
-  assert.ok(tree.ok);
+test("a task call gets the subagent's own calls as nested steps from a run tree or a recorded stream; a bare message list has none to give", async () => {
+  const { invoked, runTree, streamed } = await recordedRunWithSubagent();
   const shape = (calls: RecordedCall[]): unknown[] => calls.map((c) => (c.steps ? [c.tool, c.args, shape(c.steps)] : [c.tool, c.args]));
-  assert.deepEqual(shape(tree.calls), [
-    ["ls", { path: "/" }],
-    ["task", { subagent_type: "worker", description: "write the note" }, NESTED.worker!.map((c) => [c.name, c.args])],
-    ["read_file", { file_path: "/notes/a.md" }],
-  ]);
+  for (const recording of [runTree, streamed]) {
+    const r = callsFromRecording(recording);
+    assert.ok(r.ok);
+    assert.deepEqual(shape(r.calls), [
+      ["ls", { path: "/" }],
+      ["task", { subagent_type: "worker", description: "write the note" }, NESTED.worker!.map((c) => [c.name, c.args])],
+      ["read_file", { file_path: "/notes/a.md" }],
+    ]);
+  }
   // The same run's invoke() result holds only the main agent's messages.
   const plain = callsFromRecording(invoked);
   assert.ok(plain.ok);

@@ -9,7 +9,8 @@
  * run tree (LangSmith's export, LangChain's `RunCollectorCallbackHandler`) has, under the `task` tool's run, the
  * subagent's run, whose `inputs.lg_tool_call.id` is the `task` call's id and whose `outputs.messages` are the
  * subagent's messages. Without them (a plain `agent.invoke()` result holds only the main agent's messages) the
- * `task` step has no nested steps.
+ * `task` step has no nested steps. A recorded stream (`streamMode: "updates"` with `subgraphs: true`) holds them too,
+ * under the namespace of the tool call that ran the subagent.
  */
 export interface RecordedCall {
   tool: string;
@@ -28,9 +29,10 @@ const MAX_SEARCH_NODES = 500_000;
 const MAX_TASK_NESTING = 8;
 
 export function callsFromRecording(value: unknown): FromMessagesResult {
-  const list = findMessageList(value);
+  const streamed = streamedRun(value);
+  const list = streamed?.main ?? findMessageList(value);
   if (!list) return { ok: false, error: "no message list found (expected a list of LangChain messages, or an object holding one under messages)" };
-  const subagentMessages = subagentRuns(value);
+  const subagentMessages = streamed?.subagents ?? subagentRuns(value);
   const callsOf = (messages: readonly unknown[], depth: number, seen: Set<string>): RecordedCall[] => {
     const calls: RecordedCall[] = [];
     for (const raw of messages) {
@@ -45,6 +47,45 @@ export function callsFromRecording(value: unknown): FromMessagesResult {
     return calls;
   };
   return { ok: true, calls: callsOf(list, 0, new Set()), messages: list.length };
+}
+
+/**
+ * A recorded stream, `agent.stream(input, { streamMode: "updates", subgraphs: true })` collected into a list: each
+ * chunk `[namespace, { node: { messages } }]`, the main agent's with an empty namespace, a subagent's under the
+ * namespace of the tool call that runs it. Each subagent namespace, as it first appears, belongs to the earliest
+ * `task` call of the main agent that has none yet (tools run in the order they were called).
+ */
+function streamedRun(value: unknown): { main: unknown[]; subagents: Map<string, unknown[]> } | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const isChunk = (c: unknown) => Array.isArray(c) && c.length === 2 && Array.isArray(c[0]) && c[0].every((s: unknown) => typeof s === "string") && c[1] !== null && typeof c[1] === "object";
+  if (!value.every(isChunk)) return undefined;
+  const main: unknown[] = [];
+  const byNamespace = new Map<string, unknown[]>();
+  const order: string[] = [];
+  const waiting: string[] = [];
+  const owner = new Map<string, string>();
+  for (const [namespace, update] of value as [string[], Record<string, unknown>][]) {
+    const messages = Object.values(update).flatMap((u) => (u && typeof u === "object" && Array.isArray((u as { messages?: unknown }).messages) ? ((u as { messages: unknown[] }).messages) : []));
+    if (namespace.length === 0) {
+      main.push(...messages);
+      for (const raw of messages) {
+        const m = unwrap(raw);
+        if (m && isAi(m)) for (const call of toolCallsOf(m)) if (call.tool === "task" && call.id !== undefined) waiting.push(call.id);
+      }
+      continue;
+    }
+    const key = namespace[0]!;
+    if (!byNamespace.has(key)) {
+      byNamespace.set(key, []);
+      order.push(key);
+      const id = waiting.shift();
+      if (id !== undefined) owner.set(key, id);
+    }
+    byNamespace.get(key)!.push(...messages);
+  }
+  const subagents = new Map<string, unknown[]>();
+  for (const key of order) if (owner.has(key)) subagents.set(owner.get(key)!, byNamespace.get(key)!);
+  return { main, subagents };
 }
 
 /**
