@@ -370,6 +370,14 @@ function benchBadInput(work: string, quick: boolean): DryRunBenchResult["badInpu
     const r = runScenario(model!, { agent: "main", role: null, steps: [{ tool: "glob", args: { pattern: "**/*.txt", path: "/workspace" } }] }, millionFileWorkspace());
     return r.stopped ?? "not stopped";
   });
+  inProcess("1,000,000 files in one folder (a lazy view): ls", () => {
+    const r = runScenario(model!, { agent: "main", role: null, steps: [{ tool: "ls", args: { path: "/workspace" } }] }, millionFileWorkspace(true));
+    return r.stopped ?? "not stopped";
+  });
+  inProcess("1,000,000 files in one folder (a lazy view): the map", () => {
+    const m = capabilityMap(model!, "main", null, millionFileWorkspace(true))!;
+    return `${m.entries.length.toLocaleString("en")} entries${m.truncated ? ", truncated" : ""}`;
+  });
   inProcess("1,000,000 files (a lazy view): the map", () => {
     const m = capabilityMap(model!, "main", null, millionFileWorkspace())!;
     return `${m.entries.length.toLocaleString("en")} entries${m.truncated ? ", truncated" : ""}`;

@@ -106,6 +106,15 @@ test("a workspace of 1,000,000 files (a view that lists them on demand): the run
     assert.ok(ws.listedEntries <= MAX_WORKSPACE_ENTRIES + 1000, `${ws.listedEntries} entries listed`);
     assert.deepEqual(ws.outside, []);
   }
+  // The same million in one folder: the first listing is over the bound, whichever tool lists it.
+  for (const tool of ["ls", "glob", "grep", "read_file", "write_file"]) {
+    const flat = millionFileWorkspace(true);
+    const r = runScenario(model({ backend: FS }), { agent: "main", role: null, steps: [{ tool, args: tool === "ls" ? { path: "/workspace" } : tool === "glob" || tool === "grep" ? { pattern: "*", path: "/workspace" } : { file_path: "/workspace/f0000001.txt", content: "x" } }] }, flat);
+    assert.equal(r.stopped, "the sample workspace has more than 200,000 files and folders; the dry run reads no more of it", tool);
+    assert.equal(r.steps[0]!.outcome, "error", tool);
+  }
+  const flatMap = capabilityMap(model({ backend: FS }), "main", null, millionFileWorkspace(true))!;
+  assert.deepEqual([flatMap.truncated, flatMap.entries.length, flatMap.entries[0]!.path], [true, MAX_MAP_ENTRIES, "/workspace/f0000000.txt"]);
   const ws = millionFileWorkspace();
   const map = capabilityMap(model({ backend: FS, permissions: [{ operations: ["read"], paths: ["/workspace/d000/**"], mode: "deny" }] }), "main", null, ws)!;
   assert.equal(map.truncated, true);

@@ -35,11 +35,12 @@ export function deepTaskSteps(subagent: string, depth = 10_000): StepInput[] {
 export const ONE_MEGABYTE = "y".repeat(MB);
 
 /**
- * A workspace of 1,000 folders of 1,000 files each (1,000,000 files) that exists only as answers: folders are
- * listed and files read on demand, nothing is held. Every path asked for is recorded, and `outside` lists those
- * that are no clean workspace-relative path (a leading `/`, a `.` or `..` segment, an empty one).
+ * A workspace of 1,000 folders of 1,000 files each (1,000,000 files), or with `flat` of 1,000,000 files in its
+ * root, that exists only as answers: folders are listed and files read on demand, nothing is held between calls.
+ * Every path asked for is recorded, and `outside` lists those that are no clean workspace-relative path (a
+ * leading `/`, a `.` or `..` segment, an empty one).
  */
-export function millionFileWorkspace(): WorkspaceSource & { asked: number; listedEntries: number; outside: string[] } {
+export function millionFileWorkspace(flat = false): WorkspaceSource & { asked: number; listedEntries: number; outside: string[] } {
   const name = (i: number) => String(i).padStart(3, "0");
   const clean = (p: string) => p === "" || (!p.startsWith("/") && !p.includes("\\") && p.split("/").every((s) => s !== "" && s !== "." && s !== ".."));
   const view = {
@@ -53,7 +54,8 @@ export function millionFileWorkspace(): WorkspaceSource & { asked: number; liste
         return undefined;
       }
       let entries: WorkspaceEntry[] | undefined;
-      if (dir === "") entries = Array.from({ length: 1000 }, (_, i) => ({ name: `d${name(i)}`, kind: "dir" as const }));
+      if (dir === "" && flat) entries = Array.from({ length: 1_000_000 }, (_, i) => ({ name: `f${String(i).padStart(7, "0")}.txt`, kind: "file" as const }));
+      else if (dir === "") entries = Array.from({ length: 1000 }, (_, i) => ({ name: `d${name(i)}`, kind: "dir" as const }));
       else if (/^d\d{3}$/.test(dir)) entries = Array.from({ length: 1000 }, (_, i) => ({ name: `f${name(i)}.txt`, kind: "file" as const }));
       view.listedEntries += entries?.length ?? 0;
       return entries;
@@ -64,7 +66,7 @@ export function millionFileWorkspace(): WorkspaceSource & { asked: number; liste
         view.outside.push(file);
         return undefined;
       }
-      return /^d\d{3}\/f\d{3}\.txt$/.test(file) ? `line of ${file}\n` : undefined;
+      return /^(d\d{3}\/f\d{3}|f\d{7})\.txt$/.test(file) ? `line of ${file}\n` : undefined;
     },
   };
   return view;

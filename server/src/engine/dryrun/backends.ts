@@ -1,5 +1,6 @@
 import picomatch from "picomatch";
 import { byteLength, childrenOf, OverlayTree, textOf, type OverlayDir } from "../workspace/overlay";
+import { WorkspaceTooLarge } from "../workspace/source";
 
 /**
  * deepagents-js's backends, restated in memory for the dry run: the same answers, error texts and orderings as
@@ -302,6 +303,14 @@ const NAME_MAX = 255;
 // (A UTF-16 code unit is at most 3 bytes of UTF-8: short names need no count.)
 const nameTooLong = (name: string) => name.length > NAME_MAX || (name.length * 3 > NAME_MAX && byteLength(name) > NAME_MAX);
 
+/**
+ * A sample workspace too large to read is no error of the runtime's: it passes every catch that turns a file
+ * system error into the runtime's message, up to the runner, which stops the run there.
+ */
+function passWorkspaceLimit(e: unknown): void {
+  if (e instanceof WorkspaceTooLarge) throw e;
+}
+
 /** What Node.js's fs would throw, as a message only: no stack is captured (deletes of missing paths are common). */
 class FsError {
   constructor(readonly message: string) {}
@@ -364,7 +373,8 @@ export class FilesystemLikeBackend implements DryBackend {
       }
       results.sort(localeCompare);
       return { files: results };
-    } catch {
+    } catch (e) {
+      passWorkspaceLimit(e);
       return { files: [] };
     }
   }
@@ -389,6 +399,7 @@ export class FilesystemLikeBackend implements DryBackend {
       if (selected.length === 0 || p.limit === 0) return { content, mimeType };
       return { content, mimeType, totalLines, startLine: p.offset + 1, endLine: endIdx, nextOffset: endIdx < totalLines ? endIdx : undefined };
     } catch (e) {
+      passWorkspaceLimit(e);
       return { error: `Error reading file '${filePath}': ${(e as Error).message}` };
     }
   }
@@ -418,6 +429,7 @@ export class FilesystemLikeBackend implements DryBackend {
       if (result.error === "isdir") throw new FsError(`EISDIR: illegal operation on a directory, open '${this.hostPath(parts)}'`);
       return { path: filePath };
     } catch (e) {
+      passWorkspaceLimit(e);
       return { error: `Error writing file '${filePath}': ${(e as Error).message}` };
     }
   }
@@ -436,6 +448,7 @@ export class FilesystemLikeBackend implements DryBackend {
       this.tree.remove(parts);
       return { path: filePath };
     } catch (e) {
+      passWorkspaceLimit(e);
       return { error: `Error deleting '${filePath}': ${(e as Error).message}` };
     }
   }
@@ -451,6 +464,7 @@ export class FilesystemLikeBackend implements DryBackend {
       node.source = undefined;
       return { occurrences: result[1] };
     } catch (e) {
+      passWorkspaceLimit(e);
       return { error: `Error editing file '${filePath}': ${(e as Error).message}` };
     }
   }
@@ -461,7 +475,8 @@ export class FilesystemLikeBackend implements DryBackend {
     try {
       parts = this.resolve(dirPath || ".");
       node = this.stat(parts);
-    } catch {
+    } catch (e) {
+      passWorkspaceLimit(e);
       return { matches: [] };
     }
     // Without ripgrep: every file under the folder, or under the file's folder when a file is named.
@@ -487,7 +502,8 @@ export class FilesystemLikeBackend implements DryBackend {
       parts = searchPath === "/" ? [] : this.resolve(searchPath);
       const node = this.stat(parts);
       if (node.kind !== "dir") return { files: [] };
-    } catch {
+    } catch (e) {
+      passWorkspaceLimit(e);
       return { files: [] };
     }
     // fast-glob would leave the folder for a pattern with `..`; the dry run never does.
