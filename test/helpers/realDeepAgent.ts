@@ -306,7 +306,7 @@ export async function runReal(g: Generated): Promise<RealRun> {
   if (g.config.middleware !== undefined) params.middleware = (g.config.middleware as Obj[]).map((m) => createFilesystemMiddleware({ tools: m.tools, ...(m.permissions !== undefined ? { permissions: m.permissions } : {}) } as never));
   params.subagents = (g.config.subagents as Obj[]).map((s) => ({ name: s.name, description: s.description, systemPrompt: s.systemPrompt, ...("permissions" in s ? { permissions: s.permissions } : {}) }));
   const agent = createDeepAgent(params as never) as unknown as { invoke(input: unknown, config?: unknown): Promise<{ files?: Record<string, { content: unknown } | null> }> };
-  const state = await agent.invoke({ messages: [new HumanMessage("go")], ...(stateFiles ? { files: stateFiles } : {}) }, { recursionLimit: 10_000 });
+  const state = await agent.invoke({ messages: [new HumanMessage("go")], ...(stateFiles ? { files: stateFiles } : {}) }, { recursionLimit: recursionLimitFor(g.steps) });
   const files: string[] = [];
   for (const [k, v] of Object.entries(state.files ?? {})) if (v) files.push(`${k}=${JSON.stringify(Array.isArray(v.content) ? v.content.join("\n") : String(v.content))}`);
   for (const [dir, prefix] of fsRoots) {
@@ -316,6 +316,14 @@ export async function runReal(g: Generated): Promise<RealRun> {
   }
   hostPaths.sort((a, b) => b[0].length - a[0].length);
   return { director, files, hostPaths };
+}
+
+/**
+ * LangGraph's superstep limit for a scripted run: a call is two supersteps of the agent's graph (the model, then
+ * the tools; a subagent's steps count in its own graph), with room for the middleware's.
+ */
+function recursionLimitFor(steps: readonly StepInput[]): number {
+  return Math.max(10_000, 4 * steps.length + 100);
 }
 
 /** The sample files in the order the dry run seeds a state backend: depth first, names in code-unit order. */
