@@ -4,7 +4,8 @@ import { describeList, quotedText } from "../config/describe";
 import { allRuleLists } from "../config/model";
 import { spanOf } from "../config/parse";
 import { deepagentsPy } from "../runtime/deepagentsPy";
-import type { Check } from "./check";
+import { CHECK_AUTOMATA_STEPS, type Check } from "./check";
+import { DEFAULT_PRODUCT_BUDGET, WorkAllowance } from "../automata/budget";
 import { runtimeLabelFor } from "../runtime/runtime";
 
 /** How many nested hidden names the quick fix reaches; a deny whose gaps all lie deeper is reported as information. */
@@ -28,9 +29,11 @@ export const dotfilesUnprotected: Check = {
     const who = runtimeLabelFor(runtime, context.model);
     // A list too large for the exact analysis of this file is left out here too (it is listed once under skipped).
     const analysis = modelAnalysis(context.model);
+    // The check's own automata work on the whole file, counted across its lists.
+    const allowance = new WorkAllowance(context.automataSteps ?? CHECK_AUTOMATA_STEPS);
     for (const list of allRuleLists(context.model)) {
       if (!analysis.reads(list)) continue;
-      const { gaps, skipped } = dotfileGaps(runtime, list.rules.map((r) => r.input), DOTFILE_FIX_DEPTH);
+      const { gaps, skipped } = dotfileGaps(runtime, list.rules.map((r) => r.input), DOTFILE_FIX_DEPTH, DEFAULT_PRODUCT_BUDGET, allowance);
       for (const s of skipped) {
         const node = s.byBudget ? list.node : list.rules[s.ruleIndex]!.node;
         context.skip?.({ what: s.byBudget ? describeList(list) : `rule ${s.ruleIndex} of ${describeList(list)}`, why: s.reason, span: spanOf(node) });
