@@ -2,8 +2,10 @@ import type { Budget } from "./budget";
 import type { Alphabet, Table } from "./tables";
 import { CostQueue } from "./walk/costQueue";
 import { sameFuture, type DeciderTracks } from "./walk/deciderReduction";
-import { listHash, placeIndex, stateHash, finishHash, tracksHash, withRoom } from "./walk/hashing";
+import { finishHash, listHash, stateHash, withRoom } from "./walk/hashing";
 import { distinctClasses, literalLead, StateSpace } from "./walk/stateSpace";
+import { PART_DEAD, PART_UNKNOWN, Parts } from "./walk/parts";
+import { OutcomeTable } from "./walk/outcomeTable";
 import { TupleIndex } from "./walk/tupleIndex";
 
 export type { DeciderTracks } from "./walk/deciderReduction";
@@ -47,39 +49,12 @@ export interface Outcome {
 }
 
 /**
- * The part arrays of the last walk (`exploreProduct`), kept for the next one like the tuple pool, up to
- * MAX_SPARE_PARTS parts: the big walks of a 200-rule analysis number 10,000 to 20,000 parts, and growing the arrays
- * to that on every walk (`partNext` alone to 3 MB) was a tenth of what an analysis allocated.
- */
-interface PartArrays {
-  capacity: number;
-  start: Int32Array<ArrayBuffer>;
-  states: Int32Array<ArrayBuffer>;
-  hashes: Int32Array<ArrayBuffer>;
-  columnStart: Int32Array<ArrayBuffer>;
-  columns: Int32Array<ArrayBuffer>;
-  trackStart: Int32Array<ArrayBuffer>;
-  tracks: Int32Array<ArrayBuffer>;
-  groupedStart: Int32Array<ArrayBuffer>;
-  grouped: Int32Array<ArrayBuffer>;
-  allFinal: Uint8Array<ArrayBuffer>;
-  required: Uint8Array<ArrayBuffer>;
-  next: Int32Array<ArrayBuffer>;
-  slots: Int32Array<ArrayBuffer>;
-}
-let spareParts: PartArrays | undefined;
-const MAX_SPARE_PARTS = 1 << 16;
-
-/**
  * Tables per part of a tuple (see `exploreProduct`), after the required tables' own part. Measured on the 200-rule
  * config of bench/analysis.ts (its two big walks: 240 and 376 tables, about 31 live states per tuple): with 32, a
- * tuple has about 8 parts, and the walk asks `partNext` 3 million times for 86,000 distinct (part, column) pairs;
+ * tuple has about 8 parts, and the walk asks `Parts.next` 3 million times for 86,000 distinct (part, column) pairs;
  * 16 and 64 were no faster.
  */
 const PART_TABLES = 32;
-/** `partNext` entries besides part numbers: not worked out yet; a required table dies there (no successor). */
-const PART_UNKNOWN = -1;
-const PART_DEAD = -2;
 /** `reach`'s `index` when the tuple was not looked up yet: its hash is given, or not (then it is worked out). */
 const NOT_LOOKED_UP = -2;
 const NOT_HASHED = -3;
@@ -147,7 +122,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   const classes = distinctClasses(tables, width);
   const representative = alphabet.representative;
   const space = new StateSpace(tables, classes, width);
-  const { entryOfState, baseOf, step, exceptionStart, exceptions, final } = space;
+  const { baseOf } = space;
   const columns = classes.length;
   const ownerStart = new Int32Array(tables.length + 1);
   for (let e = 0; e < tables.length; e++) ownerStart[e + 1] = ownerStart[e]! + owners[e]!.length;
@@ -192,186 +167,28 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   const reduce = reduction?.reduce;
   const groupedSketch = reduction?.groupedSketch;
 
-  // A tuple is stored as its parts: the tables are cut into groups (the required tables, then PART_TABLES tables at
-  // a time, in table order: by literal lead, above), and a tuple's live states within one group are a part, numbered
-  // once (`internPart`).
-  // The walk reaches tens of thousands of tuples of about thirty states each, but the same few thousand parts
-  // recur in them (the rules about `/workspace/docs/` are in the same states wherever the path is in that
-  // folder), so a part's successor on each column is worked out once (`partNext`) and a tuple's successor is a few
-  // look-ups instead of a step per state. Parts are a representation only: the tuples, their order of discovery
-  // and so every outcome and path are those of the state-by-state walk.
+  // A tuple is stored as its parts (walk/parts.ts): the tables are cut into groups (the required tables, then
+  // PART_TABLES tables at a time, in table order: by literal lead, above), and a tuple's live states within one group
+  // are a part, whose successor on each column is worked out once.
   const partTables = representation.partTables ?? PART_TABLES;
   const groupOfEntry = new Int32Array(tables.length);
   for (let e = 0; e < tables.length; e++) groupOfEntry[e] = e < requiredCount ? 0 : 1 + Math.floor((e - requiredCount) / partTables);
-  // Per part: its states `partStates[partStart[p]…partStart[p + 1])`, ascending; its hash; the columns its states
-  // treat specially, each once (a tuple's expansion gathers them as bits); the tracks its final states accept for
-  // (none for the required tables' part, as the walk never reports those); its states that take part in the decider
-  // reduction's grouping (`reduces`); and, for the required part, whether all its states are final. Part 0 is the
-  // empty one.
-  // The arrays of the last walk when there is one (see `spareParts`); a part's row of `partNext` is cleared when the
-  // part is numbered, so nothing of the last walk is read.
-  const spareP = spareParts;
-  spareParts = undefined;
-  let partCapacity = spareP?.capacity ?? 1 << 10;
-  let partStart = spareP?.start ?? new Int32Array(partCapacity + 1);
-  let partStates: Int32Array<ArrayBuffer> = spareP?.states ?? new Int32Array(1 << 12);
-  let partHashes = spareP?.hashes ?? new Int32Array(partCapacity);
-  let partColumnStart = spareP?.columnStart ?? new Int32Array(partCapacity + 1);
-  let partColumns: Int32Array<ArrayBuffer> = spareP?.columns ?? new Int32Array(1 << 12);
-  let partTrackStart = spareP?.trackStart ?? new Int32Array(partCapacity + 1);
-  let partTracks: Int32Array<ArrayBuffer> = spareP?.tracks ?? new Int32Array(1 << 12);
-  let partGroupedStart = spareP?.groupedStart ?? new Int32Array(partCapacity + 1);
-  let partGrouped: Int32Array<ArrayBuffer> = spareP?.grouped ?? new Int32Array(1 << 12);
-  let partAllFinal = spareP?.allFinal ?? new Uint8Array(partCapacity);
-  let partRequired = spareP?.required ?? new Uint8Array(partCapacity);
-  // `partNext[p * columns + column]`: the successor part, PART_UNKNOWN until asked, PART_DEAD when a required table
-  // dies (the tuple has no successor there).
-  let partNext = spareP && spareP.next.length >= partCapacity * columns ? spareP.next : new Int32Array(partCapacity * columns);
-  partNext.fill(0, 0, columns);
-  let partSlots = (spareP?.slots ?? new Int32Array(partCapacity * 2)).fill(-1);
-  partStart[1] = 0;
-  partColumnStart[1] = 0;
-  partTrackStart[1] = 0;
-  partGroupedStart[1] = 0;
-  let partCount = 1;
-  const partMentioned = new Int32Array(columns);
-  let partStamp = 0;
-  const growParts = () => {
-    const capacity = partCapacity * 2;
-    partStart = withRoom(partStart, capacity + 1);
-    partHashes = withRoom(partHashes, capacity);
-    partColumnStart = withRoom(partColumnStart, capacity + 1);
-    partTrackStart = withRoom(partTrackStart, capacity + 1);
-    partGroupedStart = withRoom(partGroupedStart, capacity + 1);
-    partAllFinal = withRoom(partAllFinal, capacity);
-    partRequired = withRoom(partRequired, capacity);
-    partNext = withRoom(partNext, capacity * columns);
-    partSlots = new Int32Array(capacity * 2).fill(-1);
-    for (let p = 1; p < partCount; p++) placeIndex(partSlots, p, partHashes[p]!);
-    partCapacity = capacity;
-  };
-  /** The part of the states `states[0…n)` (ascending, all of one group), numbered when new. */
-  const internPart = (states: Int32Array, n: number): number => {
-    if (n === 0) return 0;
-    const h = listHash(states, 0, n);
-    const mask = partSlots.length - 1;
-    let j = h & mask;
-    for (; partSlots[j] !== -1; j = (j + 1) & mask) {
-      const p = partSlots[j]!;
-      if (partHashes[p] !== h) continue;
-      const a = partStart[p]!;
-      if (partStart[p + 1]! - a !== n) continue;
-      let i = 0;
-      while (i < n && partStates[a + i] === states[i]) i++;
-      if (i === n) return p;
-    }
-    if (partCount === partCapacity) {
-      growParts();
-      return internPart(states, n);
-    }
-    const p = partCount++;
-    partSlots[j] = p;
-    partHashes[p] = h;
-    partNext.fill(PART_UNKNOWN, p * columns, (p + 1) * columns);
-    const a = partStart[p]!;
-    partStates = withRoom(partStates, a + n);
-    for (let i = 0; i < n; i++) partStates[a + i] = states[i]!;
-    partStart[p + 1] = a + n;
-    const required = entryOfState[states[0]!]! < requiredCount;
-    partRequired[p] = required ? 1 : 0;
-    let allFinal = 1;
-    const stamp = ++partStamp;
-    let c = partColumnStart[p]!;
-    let k = partTrackStart[p]!;
-    for (let i = 0; i < n; i++) {
-      const s = states[i]!;
-      const from = exceptionStart[s]!;
-      const to = exceptionStart[s + 1]!;
-      partColumns = withRoom(partColumns, c + to - from);
-      for (let x = from; x < to; x++) {
-        const column = exceptions[x]!;
-        if (partMentioned[column] !== stamp) {
-          partMentioned[column] = stamp;
-          partColumns[c++] = column;
-        }
-      }
-      if (!final[s]) {
-        allFinal = 0;
-        continue;
-      }
-      if (required) continue;
-      const e = entryOfState[s]!;
-      partTracks = withRoom(partTracks, k + ownerStart[e + 1]! - ownerStart[e]!);
-      for (let x = ownerStart[e]!, end = ownerStart[e + 1]!; x < end; x++) partTracks[k++] = ownerList[x]!;
-    }
-    partColumnStart[p + 1] = c;
-    partTrackStart[p + 1] = k;
-    // (The reduction never drops a required table.)
-    let z = partGroupedStart[p]!;
-    if (groupedSketch && !required) {
-      partGrouped = withRoom(partGrouped, z + n);
-      for (let i = 0; i < n; i++) if (groupedSketch[states[i]!]! >= 0) partGrouped[z++] = states[i]!;
-    }
-    partGroupedStart[p + 1] = z;
-    partAllFinal[p] = allFinal;
-    return p;
-  };
-  const partScratch = new Int32Array(Math.max(1, tables.length));
-  /** Works out the successor of part `p` on `column` (asked when `partNext` does not know it yet) and keeps it there. */
-  const partStep = (p: number, column: number): number => {
-    let n = 0;
-    let next = 0;
-    for (let x = partStart[p]!, end = partStart[p + 1]!; x < end; x++) {
-      const t = step[partStates[x]! * columns + column]!;
-      if (t >= 0) partScratch[n++] = t;
-      else if (partRequired[p]) {
-        next = PART_DEAD;
-        break;
-      }
-    }
-    if (next !== PART_DEAD) next = internPart(partScratch, n);
-    // (Interning may have replaced `partNext`.)
-    partNext[p * columns + column] = next;
-    return next;
-  };
-  /** `flat` (a tuple as its states: [length, state…]) as parts, into `into` ([length, part…]). */
-  const toParts = (flat: Int32Array, into: Int32Array): void => {
-    const length = flat[0]!;
-    let n = 0;
-    for (let i = 0; i < length; ) {
-      const group = groupOfEntry[entryOfState[flat[1 + i]!]!]!;
-      let j = i;
-      let m = 0;
-      while (j < length && groupOfEntry[entryOfState[flat[1 + j]!]!] === group) partScratch[m++] = flat[1 + j++]!;
-      into[++n] = internPart(partScratch, m);
-      i = j;
-    }
-    into[0] = n;
-  };
-  /** The tuple of parts `parts` as its states, into `flat`. */
-  const toStates = (parts: Int32Array, flat: Int32Array): void => {
-    let n = 0;
-    for (let i = 1, length = parts[0]!; i <= length; i++) {
-      const p = parts[i]!;
-      for (let x = partStart[p]!, end = partStart[p + 1]!; x < end; x++) flat[++n] = partStates[x]!;
-    }
-    flat[0] = n;
-  };
+  const parts = new Parts(space, columns, requiredCount, groupOfEntry, ownerStart, ownerList, groupedSketch);
 
   /**
-   * Whether the reduction drops a table of the tuple `parts` (marked for `removeDropped`), decided on the parts'
-   * grouped states alone: most new tuples lose nothing (in the 200-rule divergence walk, 30,572 new tuples had two
-   * states with one sketch, and 390 lost a table), so the tuple is spelled out state by state only for those.
+   * Whether the reduction drops a table of the tuple `tupleParts` (marked for `removeDropped`), decided on the
+   * parts' grouped states alone: most new tuples lose nothing (in the 200-rule divergence walk, 30,572 new tuples had
+   * two states with one sketch, and 390 lost a table), so the tuple is spelled out state by state only for those.
    */
   let groupedScratch = new Int32Array(64);
-  const reduces = (parts: Int32Array): boolean => {
+  const reduces = (tupleParts: Int32Array): boolean => {
     let n = 0;
-    for (let i = 1, length = parts[0]!; i <= length; i++) {
-      const p = parts[i]!;
-      const from = partGroupedStart[p]!;
-      const to = partGroupedStart[p + 1]!;
+    for (let i = 1, length = tupleParts[0]!; i <= length; i++) {
+      const p = tupleParts[i]!;
+      const from = parts.groupedStart[p]!;
+      const to = parts.groupedStart[p + 1]!;
       groupedScratch = withRoom(groupedScratch, n + to - from);
-      for (let x = from; x < to; x++) groupedScratch[n++] = partGrouped[x]!;
+      for (let x = from; x < to; x++) groupedScratch[n++] = parts.grouped[x]!;
     }
     return n > 1 && reduction!.drops(groupedScratch, n);
   };
@@ -385,7 +202,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
       if (e < requiredCount) {
         // No path at all: the index and the queue go back untouched, for the next walk.
         queue.release(tuples.release());
-        spareParts = spareP;
+        parts.release();
         return { outcomes: [], indexOf: () => -1 };
       }
       continue;
@@ -395,16 +212,12 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   }
   flat[0] = length;
   reduce?.(flat);
-  toParts(flat, scratch);
+  parts.toParts(flat, scratch);
   reach(scratch, -1, -1, 0, 0, 0, NOT_HASHED);
 
-  // Outcomes by the set of matching tracks, found again by a hash of the set. Their paths are read off `parent` and
-  // `via` once the walk is done (the arrays are replaced as they grow): `paths` is filled in then.
-  const paths: { parent: Int32Array; via: Int32Array } = { parent: tuples.parent, via: tuples.via };
-  const outcomes: WalkOutcome[] = [];
-  // Outcomes by the hash of their set of tracks: open addressing over outcome indices, each outcome's hash kept.
-  let outcomeSlots = new Int32Array(1024).fill(-1);
-  let outcomeHashes = new Int32Array(512);
+  // Outcomes by the set of matching tracks. Their paths are read off `parent` and `via` once the walk is done (the
+  // arrays are replaced as they grow): `paths` is filled in then.
+  const found = new OutcomeTable({ parent: tuples.parent, via: tuples.via });
   // The tracks accepting at the tuple being expanded: `matched[0…matchedCount)`, ascending.
   // (A track with several tables can accept through more than one: room for every (table, owner) pair.)
   const matched = new Int32Array(Math.max(1, ownerList.length));
@@ -418,48 +231,6 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
   const lastColumnWord = columns % 32 === 0 ? -1 : (1 << columns % 32) - 1;
   const wantedBits = new Int32Array(columnWords);
   const wanted = new Int32Array(columns);
-  /** The outcome whose tracks are `ids[0…count)` (ascending, hashed to `h` by `tracksHash`), or -1. */
-  const outcomeIndex = (ids: ArrayLike<number>, count: number, h: number): number => {
-    const mask = outcomeSlots.length - 1;
-    for (let j = h & mask; outcomeSlots[j] !== -1; j = (j + 1) & mask) {
-      const i = outcomeSlots[j]!;
-      if (outcomeHashes[i] !== h) continue;
-      const known = outcomes[i]!.matched;
-      if (known.length !== count) continue;
-      let same = true;
-      for (let k = 0; k < count && same; k++) if (known[k] !== ids[k]) same = false;
-      if (same) return i;
-    }
-    return -1;
-  };
-  const record = (head: number, total: number) => {
-    const h = tracksHash(matched, matchedCount);
-    const at = outcomeIndex(matched, matchedCount, h);
-    if (at >= 0) {
-      const known = outcomes[at]!;
-      if (total < known.cost) {
-        known.at = head;
-        known.cost = total;
-      }
-      return;
-    }
-    const ids: number[] = new Array(matchedCount);
-    for (let k = 0; k < matchedCount; k++) ids[k] = matched[k]!;
-    const index = outcomes.length;
-    outcomes.push(new WalkOutcome(ids, total, head, paths));
-    if (index === outcomeHashes.length) {
-      const bigger = new Int32Array(index * 2);
-      bigger.set(outcomeHashes);
-      outcomeHashes = bigger;
-    }
-    outcomeHashes[index] = h;
-    if (outcomes.length * 2 > outcomeSlots.length) {
-      outcomeSlots = new Int32Array(outcomeSlots.length * 2).fill(-1);
-      for (let i = 0; i < outcomes.length; i++) placeIndex(outcomeSlots, i, outcomeHashes[i]!);
-    } else {
-      placeIndex(outcomeSlots, index, h);
-    }
-  };
 
   // Every step costs at least 1: expanding a tuple never pushes into the bucket being read.
   for (let c = 0; c <= queue.maxCost; c++) {
@@ -472,11 +243,11 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
       let pool = tuples.pool;
       const count = pool[o]!;
       // Accepted by every required table (they are the first part when there are any): which tracks accept here?
-      if (requiredCount === 0 || partAllFinal[pool[o + 1]!]) {
+      if (requiredCount === 0 || parts.allFinal[pool[o + 1]!]) {
         for (let i = 0; i < count; i++) {
           const part = pool[o + 1 + i]!;
-          for (let x = partTrackStart[part]!, end = partTrackStart[part + 1]!; x < end; x++) {
-            const track = partTracks[x]!;
+          for (let x = parts.trackStart[part]!, end = parts.trackStart[part + 1]!; x < end; x++) {
+            const track = parts.tracks[x]!;
             matchedBits[track >> 5] |= 1 << (track & 31);
           }
         }
@@ -493,7 +264,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
         }
         // A trailing `/` or a final `.`/`..` segment is not plain either.
         const segment = tuples.segment[head]!;
-        record(head, c + ((segment === 0 && head !== 0 && tuples.parent[head] !== 0) || segment >= 2 ? UNREADABLE : 0));
+        found.record(matched, matchedCount, head, c + ((segment === 0 && head !== 0 && tuples.parent[head] !== 0) || segment >= 2 ? UNREADABLE : 0));
       }
       // The columns some automaton here treats specially, and one for all the rest (the first no state treats
       // specially), tried in the alphabet's order of preference (columns are numbered in it: plain letters first),
@@ -501,8 +272,8 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
       // characters first, and the outcomes do not depend on how the tables are numbered.
       for (let i = 0; i < count; i++) {
         const part = pool[o + 1 + i]!;
-        for (let x = partColumnStart[part]!, end = partColumnStart[part + 1]!; x < end; x++) {
-          const column = partColumns[x]!;
+        for (let x = parts.columnStart[part]!, end = parts.columnStart[part + 1]!; x < end; x++) {
+          const column = parts.columns[x]!;
           wantedBits[column >> 5] |= 1 << (column & 31);
         }
       }
@@ -532,8 +303,8 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
         let h = 0;
         for (let i = 0; i < count; i++) {
           const part = pool[o + 1 + i]!;
-          let next = partNext[part * columns + column]!;
-          if (next === PART_UNKNOWN) next = partStep(part, column);
+          let next = parts.next[part * columns + column]!;
+          if (next === PART_UNKNOWN) next = parts.step(part, column);
           if (next === 0) continue;
           if (next === PART_DEAD) {
             dead = true;
@@ -551,9 +322,9 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
           // no reduction (most are found: the same tuples are reached again and again).
           index = tuples.find(scratch, hash);
           if (index < 0 && reduces(scratch)) {
-            toStates(scratch, flat);
+            parts.toStates(scratch, flat);
             reduction!.removeDropped(flat);
-            toParts(flat, scratch);
+            parts.toParts(flat, scratch);
             index = NOT_HASHED;
           }
         }
@@ -574,34 +345,16 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
       }
     }
   }
-  if (partCapacity <= MAX_SPARE_PARTS) {
-    spareParts = { capacity: partCapacity, start: partStart, states: partStates, hashes: partHashes, columnStart: partColumnStart, columns: partColumns, trackStart: partTrackStart, tracks: partTracks, groupedStart: partGroupedStart, grouped: partGrouped, allFinal: partAllFinal, required: partRequired, next: partNext, slots: partSlots };
-  }
+  parts.release();
   // Paths are spelled only when asked for (most outcomes' never are).
-  paths.parent = tuples.parent.slice(0, tuples.count);
-  paths.via = tuples.via.slice(0, tuples.count);
+  found.paths.parent = tuples.parent.slice(0, tuples.count);
+  found.paths.via = tuples.via.slice(0, tuples.count);
   queue.release(tuples.release());
-  return { outcomes, indexOf: (ids) => outcomeIndex(ids, ids.length, tracksHash(ids, ids.length)) };
+  return { outcomes: found.outcomes, indexOf: (ids) => found.indexOf(ids, ids.length) };
 }
 
 /** What a walk found: its outcomes, and which of them has a given set of tracks (ascending; -1: none). */
 export interface WalkResult {
   readonly outcomes: readonly Outcome[];
   indexOf(tracks: readonly number[]): number;
-}
-
-interface WalkPaths {
-  readonly parent: Int32Array;
-  readonly via: Int32Array;
-}
-
-class WalkOutcome implements Outcome {
-  /** `cost` and `at` are lowered while the walk finds cheaper paths to the same combination. */
-  constructor(readonly matched: readonly number[], public cost: number, public at: number, private readonly paths: WalkPaths) {}
-  get word(): number[] {
-    const { parent, via } = this.paths;
-    const word: number[] = [];
-    for (let at = this.at; at > 0; at = parent[at]!) word.push(via[at]!);
-    return word.reverse();
-  }
 }
