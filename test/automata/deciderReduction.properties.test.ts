@@ -9,7 +9,7 @@ import { divergenceWalkInputs, randomRules, rng } from "./harness";
 
 /**
  * The walk that only asks who decides (runtime-divergence) drops tables whose rules cannot decide, grouping states
- * by residual language (product.ts: sketches checked to be a bisimulation, exact ids otherwise, and states whose
+ * by residual language (automata/walk/deciderReduction.ts: sketches checked to be a bisimulation, exact ids otherwise, and states whose
  * sketch no other state of the same list and operation shares left out of the grouping). Whatever it drops, every
  * combination of deciders the full walk finds must be found, and no other.
  */

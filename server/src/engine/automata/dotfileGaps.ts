@@ -20,7 +20,8 @@ import { toolArgumentFor } from "./confirm";
  * paths a deny's pattern covers read with `DOTGLOB`, that the list read so denies, and that the list as deepagents-py
  * reads it does not deny, while that deny rule itself does not cover them there. Decided on one walk over the
  * product of every rule's automata in both readings (automata/product.ts), so at any depth of hidden folders: a
- * pattern it does not report has no such path.
+ * pattern it does not report has no such path. (A second walk, over the paths within the fix's depth, is made only
+ * for a deny whose cheapest such path lies deeper.)
  *
  * Why the rule itself must miss the path: where it does cover it, an earlier allow takes the path in deepagents-py,
  * and (a pattern covers with dot matching all it covers without) takes it with dot matching too, unless an even
