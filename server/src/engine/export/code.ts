@@ -70,6 +70,8 @@ export class Printer {
 
   /** `expr` printed at `level`, its first line starting after `column` characters already on the line. */
   print(expr: Expr, level: number, column = level * this.unit.length): string {
+    // Its own comment is the container's to print, on the lines before it.
+    if (expr.comment?.length) expr = { ...expr, comment: undefined };
     const flat = this.flat(expr);
     if (flat !== undefined && column + flat.length <= WIDTH) return flat;
     const pad = this.unit.repeat(level);
