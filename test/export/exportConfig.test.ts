@@ -143,3 +143,15 @@ test("a config whose runtime is the other language's says so in the header", () 
   assert.match(exported(config, "ts"), /The config's runtime is deepagents-py/);
   assert.doesNotMatch(exported(config, "py"), /The config's runtime/);
 });
+
+test("a key given twice keeps its last value and says so, since Python refuses a repeated keyword argument", () => {
+  const config = '{ "version": 1, "systemPrompt": "first", "systemPromptFile": "./AGENTS.md", "permissions": [{ "operations": ["read"], "paths": ["/a"], "paths": ["/b"] }] }';
+  const tsCode = exported(config, "ts", { readFile: () => "from the file" });
+  assert.match(tsCode, /\/\/ systemPrompt is given more than once: the last one counts\.\n {4}systemPrompt: "from the file",/);
+  assert.doesNotMatch(tsCode, /"first"/);
+  assert.match(tsCode, /permissions: \[\{ operations: \["read"\], paths: \["\/b"\] \}\]/);
+  const pyCode = exported(config, "py", { readFile: () => "from the file" });
+  assert.equal(pyCode.match(/system_prompt=/g)?.length, 1);
+  assert.equal(pyCode.match(/ paths=/g)?.length, 1);
+  assert.match(pyCode, /# paths is given more than once: the last one counts\.\n {16}paths=\["\/b"\],/);
+});

@@ -31,9 +31,22 @@ export interface Entry {
 
 export const value = (v: unknown): Expr => ({ kind: "value", value: v });
 export const code = (text: string): Expr => ({ kind: "code", text });
-export const call = (callee: string, args: Expr[], keywords?: Entry[]): Expr => (keywords ? { kind: "call", callee, args, keywords } : { kind: "call", callee, args });
+export const call = (callee: string, args: Expr[], keywords?: Entry[]): Expr => (keywords ? { kind: "call", callee, args, keywords: lastWins(keywords) } : { kind: "call", callee, args });
 export const construct = (callee: string, args: Expr[], keywords?: Entry[]): Expr => ({ ...(call(callee, args, keywords) as Extract<Expr, { kind: "call" }>), isNew: true });
-export const object = (entries: Entry[]): Expr => ({ kind: "object", entries });
+export const object = (entries: Entry[]): Expr => ({ kind: "object", entries: lastWins(entries) });
+
+/**
+ * A key given twice keeps its last value, as when the config is read (and as a JavaScript object literal would);
+ * Python refuses a repeated keyword argument and TypeScript a repeated property, so only the last is written.
+ */
+function lastWins(entries: Entry[]): Entry[] {
+  const last = new Map<string, number>();
+  entries.forEach((e, i) => last.set(e.key, i));
+  if (last.size === entries.length) return entries;
+  return entries
+    .filter((e, i) => last.get(e.key) === i)
+    .map((e) => (entries.filter((o) => o.key === e.key).length > 1 ? { ...e, comment: [...(e.comment ?? []), `${e.key} is given more than once: the last one counts.`] } : e));
+}
 export const list = (items: Expr[]): Expr => ({ kind: "list", items });
 export const withComment = <T extends Expr>(expr: T, comment: Comment | undefined): T => (comment && comment.length > 0 ? { ...expr, comment } : expr);
 

@@ -103,6 +103,10 @@ class Exporter {
         case "workspace":
           this.notes.push(["`workspace` (the sample files agent-sandbox previews and dry runs read) is no agent option: not exported."]);
           break;
+        case "model":
+          // Not a config key (the schema reports it): the model is the function's parameter, which must win.
+          this.notes.push(["The config's `model` is not exported: the model is this function's parameter."]);
+          break;
         default:
           entries.push({ key: this.optionName(key), value: value(getNodeValue(node)) });
       }
