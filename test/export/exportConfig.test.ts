@@ -50,6 +50,12 @@ test("a config with every option exports to the pinned TypeScript and Python", (
   }
 });
 
+test("a deepagents-py config exports to the pinned Python: FilesystemPermission rules, interrupt mode, the middleware's _permissions, snake_case keys", () => {
+  const text = readFileSync(join(FIXTURES, "python-agent.agent-sandbox.jsonc"), "utf8");
+  const expected = readFileSync(join(FIXTURES, "python-agent.export.py.txt"), "utf8");
+  assert.equal(exported(text, "py", { source: "python-agent.agent-sandbox.jsonc" }), expected);
+});
+
 test("the exported TypeScript type-checks against the real deepagents@1.14.1 declarations", () => {
   const dir = scratchDir("export-types");
   symlinkSync(join(REPO, "node_modules"), join(dir, "node_modules"), "dir");
@@ -66,7 +72,7 @@ test("the exported TypeScript type-checks against the real deepagents@1.14.1 dec
 });
 
 test("the exported Python parses (python3's ast) for the examples, the pinned config and 300 generated configs", (t) => {
-  const texts = [EVERY_OPTION, ...exampleTexts().map((e) => e.text)];
+  const texts = [EVERY_OPTION, readFileSync(join(FIXTURES, "python-agent.agent-sandbox.jsonc"), "utf8"), ...exampleTexts().map((e) => e.text)];
   const rng = makeRng(0x5eed_0e);
   for (let i = 0; i < 300; i++) texts.push(JSON.stringify(generateConfig(rng)));
   const dir = scratchDir("export-py");

@@ -24,6 +24,18 @@ export interface ExportOptions {
 /** The exported function's name in each language. */
 export const EXPORTED_FUNCTION: Record<Language, string> = { ts: "createAgent", py: "create_agent" };
 
+/**
+ * How the exported code reaches what only the application supplies, per language: `tools.web_search` (TypeScript
+ * `parts.tools.web_search`, Python `tools["web_search"]`) is the user tool `web_search`, `middleware.Audit` the
+ * custom middleware `Audit`, `sandbox("daytona")` a sandbox backend of that provider, `backend("name", caps)` a
+ * custom backend. One table, so that a reader of source code (`agent-sandbox import`) can take these spellings back
+ * to the config they came from and an export's import gives the same model.
+ */
+export const PARTS: Record<Language, { tools: string; middleware: string; sandbox: string; backend: string }> = {
+  ts: { tools: "parts.tools", middleware: "parts.middleware", sandbox: "parts.sandbox", backend: "parts.backend" },
+  py: { tools: "tools", middleware: "middleware", sandbox: "sandbox", backend: "backend" },
+};
+
 export function exportConfig(model: ConfigModel, options: ExportOptions): string {
   return new Exporter(model, options).module();
 }
@@ -139,7 +151,7 @@ class Exporter {
         if (child.type !== "string") return value(getNodeValue(child));
         const name = child.value as string;
         if (!this.parts.tools.includes(name)) this.parts.tools.push(name);
-        return code(this.ts ? `parts.tools${member(name)}` : `tools[${stringLiteral(name)}]`);
+        return code(this.ts ? `${PARTS.ts.tools}${member(name)}` : `${PARTS.py.tools}[${stringLiteral(name)}]`);
       }),
     );
   }
@@ -204,7 +216,7 @@ class Exporter {
         this.parts.sandbox = true;
         const provider = value(spec.provider);
         return withComment(
-          call(this.ts ? "parts.sandbox" : "sandbox", spec.provider === undefined ? [] : [provider]),
+          call(PARTS[this.options.to].sandbox, spec.provider === undefined ? [] : [provider]),
           [`PLACEHOLDER: a sandbox backend${spec.provider ? ` (${spec.provider})` : ""}, which your application supplies.`],
         );
       }
@@ -213,8 +225,8 @@ class Exporter {
         const caps = spec.capabilities ?? { execute: false, delete: false };
         const args = [value(spec.name ?? null)];
         const comment = [`PLACEHOLDER: your backend ${JSON.stringify(spec.name ?? "")}; the config says it ${caps.execute ? "executes" : "does not execute"} and ${caps.delete ? "deletes" : "does not delete"}.`];
-        if (this.ts) return withComment(call("parts.backend", [...args, object([{ key: "execute", value: value(caps.execute) }, { key: "delete", value: value(caps.delete) }])]), comment);
-        return withComment(call("backend", args, [{ key: "execute", value: value(caps.execute) }, { key: "delete", value: value(caps.delete) }]), comment);
+        if (this.ts) return withComment(call(PARTS.ts.backend, [...args, object([{ key: "execute", value: value(caps.execute) }, { key: "delete", value: value(caps.delete) }])]), comment);
+        return withComment(call(PARTS.py.backend, args, [{ key: "execute", value: value(caps.execute) }, { key: "delete", value: value(caps.delete) }]), comment);
       }
       default:
         return withComment(value(getNodeValue(spec.node)), ["A backend of a type agent-sandbox does not know, as written."]);
@@ -235,7 +247,7 @@ class Exporter {
     if (spec.type !== "filesystem") {
       const name = spec.name ?? spec.type ?? "";
       if (!this.parts.middleware.includes(name)) this.parts.middleware.push(name);
-      return code(this.ts ? `parts.middleware${member(name)}` : `middleware[${stringLiteral(name)}]`);
+      return code(this.ts ? `${PARTS.ts.middleware}${member(name)}` : `${PARTS.py.middleware}[${stringLiteral(name)}]`);
     }
     const entries: Entry[] = [];
     let comment: Comment | undefined;
