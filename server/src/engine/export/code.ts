@@ -43,9 +43,10 @@ function lastWins(entries: Entry[]): Entry[] {
   const last = new Map<string, number>();
   entries.forEach((e, i) => last.set(e.key, i));
   if (last.size === entries.length) return entries;
+  const repeated = new Set(entries.filter((e, i) => last.get(e.key) !== i).map((e) => e.key));
   return entries
     .filter((e, i) => last.get(e.key) === i)
-    .map((e) => (entries.filter((o) => o.key === e.key).length > 1 ? { ...e, comment: [...(e.comment ?? []), `${e.key} is given more than once: the last one counts.`] } : e));
+    .map((e) => (repeated.has(e.key) ? { ...e, comment: [...(e.comment ?? []), `${e.key} is given more than once: the last one counts.`] } : e));
 }
 export const list = (items: Expr[]): Expr => ({ kind: "list", items });
 export const withComment = <T extends Expr>(expr: T, comment: Comment | undefined): T => (comment && comment.length > 0 ? { ...expr, comment } : expr);
@@ -93,7 +94,7 @@ export class Printer {
       items.map((item) => `${item.comment?.length ? `${this.comment(item.comment, level + 1)}\n` : ""}${inner}${item.text(inner.length)},`).join("\n");
     switch (expr.kind) {
       case "value":
-        return this.print(this.spread(expr.value), level, column);
+        return this.print(this.spreadOf(expr), level, column);
       case "code":
         return expr.text;
       case "factory":
@@ -126,13 +127,38 @@ export class Printer {
     }
   }
 
+  /** Each expression's one-line form, once: every level of a nested layout asks for its children's again. */
+  private readonly flats = new Map<Expr, string | null>();
+
   /** One line, or `undefined` when the expression holds a comment (a comment needs lines of its own). */
   flat(expr: Expr): string | undefined {
+    let known = this.flats.get(expr);
+    if (known === undefined) {
+      const line = this.flatNow(expr);
+      // Longer than a line can be: it goes on lines of its own whatever it holds, so building it is wasted (a list
+      // of 10,000 subagents would be built once per level above it).
+      known = line === undefined || (line.length > WIDTH && expr.kind !== "code") ? null : line;
+      this.flats.set(expr, known);
+    }
+    return known ?? undefined;
+  }
+
+  private flatNow(expr: Expr): string | undefined {
     if (expr.comment?.length) return undefined;
-    const all = (parts: (string | undefined)[]) => (parts.every((p) => p !== undefined) ? (parts as string[]) : undefined);
+    // Every part on one line, or `undefined` as soon as one cannot be or the line is already too long.
+    const all = <T>(items: readonly T[], flat: (item: T) => string | undefined): string[] | undefined => {
+      const parts: string[] = [];
+      let length = 0;
+      for (const item of items) {
+        const part = flat(item);
+        if (part === undefined || (length += part.length + 2) > WIDTH) return undefined;
+        parts.push(part);
+      }
+      return parts;
+    };
     switch (expr.kind) {
       case "value":
-        return this.flat(this.spread(expr.value));
+        return this.flat(this.spreadOf(expr));
       case "code":
         return expr.text;
       case "factory": {
@@ -140,12 +166,12 @@ export class Printer {
         return body === undefined ? undefined : this.language === "ts" ? `() => ${body}` : `lambda rt: ${body}`;
       }
       case "list": {
-        const items = all(expr.items.map((i) => this.flat(i)));
+        const items = all(expr.items, (i) => this.flat(i));
         return items && `[${items.join(", ")}]`;
       }
       case "object": {
         if (expr.entries.some((e) => e.comment?.length)) return undefined;
-        const entries = all(expr.entries.map((e) => this.flatEntry(e)));
+        const entries = all(expr.entries, (e) => this.flatEntry(e));
         if (!entries) return undefined;
         if (entries.length === 0) return "{}";
         return this.language === "ts" ? `{ ${entries.join(", ")} }` : `{${entries.join(", ")}}`;
@@ -153,10 +179,19 @@ export class Printer {
       case "call": {
         const keywords = expr.keywords ?? [];
         if (keywords.some((k) => k.comment?.length)) return undefined;
-        const parts = all([...expr.args.map((a) => this.flat(a)), ...keywords.map((k) => this.flatKeyword(k))]);
+        const parts = all<Expr | Entry>([...expr.args, ...keywords], (p) => ("key" in p ? this.flatKeyword(p) : this.flat(p)));
         return parts && `${expr.isNew ? "new " : ""}${expr.callee}(${parts.join(", ")})`;
       }
     }
+  }
+
+  private readonly spreads = new Map<Expr, Expr>();
+
+  /** A JSON value's expression, made once per value expression. */
+  private spreadOf(expr: Extract<Expr, { kind: "value" }>): Expr {
+    let spread = this.spreads.get(expr);
+    if (!spread) this.spreads.set(expr, (spread = this.spread(expr.value)));
+    return spread;
   }
 
   /** A JSON value as list and object expressions, so that its layout follows the same rules. */

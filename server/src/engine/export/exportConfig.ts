@@ -42,16 +42,17 @@ export function exportConfig(model: ConfigModel, options: ExportOptions): string
 
 /** What the config names but only the application can supply (each becomes a field of the function's `parts`). */
 interface Parts {
-  tools: string[];
+  /** In the order the config first names them (a set: a config may list thousands of subagents naming the same tools). */
+  tools: Set<string>;
   sandbox: boolean;
   customBackend: boolean;
-  middleware: string[];
+  middleware: Set<string>;
 }
 
 class Exporter {
   private readonly ts: boolean;
   private readonly printer: Printer;
-  private readonly parts: Parts = { tools: [], sandbox: false, customBackend: false, middleware: [] };
+  private readonly parts: Parts = { tools: new Set(), sandbox: false, customBackend: false, middleware: new Set() };
   private readonly imports = new Set<string>();
   /** Comments said once before the call: what has no equivalent in the runtime's options. */
   private readonly notes: string[][] = [];
@@ -150,7 +151,7 @@ class Exporter {
       (node.children ?? []).map((child) => {
         if (child.type !== "string") return value(getNodeValue(child));
         const name = child.value as string;
-        if (!this.parts.tools.includes(name)) this.parts.tools.push(name);
+        this.parts.tools.add(name);
         return code(this.ts ? `${PARTS.ts.tools}${member(name)}` : `${PARTS.py.tools}[${stringLiteral(name)}]`);
       }),
     );
@@ -205,10 +206,8 @@ class Exporter {
         const fallback = defaultNode ? this.backend(defaultNode, spec.default, false) : value(undefined);
         const routesNode = property(spec.node, "routes");
         const routes: Entry[] = [];
-        for (const [prefix, node] of routesNode ? properties(routesNode) : []) {
-          const route = spec.routes.find((r) => r.backend.node === node);
-          routes.push({ key: prefix, value: this.backend(node, route?.backend, false) });
-        }
+        const byNode = new Map(spec.routes.map((r) => [r.backend.node, r.backend]));
+        for (const [prefix, node] of routesNode ? properties(routesNode) : []) routes.push({ key: prefix, value: this.backend(node, byNode.get(node), false) });
         const routesExpr = routesNode && routesNode.type !== "object" ? value(getNodeValue(routesNode)) : object(routes);
         return this.ts ? construct("CompositeBackend", [fallback, routesExpr]) : call("CompositeBackend", [], [{ key: "default", value: fallback }, { key: "routes", value: routesExpr }]);
       }
@@ -239,14 +238,15 @@ class Exporter {
 
   private middlewareList(node: JsonNode, specs: readonly MiddlewareSpec[]): Expr {
     if (node.type !== "array") return value(getNodeValue(node));
-    return list((node.children ?? []).map((child, index) => this.middleware(child, specs.find((m) => m.index === index))));
+    const byIndex = new Map(specs.map((m) => [m.index, m]));
+    return list((node.children ?? []).map((child, index) => this.middleware(child, byIndex.get(index))));
   }
 
   private middleware(node: JsonNode, spec: MiddlewareSpec | undefined): Expr {
     if (!spec) return value(getNodeValue(node));
     if (spec.type !== "filesystem") {
       const name = spec.name ?? spec.type ?? "";
-      if (!this.parts.middleware.includes(name)) this.parts.middleware.push(name);
+      this.parts.middleware.add(name);
       return code(this.ts ? `${PARTS.ts.middleware}${member(name)}` : `${PARTS.py.middleware}[${stringLiteral(name)}]`);
     }
     const entries: Entry[] = [];
@@ -266,9 +266,10 @@ class Exporter {
 
   private subagents(node: JsonNode): Expr {
     if (node.type !== "array") return value(getNodeValue(node));
+    const byIndex = new Map(this.model.subagents.map((s) => [s.index, s]));
     return list(
       (node.children ?? []).map((child, index) => {
-        const spec = this.model.subagents.find((s) => s.index === index);
+        const spec = byIndex.get(index);
         return spec ? this.subagent(spec) : value(getNodeValue(child));
       }),
     );
@@ -305,13 +306,13 @@ class Exporter {
     const lines = [this.printer.comment(this.header(), 0)];
     lines.push(`import { ${values.join(", ")} } from "deepagents";`);
     lines.push(`import type { ${types.sort().join(", ")} } from "deepagents";`);
-    if (this.parts.tools.length > 0) lines.push(`import type { StructuredTool } from "@langchain/core/tools";`);
-    if (this.parts.middleware.length > 0) lines.push(`import type { AgentMiddleware } from "langchain";`);
+    if (this.parts.tools.size > 0) lines.push(`import type { StructuredTool } from "@langchain/core/tools";`);
+    if (this.parts.middleware.size > 0) lines.push(`import type { AgentMiddleware } from "langchain";`);
     lines.push("");
     const fields: string[] = [];
-    if (this.parts.tools.length > 0) {
+    if (this.parts.tools.size > 0) {
       fields.push("  /** Your tools, by the names the config gives them. */");
-      fields.push(`  tools: { ${this.parts.tools.map((t) => `${tsKey(t)}: StructuredTool`).join("; ")} };`);
+      fields.push(`  tools: { ${[...this.parts.tools].map((t) => `${tsKey(t)}: StructuredTool`).join("; ")} };`);
     }
     if (this.parts.sandbox) {
       fields.push("  /** PLACEHOLDER: your sandbox backend for the config's provider (deepagents' LocalShellBackend for \"local-shell\"). */");
@@ -321,9 +322,9 @@ class Exporter {
       fields.push("  /** PLACEHOLDER: your custom backends, by name, with the capabilities the config declares. */");
       fields.push("  backend(name: string | null, capabilities: { execute: boolean; delete: boolean }): AnyBackendProtocol;");
     }
-    if (this.parts.middleware.length > 0) {
+    if (this.parts.middleware.size > 0) {
       fields.push("  /** Your own middleware, by name. */");
-      fields.push(`  middleware: { ${this.parts.middleware.map((m) => `${tsKey(m)}: AgentMiddleware`).join("; ")} };`);
+      fields.push(`  middleware: { ${[...this.parts.middleware].map((m) => `${tsKey(m)}: AgentMiddleware`).join("; ")} };`);
     }
     let signature = `export function ${EXPORTED_FUNCTION.ts}(model: CreateDeepAgentParams["model"]) {`;
     if (fields.length > 0) {
@@ -345,9 +346,9 @@ class Exporter {
     lines.push("", "");
     const params = ["model"];
     const doc: string[] = [];
-    if (this.parts.tools.length > 0) {
+    if (this.parts.tools.size > 0) {
       params.push("tools");
-      doc.push(`tools: your tools, by the names the config gives them: ${this.parts.tools.map((t) => JSON.stringify(t)).join(", ")}.`);
+      doc.push(`tools: your tools, by the names the config gives them: ${[...this.parts.tools].map((t) => JSON.stringify(t)).join(", ")}.`);
     }
     if (this.parts.sandbox) {
       params.push("sandbox");
@@ -357,9 +358,9 @@ class Exporter {
       params.push("backend");
       doc.push("backend: PLACEHOLDER, returns your custom backend of a name, with the capabilities the config declares.");
     }
-    if (this.parts.middleware.length > 0) {
+    if (this.parts.middleware.size > 0) {
       params.push("middleware");
-      doc.push(`middleware: your own middleware, by name: ${this.parts.middleware.map((m) => JSON.stringify(m)).join(", ")}.`);
+      doc.push(`middleware: your own middleware, by name: ${[...this.parts.middleware].map((m) => JSON.stringify(m)).join(", ")}.`);
     }
     const signature = params.length > 1 ? `def ${EXPORTED_FUNCTION.py}(model, *, ${params.slice(1).join(", ")}):` : `def ${EXPORTED_FUNCTION.py}(model):`;
     lines.push(signature);
