@@ -304,10 +304,9 @@ class Exporter {
     if (this.parts.sandbox) types.push("SandboxBackendProtocolV2");
     if (this.parts.customBackend) types.push("AnyBackendProtocol");
     const lines = [this.printer.comment(this.header(), 0)];
-    lines.push(`import { ${values.join(", ")} } from "deepagents";`);
-    lines.push(`import type { ${types.sort().join(", ")} } from "deepagents";`);
-    if (this.parts.tools.size > 0) lines.push(`import type { StructuredTool } from "@langchain/core/tools";`);
-    if (this.parts.middleware.size > 0) lines.push(`import type { AgentMiddleware } from "langchain";`);
+    lines.push(tsImport("", values, "deepagents"), tsImport("type ", types.sort(), "deepagents"));
+    if (this.parts.tools.size > 0) lines.push(tsImport("type ", ["StructuredTool"], "@langchain/core/tools"));
+    if (this.parts.middleware.size > 0) lines.push(tsImport("type ", ["AgentMiddleware"], "langchain"));
     lines.push("");
     const fields: string[] = [];
     if (this.parts.tools.size > 0) {
@@ -337,12 +336,12 @@ class Exporter {
 
   private python(notes: string, body: string): string {
     const lines = [this.printer.comment(this.header(), 0)];
-    const from = (module: string, names: string[]) => names.length > 0 && lines.push(`from ${module} import ${names.sort().join(", ")}`);
+    const pyImport = (module: string, names: string[]) => names.length > 0 && lines.push(`from ${module} import ${names.sort().join(", ")}`);
     const has = (n: string) => this.imports.has(n);
-    from("deepagents", ["create_deep_agent"]);
-    from("deepagents.backends", ["CompositeBackend", "FilesystemBackend", "StateBackend", "StoreBackend"].filter(has));
-    from("deepagents.middleware.filesystem", ["FilesystemMiddleware"].filter(has));
-    from("deepagents.middleware.permissions", ["FilesystemPermission"].filter(has));
+    pyImport("deepagents", ["create_deep_agent"]);
+    pyImport("deepagents.backends", ["CompositeBackend", "FilesystemBackend", "StateBackend", "StoreBackend"].filter(has));
+    pyImport("deepagents.middleware.filesystem", ["FilesystemMiddleware"].filter(has));
+    pyImport("deepagents.middleware.permissions", ["FilesystemPermission"].filter(has));
     lines.push("", "");
     const params = ["model"];
     const doc: string[] = [];
@@ -379,6 +378,14 @@ function properties(node: JsonNode | undefined): [string, JsonNode][] {
     if (key && v) out.push([String(key.value), v]);
   }
   return out;
+}
+
+/**
+ * An import line of the exported module. The module name is quoted here, not written in a template, so that a
+ * scan of this file's own imports (the engine's structure test) does not take the exported code's for its own.
+ */
+function tsImport(kind: "" | "type ", names: readonly string[], module: string): string {
+  return `import ${kind}{ ${names.join(", ")} } from ${stringLiteral(module)};`;
 }
 
 /** `.name` for an identifier, `["name"]` for anything else. */
