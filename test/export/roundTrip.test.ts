@@ -7,7 +7,8 @@
  * 1. the real `deepagents@1.14.1` refuses the exported code exactly when the engine reports an error of a
  *    construction code on the config, and the refusal's message stands for one of the codes reported;
  * 2. otherwise every agent (main, general-purpose, each subagent) is bound exactly the tools `effectiveTools`
- *    says are visible without a DeerFlow policy (the exported code has no `authorization`: deepagents has no roles).
+ *    says are visible without a DeerFlow policy (the exported code has no `authorization`: deepagents has no roles),
+ * 3. and, for the generated configs, gets exactly the system message of the engine's prompt preview.
  *
  * Size via EXPORT_ROUND_TRIP_CASES (default 300), seed via EXPORT_ROUND_TRIP_SEED.
  */
@@ -23,6 +24,7 @@ import { effectiveToolsOf } from "../../server/src/engine/agents/effectiveTools"
 import { findAgent, agentsOf } from "../../server/src/engine/agents/agents";
 import type { ConfigModel } from "../../server/src/engine/config/model";
 import { exportConfig } from "../../server/src/engine/export/exportConfig";
+import { promptPreview } from "../../server/src/engine/agents/promptPreview";
 import { CONSTRUCTION_CODES, PATH_CODES, codeOfRefusal, generateConfig, realTools, sandboxStub, ScriptedModel, storeStub, type AgentOfSystemMessage, type Observed } from "../helpers/deepagentsRuntime";
 import { envInt, makeRng } from "../helpers/random";
 import { scratchDir } from "../helpers/scratch";
@@ -64,6 +66,8 @@ interface Case {
   readFile?: (path: string) => string | undefined;
   /** Which agent a system message is, for configs whose prompts are not the generator's. */
   agentOf?: AgentOfSystemMessage;
+  /** Also require each agent's system message to be the prompt preview's (the generated configs). */
+  comparePrompts?: boolean;
 }
 
 /** Tells agents apart by the start of their own prompt, the longest that matches first. */
@@ -103,6 +107,10 @@ async function roundTrip(c: Case): Promise<string[]> {
     // No role and no DeerFlow policy: the exported code has no `authorization` (deepagents has no roles).
     const predicted = effectiveToolsOf(model, findAgent(model, name)!, null, {}, null).filter((t) => t.visible).map((t) => t.name).sort();
     if (JSON.stringify(bound) !== JSON.stringify(predicted)) problems.push(`${c.name}: ${name} is bound [${bound}], the engine says [${predicted}]\n${source}`);
+    // The built-in general-purpose subagent's prompt is the runtime's own text, which the preview does not repeat.
+    if (!c.comparePrompts || (name === "general-purpose" && !model.subagents.some((s) => s.name === name))) continue;
+    const preview = promptPreview(model, name, null, () => undefined)?.systemMessage;
+    if (preview !== seen.system) problems.push(`${c.name}: ${name}'s system message is ${JSON.stringify(seen.system)}, the engine's preview ${JSON.stringify(preview)}\n${source}`);
   }
   return problems;
 }
@@ -162,7 +170,7 @@ test(`export --to ts: ${CASES} generated configs run in the real deepagents@1.14
   for (let i = 0; i < CASES; i++) {
     const config = generateConfig(rng);
     const text = JSON.stringify(config, null, 2);
-    const found = await roundTrip({ name: `case ${i}: ${JSON.stringify(config)}`, text });
+    const found = await roundTrip({ name: `case ${i}: ${JSON.stringify(config)}`, text, comparePrompts: true });
     problems.push(...found);
     if (checkConfigText(text).findings.some((f) => f.severity === "error" && CONSTRUCTION_CODES.includes(f.code))) refused++;
   }
