@@ -8,7 +8,8 @@
  *    construction code on the config, and the refusal's message stands for one of the codes reported;
  * 2. otherwise every agent (main, general-purpose, each subagent) is bound exactly the tools `effectiveTools`
  *    says are visible without a DeerFlow policy (the exported code has no `authorization`: deepagents has no roles),
- * 3. and, for the generated configs, gets exactly the system message of the engine's prompt preview.
+ * 3. and, for the generated configs, gets exactly the system message of the engine's prompt preview;
+ * 4. and the main agent's reads of a few paths are denied exactly where the engine's `explain` says deny.
  *
  * Size via EXPORT_ROUND_TRIP_CASES (default 300), seed via EXPORT_ROUND_TRIP_SEED.
  */
@@ -18,14 +19,16 @@ import { readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 
 import { dirname, join, resolve } from "node:path";
 import { transformSync } from "esbuild";
 import { createMiddleware } from "langchain";
-import { HumanMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import type { ChatResult } from "@langchain/core/outputs";
 import { checkConfigText } from "../../server/src/engine/checkConfig";
 import { effectiveToolsOf } from "../../server/src/engine/agents/effectiveTools";
 import { findAgent, agentsOf } from "../../server/src/engine/agents/agents";
 import type { ConfigModel } from "../../server/src/engine/config/model";
 import { exportConfig } from "../../server/src/engine/export/exportConfig";
 import { promptPreview } from "../../server/src/engine/agents/promptPreview";
-import { CONSTRUCTION_CODES, PATH_CODES, codeOfRefusal, generateConfig, realTools, sandboxStub, ScriptedModel, storeStub, type AgentOfSystemMessage, type Observed } from "../helpers/deepagentsRuntime";
+import { explainDecision } from "../../server/src/engine/explain";
+import { CONSTRUCTION_CODES, PATH_CODES, codeOfRefusal, generateConfig, generatedAgentOf, realTools, sandboxStub, ScriptedModel, storeStub, textOf, type AgentOfSystemMessage, type Observed } from "../helpers/deepagentsRuntime";
 import { envInt, makeRng } from "../helpers/random";
 import { scratchDir } from "../helpers/scratch";
 
@@ -60,6 +63,47 @@ function partsFor(source: string) {
   };
 }
 
+/**
+ * Reads the main agent asks for in its first turn, beside its `task` calls: whether the real agent denies them is
+ * compared with the engine's decision, so that the exported rules are the config's, not only the tools. Reads only:
+ * a write allowed on a filesystem backend would reach the disk.
+ */
+const PROBES = ["/secrets/x", "/memories", "/memories/private/x", "/skills/x", "/workspace/a"];
+/** How many probe answers were compared, and how many of them the real agent denied. */
+const probed = { compared: 0, denied: 0 };
+
+/** The scripted model, whose main agent also reads each probe path when it has `read_file`, recording the answers. */
+class ProbingModel extends ScriptedModel {
+  constructor(
+    log: Map<string, Observed>,
+    delegateTo: readonly string[],
+    bound: string[],
+    agentOf: AgentOfSystemMessage,
+    readonly answers: Map<string, string>,
+  ) {
+    super(log, delegateTo, bound, agentOf);
+  }
+  override bindTools(tools: { name?: string }[]): ProbingModel {
+    return new ProbingModel(this.log, this.delegateTo, tools.map((t) => String(t.name)), this.agentOf, this.answers);
+  }
+  override async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    const system = messages.find((m) => SystemMessage.isInstance(m));
+    const text = system ? textOf(system.content) : "";
+    if (this.agentOf(text) !== "main" || !this.bound.includes("read_file")) return super._generate(messages);
+    if (!this.log.has("main")) this.log.set("main", { tools: this.bound, system: text });
+    const answered = messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
+    if (answered.length === 0) {
+      const calls = [
+        ...this.delegateTo.map((name, i) => ({ id: `call-${i}`, name: "task", args: { description: "go", subagent_type: name } })),
+        ...PROBES.map((path, i) => ({ id: `probe-${i}`, name: "read_file", args: { file_path: path } })),
+      ];
+      return { generations: [{ text: "", message: new AIMessage({ content: "", tool_calls: calls }) }] };
+    }
+    for (const m of answered) if (m.tool_call_id.startsWith("probe-")) this.answers.set(PROBES[Number(m.tool_call_id.slice(6))]!, textOf(m.content));
+    return { generations: [{ text: "", message: new AIMessage("done") }] };
+  }
+}
+
 interface Case {
   name: string;
   text: string;
@@ -85,7 +129,8 @@ async function roundTrip(c: Case): Promise<string[]> {
   const ours = new Set(findings.filter((f) => f.severity === "error" && REFUSAL_CODES.includes(f.code)).map((f) => f.code));
   const log = new Map<string, Observed>();
   const agents = agentsOf(model).map((a) => a.name);
-  const fake = new ScriptedModel(log, agents.filter((a) => a !== "main"), [], c.agentOf);
+  const answers = new Map<string, string>();
+  const fake = new ProbingModel(log, agents.filter((a) => a !== "main"), [], c.agentOf ?? generatedAgentOf, answers);
   let agent: { invoke(input: unknown): Promise<unknown> };
   try {
     agent = load(source).createAgent(fake, partsFor(source));
@@ -112,6 +157,15 @@ async function roundTrip(c: Case): Promise<string[]> {
     const preview = promptPreview(model, name, null, () => undefined)?.systemMessage;
     if (preview !== seen.system) problems.push(`${c.name}: ${name}'s system message is ${JSON.stringify(seen.system)}, the engine's preview ${JSON.stringify(preview)}\n${source}`);
   }
+  for (const [path, answer] of answers) {
+    const explained = explainDecision(model, "main", "read", path);
+    const engineDenies = explained.ok && explained.explanation.decision === "deny";
+    const realDenies = answer.includes("permission denied for read");
+    probed.compared++;
+    if (realDenies) probed.denied++;
+    if (engineDenies !== realDenies) problems.push(`${c.name}: the main agent's read of ${path} answers ${JSON.stringify(answer.slice(0, 200))}; the engine decides ${explained.ok ? explained.explanation.decision : explained.error}\n${source}`);
+  }
+  if (log.get("main")?.tools.includes("read_file") && answers.size !== PROBES.length) problems.push(`${c.name}: only ${answers.size} of the main agent's reads were answered`);
   return problems;
 }
 
@@ -174,7 +228,8 @@ test(`export --to ts: ${CASES} generated configs run in the real deepagents@1.14
     problems.push(...found);
     if (checkConfigText(text).findings.some((f) => f.severity === "error" && CONSTRUCTION_CODES.includes(f.code))) refused++;
   }
-  console.log(`export round trip: ${CASES} generated configs, ${refused} refused at construction, ${problems.length} disagreements`);
+  console.log(`export round trip: ${CASES} generated configs, ${refused} refused at construction, ${probed.compared} reads compared (${probed.denied} denied), ${problems.length} disagreements`);
+  assert.ok(probed.denied > 0 && probed.denied < probed.compared, "the reads must meet both denials and other answers");
   assert.ok(refused > CASES / 10 && refused < CASES - CASES / 3, "the generator must produce both accepted and refused configs");
   assert.equal(problems.length, 0, `${problems.length} disagreements, first ${SHOW}:\n${problems.slice(0, SHOW).join("\n\n")}`);
 });
