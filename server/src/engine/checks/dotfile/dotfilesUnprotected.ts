@@ -4,7 +4,6 @@ import { describeList, quotedText } from "../../config/describe";
 import { allRuleLists } from "../../config/model";
 import { spanOf } from "../../config/parse";
 import { CHECK_AUTOMATA_STEPS, type Check } from "../check";
-import { DEFAULT_PRODUCT_BUDGET, WorkAllowance } from "../../automata/budget";
 import { runtimeLabelFor } from "../../runtime/runtime";
 import { insertElements } from "../../fixOperations";
 
@@ -28,7 +27,7 @@ export const dotfilesUnprotected: Check = {
     if (!runtime) return;
     const who = runtimeLabelFor(runtime, context.model);
     // A list too large for the exact analysis of this file is left out here too (it is listed once under skipped).
-    const { dotfileGaps, modelAnalysis } = exactAnalysis();
+    const { dotfileGaps, modelAnalysis, WorkAllowance, DEFAULT_PRODUCT_BUDGET } = exactAnalysis();
     const analysis = modelAnalysis(context.model);
     // The check's own automata work on the whole file, counted across its lists.
     const allowance = new WorkAllowance(context.automataSteps ?? CHECK_AUTOMATA_STEPS);
