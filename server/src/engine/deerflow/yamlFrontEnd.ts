@@ -126,7 +126,7 @@ class YamlFixRenderer implements FixRenderer {
     const items = list.children ?? [];
     const indices = [...new Set(elements.map((e) => this.indexOf(list, e)))].sort((a, b) => a - b);
     if (indices.length === 0 || indices[0]! < 0) return undefined;
-    if (isFlow(text, list)) return indices.length === 1 ? [removeArrayElement(text, list, indices[0]!)] : removeArrayElements(text, list, indices);
+    if (isFlow(text, list)) return (indices.length === 1 ? [removeArrayElement(text, list, indices[0]!)] : removeArrayElements(text, list, indices)).map((e) => this.withSpaces(e));
     if (indices.length === items.length) return one(this.emptied(list));
     const edits: Edit[] = [];
     for (const i of indices) {
@@ -146,7 +146,7 @@ class YamlFixRenderer implements FixRenderer {
     const to = this.indexOf(list, before);
     if (from < 0 || to < 0 || to >= from) return undefined;
     if (isFlow(text, list)) {
-      return [{ span: { start: before.offset, end: before.offset }, newText: `${this.source(element)}, ` }, removeArrayElement(text, list, from)];
+      return [{ span: { start: before.offset, end: before.offset }, newText: `${this.source(element)}, ` }, this.withSpaces(removeArrayElement(text, list, from))];
     }
     const lines = this.ownLines(list, element);
     const target = this.ownLines(list, before);
@@ -186,7 +186,7 @@ class YamlFixRenderer implements FixRenderer {
     const members = object.children ?? [];
     const at = members.indexOf(prop);
     if (at < 0 || !within(object, prop)) return undefined;
-    if (isFlow(this.text, object)) return members.every((m) => within(object, m)) ? removeArrayElement(this.text, object, at) : undefined;
+    if (isFlow(this.text, object)) return members.every((m) => within(object, m)) ? this.withSpaces(removeArrayElement(this.text, object, at)) : undefined;
     if (members.length === 1) return this.emptied(object);
     const lines = this.ownLines(object, prop);
     return lines && { span: lines, newText: "" };
@@ -213,6 +213,14 @@ class YamlFixRenderer implements FixRenderer {
     if (!(collection.type === "array" ? /^[ \t]*-[ \t]+$/ : /^[ \t]*$/).test(text.slice(start, element.offset))) return undefined;
     const lineBreak = text.indexOf("\n", end(element) - 1);
     return { start, end: lineBreak < 0 ? text.length : lineBreak + 1 };
+  }
+
+  /** A flow removal that takes an element and its comma takes the spaces after the comma too (`[a, b]` → `[b]`). */
+  private withSpaces(edit: Edit): Edit {
+    let end = edit.span.end;
+    if (edit.newText !== "" || this.text[end - 1] !== ",") return edit;
+    while (this.text[end] === " " || this.text[end] === "\t") end++;
+    return { span: { start: edit.span.start, end }, newText: "" };
   }
 
   /** What comes before a block list's element on its line (`    - `), when that is all. */
