@@ -88,6 +88,11 @@ describe("the YAML front end's rendering of each operation", () => {
     assert.equal(rendered("allow: 'a b'\n", (r) => [replaceWith(at(r, "allow"), ["a", "b"])], { allow: ["a", "b"] }), "allow: ['a', 'b']\n");
   });
 
+  test("a block scalar replaced keeps the line break the next line needs", () => {
+    assert.equal(rendered("a: |\n  x\n  y\nb: 1\n", (r) => [replaceWith(at(r, "a"), "z")], { a: "z", b: 1 }), "a: z\nb: 1\n");
+    assert.equal(rendered("l:\n  - >-\n    x\n  - w\n", (r) => [replaceElement(at(r, "l"), at(r, "l", 0), ["p", "q"])], { l: ["p", "q", "w"] }), "l:\n  - p\n  - q\n  - w\n");
+  });
+
   test("a file with CRLF line ends gets CRLF in every line a fix writes", () => {
     const fixed = rendered("r:\r\n  - a\r\n  - b\r\n", (r) => [insertElements(at(r, "r"), 2, ["c"]), replaceElement(at(r, "r"), at(r, "r", 0), ["x", "z"])], { r: ["x", "z", "b", "c"] });
     assert.equal(fixed, "r:\r\n  - x\r\n  - z\r\n  - b\r\n  - c\r\n");

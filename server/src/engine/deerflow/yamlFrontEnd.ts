@@ -80,7 +80,7 @@ class YamlFixRenderer implements FixRenderer {
     }
     if (!isCollection(node) || isFlow(text, node)) {
       const written = this.write(value, isCollection(node) ? "" : this.source(node), this.inFlow(node));
-      return written === undefined ? undefined : { span: spanOf(node), newText: written };
+      return written === undefined ? undefined : { span: this.valueSpan(node), newText: written };
     }
     // A block list or mapping: the new value after its key's colon, in flow style (a comment after it stays).
     const colon = key ? colonAfter(text, key) : undefined;
@@ -92,9 +92,9 @@ class YamlFixRenderer implements FixRenderer {
   private replaceElement(list: JsonNode, element: JsonNode, values: readonly FixValue[]): Edit | undefined {
     if (this.indexOf(list, element) < 0) return undefined;
     const style = this.source(element);
-    if (isFlow(this.text, list)) return this.joined(values, style, true, ", ", spanOf(element));
+    if (isFlow(this.text, list)) return this.joined(values, style, true, ", ", this.valueSpan(element));
     const prefix = this.itemPrefix(element);
-    return prefix === undefined ? undefined : this.joined(values, style, false, `${this.eol}${prefix}`, spanOf(element));
+    return prefix === undefined ? undefined : this.joined(values, style, false, `${this.eol}${prefix}`, this.valueSpan(element));
   }
 
   private insert(list: JsonNode, index: number, values: readonly FixValue[]): Edit | undefined {
@@ -284,6 +284,11 @@ class YamlFixRenderer implements FixRenderer {
   private indexOf(list: JsonNode, element: JsonNode): number {
     const index = (list.children ?? []).indexOf(element);
     return index >= 0 && within(list, element) ? index : -1;
+  }
+
+  /** A value's span without the line break a block scalar (`|`, `>`) ends with, which the next line needs. */
+  private valueSpan(node: JsonNode): Edit["span"] {
+    return { start: node.offset, end: node.offset + this.source(node).trimEnd().length };
   }
 
   private source(node: JsonNode): string {
