@@ -86,7 +86,7 @@ const SLOW_CHECK_MS = 5000;
 const COMPLETE_ROUNDS_MS = 8000;
 
 /** User + system CPU time of a process's main thread (the server's request thread), in ms; NaN without /proc. */
-function threadCpuMs(pid: number | undefined): number {
+export function threadCpuMs(pid: number | undefined): number {
   try {
     const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");

@@ -5,7 +5,8 @@
  *
  * Flags: --save (keep a dated copy), --quick (fewer rounds, for trying the harness; not for quoting),
  * --strict (exit 1 when a target is missed; by default a miss is printed and the exit code is 0),
- * --wall (time in-process rounds by wall clock instead of process CPU time; see measure.ts).
+ * --wall (time in-process rounds by wall clock instead of process CPU time; see measure.ts),
+ * --only dryrun (section 9 alone, written to bench/results/latest-dryrun.json; the other sections' files untouched).
  */
 import { execSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -14,6 +15,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { ANALYSIS_SIZES, ANALYSIS_TARGET, analysisTargetMet, formatAnalysisBench, runAnalysisBench, type AnalysisBenchRow } from "./analysis";
 import { BAD_INPUT_TARGET_MS, badInputTargetMet, benchBadInput } from "./badInput";
+import { formatDryRunBench, runDryRunBench, type DryRunBenchResult } from "./dryrun";
 import { benchLargeFiles, LARGE_FILE_TARGET, largeFileTargetMet } from "./largeFiles";
 import { benchCheck, type CheckResultRow } from "./check";
 import { benchCli, benchCliExample } from "./cli";
@@ -23,13 +25,25 @@ import { benchScale, type ScaleRow } from "./scale";
 import { formatLspBench, runLspBench, type LspBenchResult } from "./lsp";
 import { clock, sink, useClock, type Measured, type RoundOptions } from "./measure";
 
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+/** `--only SECTION`: one section alone (the sections that can run alone). */
+const SECTIONS_ALONE = ["dryrun"] as const;
+const onlyAt = argv.indexOf("--only");
+const ONLY = onlyAt >= 0 ? argv[onlyAt + 1] : undefined;
+if (onlyAt >= 0) {
+  if (!SECTIONS_ALONE.includes(ONLY as never)) {
+    console.error(`--only takes one of ${SECTIONS_ALONE.join(", ")}${ONLY === undefined ? "" : `, not ${ONLY}`}`);
+    process.exit(2);
+  }
+  argv.splice(onlyAt, 2);
+}
+const args = new Set(argv);
 const SAVE = args.has("--save");
 const QUICK = args.has("--quick");
 const STRICT = args.has("--strict");
 const WALL = args.has("--wall");
 for (const a of args) if (!["--save", "--quick", "--strict", "--wall"].includes(a)) {
-  console.error(`unknown flag ${a} (known: --save, --quick, --strict, --wall)`);
+  console.error(`unknown flag ${a} (known: --save, --quick, --strict, --wall, --only ${SECTIONS_ALONE.join("|")})`);
   process.exit(2);
 }
 useClock(WALL ? "wall" : "cpu");
@@ -118,6 +132,43 @@ function gitCommit(): string | undefined {
   }
 }
 
+/** Section 9: the dry run's scenario, map and scenario diagnostics, each against its baseline (bench/dryrun.ts). */
+async function dryRunSection(): Promise<DryRunBenchResult | { failed: string }> {
+  progress("measuring the dry run (the real deepagents takes a while)…");
+  let dryrun: DryRunBenchResult | { failed: string };
+  try {
+    dryrun = await runDryRunBench({ quick: QUICK });
+  } catch (error) {
+    dryrun = { failed: (error as Error).stack ?? (error as Error).message };
+  }
+  endProgress();
+  console.log("9. The dry run (issue 29): a scenario against the real deepagents with a scripted model, the capability map, a scenario's diagnostics.\n");
+  console.log("failed" in dryrun ? `  FAILED: ${dryrun.failed}\n` : `${formatDryRunBench(dryrun)}\n`);
+  return dryrun;
+}
+
+function dryRunTargets(dryrun: DryRunBenchResult | { failed: string }): Target[] {
+  return "failed" in dryrun ? [{ what: "the dry run's figures (bench/dryrun.ts)", measured: "not measured", pass: false }] : dryrun.targets;
+}
+
+/** `--only dryrun`: section 9 alone, its own results file. */
+async function mainOnly(header: { machine: string; commit: string | undefined; loadBefore: string; started: number; load: () => string }): Promise<void> {
+  const dryrun = await dryRunSection();
+  const targets = dryRunTargets(dryrun);
+  console.log("Targets");
+  const w = Math.max(...targets.map((t) => t.what.length));
+  for (const t of targets) console.log(`  ${t.pass === undefined ? "SKIP" : t.pass ? "PASS" : "FAIL"}  ${t.what.padEnd(w)}   ${t.measured}`);
+  const seconds = (performance.now() - header.started) / 1000;
+  const loadAfter = header.load();
+  console.log(`\n(${seconds.toFixed(0)} s; load average after: ${loadAfter}; checksum ${sink})`);
+  const result = { format: 1, only: ONLY, date: new Date().toISOString(), commit: header.commit, machine: header.machine, quick: QUICK, clock: clock(), loadAverage: { before: header.loadBefore, after: loadAfter }, seconds, dryrun, targets: targets.map((t) => ({ target: t.what, measured: t.measured, result: t.pass === undefined ? "skip" : t.pass ? "pass" : "fail" })) };
+  const dir = join(__dirname, "results");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `latest-${ONLY}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`Wrote bench/results/latest-${ONLY}.json.`);
+  if (STRICT && targets.some((t) => t.pass === false)) process.exit(1);
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const cpu = cpus();
@@ -132,6 +183,7 @@ async function main(): Promise<void> {
   console.log(`${machine}${commit ? `, commit ${commit}` : ""}`);
   console.log(`Load average before: ${loadBefore}. In-process figures use the ${clock() === "cpu" ? "process CPU-time clock" : "wall clock"}; the CLI figures use wall time.\n`);
   if (loadavg()[0]! > cpu.length) console.log(`  note: the machine is busy (load ${loadavg()[0]!.toFixed(1)} on ${cpu.length} cores); figures will be noisier than usual.\n`);
+  if (ONLY !== undefined) return mainOnly({ machine, commit, loadBefore, started, load });
 
   // 1. Decisions.
   const inputs = generateInputs(INPUT_COUNT, INPUT_SEED);
@@ -321,6 +373,9 @@ async function main(): Promise<void> {
     console.log();
   }
 
+  // 9. The dry run (bench/dryrun.ts).
+  const dryrun = await dryRunSection();
+
   // Targets.
   const targets: Target[] = [];
   for (const d of decisions) {
@@ -354,6 +409,7 @@ async function main(): Promise<void> {
   else for (const r of badInput) targets.push({ what: `bad input, ${r.name}: a clear answer in < ${BAD_INPUT_TARGET_MS} ms`, measured: `${r.timedOut ? "> " : ""}${fmtMs(r.ms)} ms${r.clear ? "" : ", not the clear answer"}`, pass: badInputTargetMet(r) });
   if ("skipped" in largeFiles) targets.push({ what: `large files: < ${LARGE_FILE_TARGET.ms / 1000} s and < ${LARGE_FILE_TARGET.rssMB} MB`, measured: "not measured", pass: undefined });
   else for (const r of largeFiles) targets.push({ what: `${r.name}: < ${LARGE_FILE_TARGET.ms / 1000} s, < ${LARGE_FILE_TARGET.rssMB} MB`, measured: `${r.timedOut ? "> " : ""}${fmtMs(r.ms)} ms, ${r.rssMB.toFixed(0)} MB`, pass: largeFileTargetMet(r) });
+  targets.push(...dryRunTargets(dryrun));
   if ("failed" in lsp) targets.push({ what: "the editor's figures (bench/lsp.ts)", measured: "not measured", pass: false });
   else for (const t of lsp.targets) targets.push({ what: t.what, measured: t.measured, pass: t.pass });
   console.log("Targets");
@@ -409,6 +465,7 @@ async function main(): Promise<void> {
     })),
     badInput,
     largeFiles,
+    dryrun,
     analysis: analysis.map((a) => ({ ...a, ratio: { afterEditOverCheck: a.afterEditMs / a.checkMs, coldOverCheck: a.coldMs / a.checkMs, unchangedOverCheck: a.unchangedMs / a.checkMs } })),
     targets: targets.map((t) => ({ target: t.what, measured: t.measured, result: t.pass === undefined ? "skip" : t.pass ? "pass" : "fail" })),
   };

@@ -3,20 +3,20 @@ import assert from "node:assert/strict";
 import { generateRules } from "../../bench/generate";
 import { Budget, DEFAULT_PRODUCT_BUDGET } from "../../server/src/engine/automata/budget";
 import { ListReading, realiseOutcomes } from "../../server/src/engine/automata/outcomes";
-import { productTestHooks } from "../../server/src/engine/automata/product";
+import type { WalkRepresentation } from "../../server/src/engine/automata/product";
 import { OPERATIONS } from "../../server/src/engine/runtime/runtime";
 import { divergenceWalkInputs, randomRules, rng } from "./harness";
 
 /**
  * The walk that only asks who decides (runtime-divergence) drops tables whose rules cannot decide, grouping states
- * by residual language (product.ts: sketches checked to be a bisimulation, exact ids otherwise, and states whose
+ * by residual language (automata/walk/deciderReduction.ts: sketches checked to be a bisimulation, exact ids otherwise, and states whose
  * sketch no other state of the same list and operation shares left out of the grouping). Whatever it drops, every
  * combination of deciders the full walk finds must be found, and no other.
  */
-function decidersOf(rulesJson: string): { full: string[]; reduced: string[]; outcomes: [number, number] } {
+function decidersOf(rulesJson: string, representation?: WalkRepresentation): { full: string[]; reduced: string[]; outcomes: [number, number] } {
   const { analysis, lists, required } = divergenceWalkInputs(JSON.parse(rulesJson));
-  const full = realiseOutcomes(analysis.space, lists, required, new Budget(DEFAULT_PRODUCT_BUDGET));
-  const reduced = realiseOutcomes(analysis.space, lists, required, new Budget(DEFAULT_PRODUCT_BUDGET), true);
+  const full = realiseOutcomes(analysis.space, lists, required, new Budget(DEFAULT_PRODUCT_BUDGET), false, representation);
+  const reduced = realiseOutcomes(analysis.space, lists, required, new Budget(DEFAULT_PRODUCT_BUDGET), true, representation);
   const deciders = (r: typeof full) => {
     const readings = r.tracks.map((t) => new ListReading(t));
     const found = new Set(r.outcomes.flatMap((o) => OPERATIONS.map((op) => `${op} ${readings.map((reading) => reading.decider(r.outcomes, op, o.id)?.index).join("/")}`)));
@@ -49,13 +49,7 @@ test("decider walk: exact residual ids (the fallback when sketches fail their ch
   for (let seed = 1; seed <= 12; seed++) {
     const rules = JSON.stringify(generateRules(12 + ((seed * 5) % 29), 100 + seed));
     const sketched = decidersOf(rules);
-    productTestHooks.trustCheckedSketches = false;
-    let exact: ReturnType<typeof decidersOf>;
-    try {
-      exact = decidersOf(rules);
-    } finally {
-      productTestHooks.trustCheckedSketches = true;
-    }
+    const exact = decidersOf(rules, { exactResidualIds: true });
     assert.deepEqual(exact.reduced, sketched.reduced, `seed ${seed}: ${rules}`);
     assert.deepEqual(exact.outcomes, sketched.outcomes, `seed ${seed}: outcome counts`);
   }

@@ -3,11 +3,11 @@ import assert from "node:assert/strict";
 import { generateRules } from "../../bench/generate";
 import { Budget, BudgetExceeded, DEFAULT_PRODUCT_BUDGET } from "../../server/src/engine/automata/budget";
 import { realiseOutcomes } from "../../server/src/engine/automata/outcomes";
-import { productTestHooks } from "../../server/src/engine/automata/product";
+import type { WalkRepresentation } from "../../server/src/engine/automata/product";
 import { divergenceWalkInputs } from "./harness";
 
 /**
- * exploreProduct keeps its tuple pool from one walk to the next (product.ts `spareTuplePool`): nothing a walk finds
+ * exploreProduct keeps its tuple pool from one walk to the next (walk/tupleIndex.ts `TupleIndex.take`): nothing a walk finds
  * may depend on what an earlier walk left in it, nor on an earlier walk having stopped half-way (budget).
  */
 function walk(ruleCount: number, seed: number, budget = DEFAULT_PRODUCT_BUDGET): string[] {
@@ -28,54 +28,42 @@ test("walk scratch: a walk finds the same outcomes and witnesses after bigger wa
 });
 
 /** Both walks of a generated rule list (one list's own, and the divergence walk of both runtimes), as text. */
-function walkBoth(ruleCount: number, seed: number): string[] {
+function walkBoth(ruleCount: number, seed: number, representation?: WalkRepresentation): string[] {
   const { analysis, lists, required } = divergenceWalkInputs(generateRules(ruleCount, seed));
-  const primary = realiseOutcomes(analysis.space, lists.slice(0, 1), required, new Budget(DEFAULT_PRODUCT_BUDGET), false).outcomes;
-  const divergence = realiseOutcomes(analysis.space, lists, required, new Budget(DEFAULT_PRODUCT_BUDGET), true).outcomes;
+  const primary = realiseOutcomes(analysis.space, lists.slice(0, 1), required, new Budget(DEFAULT_PRODUCT_BUDGET), false, representation).outcomes;
+  const divergence = realiseOutcomes(analysis.space, lists, required, new Budget(DEFAULT_PRODUCT_BUDGET), true, representation).outcomes;
   return [...primary, ...divergence].map((o) => `${o.matched.join(",")} ${o.rank} ${o.path}`);
 }
 
 /**
- * exploreProduct stores a tuple as parts (product.ts `PART_TABLES` tables each, successors worked out once per part
+ * exploreProduct stores a tuple as parts (product.ts `PART_TABLES` tables each, `WalkRepresentation.partTables`, successors worked out once per part
  * and column): a representation only. Every part size, from one table per part (the state-by-state walk) to one
  * part for all, must find the same outcomes, in the same order, with the same witnesses; with one table per part the
  * walk numbers thousands of parts, so the part arrays grow several times on the way.
  */
 test("walk parts: the outcomes and witnesses do not depend on how many tables a part holds", () => {
-  try {
-    for (const [ruleCount, seed] of [[12, 7], [120, 8]] as const) {
-      productTestHooks.partTables = undefined;
-      const reference = walkBoth(ruleCount, seed);
-      assert.ok(reference.length > 20, `the ${ruleCount}-rule walks find outcomes to compare (${reference.length})`);
-      for (const size of [1, 2, 5, 64, 100_000]) {
-        productTestHooks.partTables = size;
-        assert.deepEqual(walkBoth(ruleCount, seed), reference, `${ruleCount} rules, ${size} tables per part`);
-      }
+  for (const [ruleCount, seed] of [[12, 7], [120, 8]] as const) {
+    const reference = walkBoth(ruleCount, seed);
+    assert.ok(reference.length > 20, `the ${ruleCount}-rule walks find outcomes to compare (${reference.length})`);
+    for (const size of [1, 2, 5, 64, 100_000]) {
+      assert.deepEqual(walkBoth(ruleCount, seed, { partTables: size }), reference, `${ruleCount} rules, ${size} tables per part`);
     }
-  } finally {
-    productTestHooks.partTables = undefined;
   }
 });
 
 /**
- * exploreProduct puts the tables in the order of the literal text they read first (product.ts `literalLead`), so
+ * exploreProduct puts the tables in the order of the literal text they read first (walk/stateSpace.ts `literalLead`), so
  * that tables about one folder share parts, and tries a tuple's successors in the alphabet's order: so the walk,
  * its outcomes, their order and their witnesses, must not depend on the order of the tables at all. Kept in rule
  * order, or in the reverse, the same walks must come out.
  */
 test("walk order: the outcomes and witnesses do not depend on the order of the tables", () => {
-  try {
-    for (const [ruleCount, seed] of [[12, 9], [60, 10], [150, 11]] as const) {
-      productTestHooks.tableOrder = undefined;
-      const reference = walkBoth(ruleCount, seed);
-      assert.ok(reference.length > 20, `the ${ruleCount}-rule walks find outcomes to compare (${reference.length})`);
-      for (const order of ["rules", "reversed"] as const) {
-        productTestHooks.tableOrder = order;
-        assert.deepEqual(walkBoth(ruleCount, seed), reference, `${ruleCount} rules, tables in ${order} order`);
-      }
+  for (const [ruleCount, seed] of [[12, 9], [60, 10], [150, 11]] as const) {
+    const reference = walkBoth(ruleCount, seed);
+    assert.ok(reference.length > 20, `the ${ruleCount}-rule walks find outcomes to compare (${reference.length})`);
+    for (const order of ["rules", "reversed"] as const) {
+      assert.deepEqual(walkBoth(ruleCount, seed, { tableOrder: order }), reference, `${ruleCount} rules, tables in ${order} order`);
     }
-  } finally {
-    productTestHooks.tableOrder = undefined;
   }
 });
 

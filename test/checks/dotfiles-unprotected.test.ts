@@ -220,3 +220,27 @@ test("part of the exact analysis: run with it, left out by --no-analysis and whe
     dotfilesUnprotected.run = original;
   }
 });
+
+test("its automata work counts against the check's steps for the file, kept results included: past them a list is skipped and said", () => {
+  const text = config(`${PY}"permissions": [
+    { "operations": ["read", "write"], "paths": ["/secrets/**"], "mode": "deny" }
+  ]`);
+  const run = (automataSteps?: number) => {
+    const result = checkConfigText(text, { analysis: true, ...(automataSteps === undefined ? {} : { automataSteps }) });
+    return { found: result.findings.filter((f) => f.code === CODE).length, notes: result.skipped.filter((s) => s.checks.includes(CODE)) };
+  };
+  clearCaches();
+  const full = run();
+  assert.equal(full.found, 1);
+  assert.deepEqual(full.notes, []);
+  // The same answer once the list's result is kept (its steps are charged again), and from a cold start.
+  for (const cold of [false, true]) {
+    if (cold) clearCaches();
+    const tight = run(50);
+    assert.equal(tight.found, 0);
+    assert.equal(tight.notes.length, 1, JSON.stringify(tight.notes));
+    assert.equal(tight.notes[0]!.what, "the top-level permissions");
+    assert.match(tight.notes[0]!.why, /^the walk over its rules for dotfiles was not reached: the exact analysis of this file had done the 50 steps of work it may do$/);
+  }
+  assert.deepEqual(run(), full, "with the default steps, found again");
+});

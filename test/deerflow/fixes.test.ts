@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { parse as parseYamlText } from "yaml";
 import { checkDeerFlowConfigText } from "../../server/src/engine/deerflow/checkDeerFlow";
-import { yamlScalar } from "../../server/src/engine/deerflow/yamlFixes";
+import { yamlScalar } from "../../server/src/engine/deerflow/yamlFrontEnd";
 import type { Finding, Fix } from "../../server/src/engine/diagnostics";
 import { applyEdits } from "../../server/src/engine/fixes";
 

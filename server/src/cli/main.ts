@@ -20,6 +20,7 @@ Usage:
   agent-sandbox dry-run [SCENARIO|FOLDER ...] [--format text|json|junit] [--junit FILE]
   agent-sandbox dry-run --from-messages RUN.json --config CONFIG [--agent NAME] [--role ROLE] [--write SCENARIO]
   agent-sandbox map CONFIG [--agent NAME] [--role ROLE] [--format text|json]
+  agent-sandbox export CONFIG --to ts|py [--format text|json]
 
 PATH: config files (agent-sandbox.jsonc, *.agent-sandbox.jsonc), dry-run files (*.dryrun.jsonc), DeerFlow's
 config.yaml (any *.yaml named) and SKILL.md files, checked in place, TypeScript, JavaScript and Python files that
@@ -40,13 +41,14 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   prompt: ["agent", "role", "format"],
   "dry-run": ["format", "junit", "from-messages", "config", "write", "agent", "role"],
   map: ["agent", "role", "format"],
+  export: ["to", "format"],
 };
 
 /** The exit code; a promise of it only when a command had to wait (`check` loading a source file's grammar). */
 export function main(argv: readonly string[], io: Io): number | Promise<number> {
   let args: ParsedArgs;
   try {
-    args = parseArgs(argv, { values: ["format", "severity", "op", "path", "agent", "role", "junit", "from-messages", "config", "write"], repeatable: ["severity"], booleans: ["fix", "help", "version", "analysis", "no-analysis"] });
+    args = parseArgs(argv, { values: ["format", "severity", "op", "path", "agent", "role", "junit", "from-messages", "config", "write", "to"], repeatable: ["severity"], booleans: ["fix", "help", "version", "analysis", "no-analysis"] });
     if (flag(args, "analysis") && flag(args, "no-analysis")) throw new UsageError("--analysis and --no-analysis contradict each other; give one");
     if (flag(args, "version")) {
       io.out(`${VERSION}\n`);
@@ -76,6 +78,8 @@ export function main(argv: readonly string[], io: Io): number | Promise<number> 
         return (require("./commands/dryRun") as typeof import("./commands/dryRun")).dryRun(args, io);
       case "map":
         return (require("./commands/map") as typeof import("./commands/map")).map(args, io, () => loadModel(args, io, "map"));
+      case "export":
+        return (require("./commands/export") as typeof import("./commands/export")).exportCode(args, io);
       default: {
         const commands = [...Object.keys(COMMAND_OPTIONS), "help"];
         const near = later.didYouMean().didYouMean(args.command, commands);

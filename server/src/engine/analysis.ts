@@ -6,6 +6,7 @@
  * registered with the others and reach what they need from here through `exactAnalysis()`, inside their `run`:
  * import from here statically only in code that runs the analysis anyway.
  */
+export { DEFAULT_PRODUCT_BUDGET, WorkAllowance } from "./automata/budget";
 export { Confirm, toolArgumentFor } from "./automata/confirm";
 export { dotfileGaps } from "./automata/dotfileGaps";
 export { confirmedPathEscalations } from "./automata/escalation";

@@ -5,7 +5,7 @@ import { parseJsonc } from "../../engine/config/parse";
 import { findAgent } from "../../engine/agents/agents";
 import { runScenario, type StepResult } from "../../engine/dryrun/runner";
 import { scenarioOf } from "../../engine/dryrun/scenario";
-import { callsFromRecording } from "../../engine/dryrun/fromMessages";
+import { callsFromRecording, type RecordedCall } from "../../engine/dryrun/fromMessages";
 import { outcomeWords, stepTitle, type DenialEntry } from "../../engine/dryrun/outcomes";
 import { memoryWorkspace } from "../../engine/workspace/source";
 import { flag, oneOf, UsageError, type ParsedArgs } from "../args";
@@ -84,6 +84,8 @@ export function runScenarioSource(text: string, path: string, dir: string): Scen
   }
   const run = runScenario(model, scenario, workspace);
   const out: ScenarioJson = { ...report, agent: run.agent, passed: run.passed, runtime: run.runtime, steps: run.steps.map(stepJson), journal: run.journal };
+  // A run stopped early (too many steps, a workspace too large to read) fails the scenario with the reason.
+  if (run.stopped !== undefined) out.error = run.stopped;
   if (notes.length) out.notes = notes;
   return out;
 }
@@ -178,7 +180,7 @@ function scenarioFromRecording(args: ParsedArgs, io: Io, recording: string): Sce
     config: relative(dir, resolve(config)).split(sep).join("/") || ".",
     agent: flag(args, "agent") ?? "main",
     ...(role !== undefined ? { role } : {}),
-    steps: calls.calls.map((c) => ({ tool: c.tool, args: c.args })),
+    steps: calls.calls.map(scenarioStep),
   };
   const text = `${JSON.stringify(scenario, null, 2)}\n`;
   if (write !== undefined) {
@@ -188,19 +190,28 @@ function scenarioFromRecording(args: ParsedArgs, io: Io, recording: string): Sce
       io.err(`agent-sandbox: cannot write ${write}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
       return undefined;
     }
-    io.err(`agent-sandbox: wrote ${displayPath(write)} (${scenario.steps.length} steps from ${calls.messages} messages)\n`);
+    io.err(`agent-sandbox: wrote ${displayPath(write)} (${countCalls(calls.calls)} steps from ${calls.messages} messages)\n`);
   }
   return runScenarioSource(text, write !== undefined ? displayPath(write) : `${displayPath(recording)} (recorded run)`, dir);
 }
 
 export { outcomeWords, stepTitle };
 
+const countCalls = (calls: readonly RecordedCall[]): number => calls.reduce((n, c) => n + 1 + countCalls(c.steps ?? []), 0);
+
+/** A recorded call as a scenario step: a `task` with the subagent's calls carries them under `args.steps`. */
+function scenarioStep(c: RecordedCall): { tool: string; args: Record<string, unknown> } {
+  return { tool: c.tool, args: c.steps ? { ...c.args, steps: c.steps.map(scenarioStep) } : c.args };
+}
+
+
 function dryRunText(scenarios: readonly ScenarioJson[], summary: { scenarios: number; passed: number; failed: number }, color: boolean): string {
   const lines: string[] = [];
   for (const sc of scenarios) {
     const mark = sc.passed ? paint("PASS", "green", color) : paint("FAIL", "red", color);
     lines.push(`${mark} ${sc.path} (agent ${sc.agent}${sc.role !== null ? `, role ${sc.role}` : ""}${sc.runtime ? `, ${sc.runtime}` : ""})`);
-    if (sc.error) lines.push(`  ${paint("error", "red", color)}: ${sc.error}`);
+    // A scenario that could not run says why first; a run that stopped says so after its last step.
+    if (sc.error && sc.steps.length === 0) lines.push(`  ${paint("error", "red", color)}: ${sc.error}`);
     for (const note of sc.notes ?? []) lines.push(`  note: ${note}`);
     for (const s of sc.steps) {
       const indent = "  ".repeat(1 + s.depth);
@@ -211,6 +222,7 @@ function dryRunText(scenarios: readonly ScenarioJson[], summary: { scenarios: nu
         if (s.output) lines.push(...s.output.split("\n").slice(0, 12).map((l) => `${indent}    | ${l}`));
       }
     }
+    if (sc.error && sc.steps.length > 0) lines.push(`  ${paint("error", "red", color)}: ${sc.error}`);
     if (sc.journal.length > 0) lines.push(`  denial journal: ${sc.journal.length} denial(s) (${sc.journal.map((j) => `${j.tool} ${j.reasonCodes.join(",")}`).join("; ")})`);
   }
   lines.push(`${summary.scenarios} scenario(s): ${summary.passed} passed, ${summary.failed} failed`);

@@ -1,10 +1,10 @@
 import type { DFA } from "refa";
 import { OPERATIONS, type Operation, type Runtime } from "../runtime/runtime";
-import { Budget, BudgetExceeded, DEFAULT_PRODUCT_BUDGET, type BudgetLimits } from "./budget";
+import { Budget, BudgetExceeded, DEFAULT_PRODUCT_BUDGET, WorkAllowance, type BudgetLimits } from "./budget";
 import { dotMatches, dotMatchingLanguage, mayMatchDotName, readsDotsDifferently } from "./dotMatching";
 import { pyGlobError } from "../runtime/pyGlob";
 import { canonicalPaths, patternLanguage, readablePaths, type PatternLanguage } from "./languages";
-import { exploreProduct } from "./product";
+import { exploreProduct, type DeciderTracks, type WalkResult } from "./product";
 import { regexDfa } from "./regexAutomaton";
 import { decisionOf } from "./ruleTables";
 import { PathSpace } from "./space";
@@ -20,7 +20,8 @@ import { toolArgumentFor } from "./confirm";
  * paths a deny's pattern covers read with `DOTGLOB`, that the list read so denies, and that the list as deepagents-py
  * reads it does not deny, while that deny rule itself does not cover them there. Decided on one walk over the
  * product of every rule's automata in both readings (automata/product.ts), so at any depth of hidden folders: a
- * pattern it does not report has no such path.
+ * pattern it does not report has no such path. (A second walk, over the paths within the fix's depth, is made only
+ * for a deny whose cheapest such path lies deeper.)
  *
  * Why the rule itself must miss the path: where it does cover it, an earlier allow takes the path in deepagents-py,
  * and (a pattern covers with dot matching all it covers without) takes it with dot matching too, unless an even
@@ -71,28 +72,46 @@ function shallowPaths(depth: number): DFA {
 
 /**
  * The gaps of one rule list, kept across runs by its rules: the language server checks the file again on every
- * keystroke, and most keystrokes leave the rules as they were.
+ * keystroke, and most keystrokes leave the rules as they were. `allowance`: the work the check may do on the whole
+ * file (checks/check.ts `CHECK_AUTOMATA_STEPS`), charged the same whether the result is computed or kept (the steps
+ * it took are kept with it), so what is reported depends on the file alone.
  */
-export function dotfileGaps(runtime: Runtime, inputs: readonly PermissionRuleInput[], depth: number, limits: BudgetLimits = DEFAULT_PRODUCT_BUDGET): DotfileGapsResult {
+export function dotfileGaps(runtime: Runtime, inputs: readonly PermissionRuleInput[], depth: number, limits: BudgetLimits = DEFAULT_PRODUCT_BUDGET, allowance?: WorkAllowance): DotfileGapsResult {
   const key = JSON.stringify([runtime.id, depth, limits, inputs.map((r) => [r.operations, r.paths, r.mode ?? null])]);
   const known = results.get(key);
-  if (known) return known;
-  const result = computeGaps(runtime, inputs, depth, limits);
-  // A walk stopped by the clock may finish on the next run: only what the automata decided is kept.
-  if (!result.skipped.some((s) => s.byBudget)) results.set(key, result);
+  if (known) {
+    try {
+      allowance?.charge(known.steps);
+    } catch (error) {
+      if (!(error instanceof BudgetExceeded)) throw error;
+      return outOfBudget([], error);
+    }
+    return known.result;
+  }
+  // The file's allowance is charged as the work is done; the steps it took are kept with the result.
+  const counted = allowance ?? new WorkAllowance(Infinity);
+  const before = counted.spent;
+  const result = computeGaps(runtime, inputs, depth, limits, counted);
+  const steps = counted.spent - before;
+  // A walk stopped by the clock or the allowance may finish on the next run: only what the automata decided is kept.
+  if (!result.skipped.some((s) => s.byBudget)) results.set(key, { result, steps });
   return result;
 }
-const results = sharedCache<string, DotfileGapsResult>("automata/dotfileGaps.results", { entries: 16 });
+const results = sharedCache<string, { result: DotfileGapsResult; steps: number }>("automata/dotfileGaps.results", { entries: 16 });
 
-function computeGaps(runtime: Runtime, inputs: readonly PermissionRuleInput[], depth: number, limits: BudgetLimits): DotfileGapsResult {
+function outOfBudget(skipped: readonly { ruleIndex: number; reason: string; byBudget?: boolean }[], error: BudgetExceeded): DotfileGapsResult {
+  return { gaps: [], skipped: [...skipped, { ruleIndex: 0, reason: `the walk over its rules for dotfiles ${error.message}`, byBudget: true }] };
+}
+
+function computeGaps(runtime: Runtime, inputs: readonly PermissionRuleInput[], depth: number, limits: BudgetLimits, allowance: WorkAllowance): DotfileGapsResult {
   const skipped: { ruleIndex: number; reason: string; byBudget?: boolean }[] = [];
   // One budget for all of it: compiling the patterns (a 65,000-rule file has that many), the walk and its questions.
-  const budget = new Budget(limits);
+  const budget = new Budget(limits, undefined, allowance);
   try {
     return gapsWithin(runtime, inputs, depth, budget, skipped);
   } catch (error) {
     if (!(error instanceof BudgetExceeded)) throw error;
-    return { gaps: [], skipped: [...skipped, { ruleIndex: 0, reason: `the walk over its rules for dotfiles ${error.message}`, byBudget: true }] };
+    return outOfBudget(skipped, error);
   }
 }
 
@@ -110,6 +129,13 @@ function gapsWithin(runtime: Runtime, inputs: readonly PermissionRuleInput[], de
   };
   const pyLanguages = inputs.map((rule) => patternsOf(rule).map((p) => unusable(p) ?? (mayMatchDotName(p) ? patternLanguage(runtime, p) : undefined)));
   const dotLanguages = inputs.map((rule) => patternsOf(rule).map((p) => unusable(p) ?? (mayMatchDotName(p) || readsDotsDifferently(p) ? dotMatchingLanguage(p) : undefined)));
+  // Each reading compiled counts its cost (a function of the pattern alone, as the exact analysis counts it), once.
+  const charged = new Set<PatternLanguage>();
+  for (const languages of [pyLanguages, dotLanguages]) for (const rule of languages) for (const l of rule) {
+    if (!l || charged.has(l)) continue;
+    charged.add(l);
+    budget.work(l.cost);
+  }
   const blocked = new Set<Operation>();
   for (const op of OPERATIONS) {
     for (let i = 0; i < inputs.length && !blocked.has(op); i++) {
@@ -129,8 +155,8 @@ function gapsWithin(runtime: Runtime, inputs: readonly PermissionRuleInput[], de
   const space = new PathSpace(dfas, [], readablePaths(runtime));
   const tablesOf = (l: PatternLanguage | undefined): Table[] => (l?.ok ? l.dfas.map((d) => space.table(d)) : []);
 
-  // Tracks: the rules as deepagents-py reads them (list 0) and with dot matching (list 1), and the shallow paths (a
-  // list of its own). Only who decides is read, so the walk may leave out tables that cannot decide.
+  // Tracks: the rules as deepagents-py reads them (list 0) and with dot matching (list 1). Only who decides is read,
+  // so the walk may leave out tables that cannot decide.
   const tracks: Table[][] = [];
   const deciders = { list: [] as number[], rule: [] as number[], ops: [] as number[] };
   const opsMask = (rule: PermissionRuleInput): number => OPERATIONS.reduce((mask, op, bit) => (ops.includes(op) && runtime.operationsCover(rule.operations, op) ? mask | (1 << bit) : mask), 0);
@@ -144,22 +170,54 @@ function gapsWithin(runtime: Runtime, inputs: readonly PermissionRuleInput[], de
   // is left out of that reading's list: there it never decides.
   const hidden = space.table(hiddenPaths());
   const reachesHidden = (tables: Table[]): Table[] => (tables.some((t) => space.exists([{ any: [t], want: true }, { any: [hidden], want: true }], budget)) ? tables : []);
-  const shallowTrack = 0;
-  add([space.table(shallowPaths(depth))], 2, 0, (1 << OPERATIONS.length) - 1);
   inputs.forEach((rule, i) => {
     const mask = opsMask(rule);
     if (mask === 0) return;
     add(reachesHidden(pyLanguages[i]!.flatMap(tablesOf)), 0, i, mask);
     add(reachesHidden(dotLanguages[i]!.flatMap(tablesOf)), 1, i, mask);
   });
-  const walk = exploreProduct(tracks, [space.table(canonicalPaths(runtime)), hidden], space.alphabet, budget, deciders);
-
   const decision = inputs.map((rule) => decisionOf(runtime, rule.mode));
-  // Per (deciding deny, op): the cheapest outcome at any depth and the cheapest shallow one.
-  const best = new Map<string, { rule: number; op: Operation; any: { cost: number; o: number }; shallow?: { cost: number; o: number } }>();
+  const canonical = space.table(canonicalPaths(runtime));
+  const shallow = space.table(shallowPaths(depth));
+
+  // First every gap at any depth, cheapest first. Whether one lies within `depth` hidden names is then read off its
+  // witness, and only for a deny whose cheapest gap lies deeper is a second walk made, over the shallow paths alone:
+  // the depth as a track of the first walk doubled its states (each kind of path at each depth of hidden names).
+  const any = cheapestGaps(exploreProduct(tracks, [canonical, hidden], space.alphabet, budget, deciders), deciders, decision, ops);
+  const deeper = [...any.values()].filter((gap) => !shallow.accepts(gap.word));
+  const within = deeper.length > 0 ? cheapestGaps(exploreProduct(tracks, [canonical, hidden, shallow], space.alphabet, budget, deciders), deciders, decision, ops) : new Map<string, CheapestGap>();
+  const gaps: DotfileGap[] = [];
+  let compiled: CompiledRuleList | undefined;
+  for (const [key, found] of any) {
+    const isShallow = shallow.accepts(found.word);
+    const chosen = isShallow ? found : (within.get(key) ?? found);
+    const witness = space.text(chosen.word);
+    compiled ??= new CompiledRuleList(runtime, inputs, { noAutomaton: true });
+    const pathIndex = confirmedPattern(runtime, inputs, compiled, found.rule, found.op, witness);
+    if (pathIndex === undefined) {
+      skipped.push({ ruleIndex: found.rule, reason: `the dotfile witness ${quotedText(witness)} could not be confirmed; nothing reported` });
+      continue;
+    }
+    gaps.push({ ruleIndex: found.rule, pathIndex, operation: found.op, witness, shallow: chosen !== found || isShallow });
+  }
+  gaps.sort((a, b) => a.ruleIndex - b.ruleIndex || OPERATIONS.indexOf(a.operation) - OPERATIONS.indexOf(b.operation));
+  return { gaps, skipped };
+}
+
+interface CheapestGap {
+  readonly rule: number;
+  readonly op: Operation;
+  readonly word: number[];
+}
+
+/**
+ * Per (deny, operation), keyed `rule:op`: a cheapest path of the walk where that deny decides the list read with dot
+ * matching (list 1) and the list as deepagents-py reads it (list 0) does not deny. Ties go to the outcome found first.
+ */
+function cheapestGaps(walk: WalkResult, deciders: DeciderTracks, decision: readonly string[], ops: readonly Operation[]): Map<string, CheapestGap> {
+  const best = new Map<string, { rule: number; op: Operation; cost: number; o: number }>();
   walk.outcomes.forEach((outcome, o) => {
     const matched = outcome.matched;
-    const shallow = matched.includes(shallowTrack);
     OPERATIONS.forEach((op, bit) => {
       if (!ops.includes(op)) return;
       let dotFirst = -1;
@@ -173,27 +231,13 @@ function gapsWithin(runtime: Runtime, inputs: readonly PermissionRuleInput[], de
       if (dotFirst < 0 || decision[dotFirst] !== "deny") return;
       if (pyFirst >= 0 && decision[pyFirst] === "deny") return;
       const key = `${dotFirst}:${op}`;
-      let entry = best.get(key);
-      if (!entry) best.set(key, (entry = { rule: dotFirst, op, any: { cost: outcome.cost, o } }));
-      else if (outcome.cost < entry.any.cost) entry.any = { cost: outcome.cost, o };
-      if (shallow && (!entry.shallow || outcome.cost < entry.shallow.cost)) entry.shallow = { cost: outcome.cost, o };
+      const entry = best.get(key);
+      if (!entry || outcome.cost < entry.cost) best.set(key, { rule: dotFirst, op, cost: outcome.cost, o });
     });
   });
-  const gaps: DotfileGap[] = [];
-  let compiled: CompiledRuleList | undefined;
-  for (const entry of best.values()) {
-    const chosen = entry.shallow ?? entry.any;
-    const witness = space.text(walk.outcomes[chosen.o]!.word);
-    compiled ??= new CompiledRuleList(runtime, inputs, { noAutomaton: true });
-    const pathIndex = confirmedPattern(runtime, inputs, compiled, entry.rule, entry.op, witness);
-    if (pathIndex === undefined) {
-      skipped.push({ ruleIndex: entry.rule, reason: `the dotfile witness ${quotedText(witness)} could not be confirmed; nothing reported` });
-      continue;
-    }
-    gaps.push({ ruleIndex: entry.rule, pathIndex, operation: entry.op, witness, shallow: entry.shallow !== undefined });
-  }
-  gaps.sort((a, b) => a.ruleIndex - b.ruleIndex || OPERATIONS.indexOf(a.operation) - OPERATIONS.indexOf(b.operation));
-  return { gaps, skipped };
+  const found = new Map<string, CheapestGap>();
+  for (const [key, { rule, op, o }] of best) found.set(key, { rule, op, word: walk.outcomes[o]!.word });
+  return found;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { RuleListSpec } from "../config/model";
 import { OPERATIONS, type Operation, type Runtime } from "../runtime/runtime";
 import type { Budget } from "./budget";
-import { exploreProduct, type Outcome } from "./product";
+import { exploreProduct, type Outcome, type WalkRepresentation } from "./product";
 import { takenTheOtherWay, type OperationFacts, type RemovalChange, type RuleAnalysis, type RuleVerdict, type SkipNote, type TakenBy } from "./ruleListAnalysis";
 import { blockedReason, type Decision, type RuleTables } from "./ruleTables";
 import type { PathSpace } from "./space";
@@ -50,6 +50,7 @@ export function realiseOutcomes(
   required: readonly Table[],
   budget: Budget,
   decidersOnly = false,
+  representation?: WalkRepresentation,
 ): { tracks: ListTracks[]; outcomes: RealisedOutcome[] } {
   const trackTables: Table[][] = [];
   const trackList: number[] = [];
@@ -67,7 +68,7 @@ export function realiseOutcomes(
     });
     return { list, tables, track: ids };
   });
-  const walk = exploreProduct(trackTables, required, space.alphabet, budget, decidersOnly ? { list: trackList, rule: trackRule, ops: trackOps } : undefined);
+  const walk = exploreProduct(trackTables, required, space.alphabet, budget, decidersOnly ? { list: trackList, rule: trackRule, ops: trackOps } : undefined, representation);
   // Read once: under a CommonJS transform (tsx, the tests) every read of an imported binding is a getter call.
   const operationCount = OPERATIONS.length;
   // With `decidersOnly`, the key of a combination: the first rule per list and operation (the same for a full

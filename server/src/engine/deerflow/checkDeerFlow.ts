@@ -10,12 +10,14 @@ import { reportUnknownSkillTools, skillToolNames } from "../checks/skill/skillTo
 import type { CheckResult } from "../checkConfig";
 import type { ConfigModel } from "../config/model";
 import type { Finding, Severity, Skipped } from "../diagnostics";
-import { compareFindings, IGNORE_MARKER, usesCrlf, type SeverityOverrides } from "../suppressions";
+import { FixRendering, replaceWith } from "../fixOperations";
+import { compareFindings, IGNORE_MARKER, type SeverityOverrides } from "../suppressions";
 import { LineIndex } from "../text";
 import { deerFlowConfigOf } from "./configYaml";
 import { looksLikeDeerFlowConfig, type DeerFlowFileKind } from "./fileNames";
 import { readSkillFile } from "./skillMd";
-import { NodeIndex, yamlFindingsWithFixes, yamlScalar } from "./yamlFixes";
+import { yamlFrontEnd } from "./yamlFrontEnd";
+import { withVerifiedYamlFixes } from "./yamlFixes";
 import { parseYaml, YAML_SYNTAX } from "./yamlTree";
 
 export * from "./fileNames";
@@ -59,16 +61,15 @@ export function checkDeerFlowConfigText(text: string, options: DeerFlowCheckOpti
     model = config.model;
     findings.push(...config.findings);
     skipped.push(...config.skipped);
-    runChecks(AUTHZ_CHECKS, model, text, options.severities, findings);
+    // The YAML front end built the tree the model is made of: it renders the checks' fixes (none when none are wanted).
+    const fixes = options.fixes === false ? undefined : new FixRendering(yamlFrontEnd.renderer(text));
+    runChecks(AUTHZ_CHECKS, model, text, options.severities, findings, fixes);
   } else if (parsed.root && !parsed.refused) {
     findings.push({ code: YAML_SYNTAX, severity: "error", message: "A DeerFlow configuration must be a YAML mapping.", detail: "DeerFlow reads its config.yaml as a mapping of sections (models, tools, authorization, …).", span: { start: parsed.root.offset, end: parsed.root.offset + parsed.root.length } });
   }
   let shown = finish(findings, text, lines, options.severities);
-  if (options.fixes === false) return { findings: shown.map(({ fixes: _fixes, ...f }) => f), model, lines, skipped };
-  const index = new NodeIndex(parsed.root);
-  shown = yamlFindingsWithFixes(text, index, shown, verificationCheck(options), options.verifyFixes !== false);
-  // The YAML renderings are written with `\n`: a file with CRLF line ends gets them in its fixes too.
-  if (usesCrlf(text)) shown = shown.map((f) => (f.fixes?.length ? { ...f, fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, newText: e.newText.replace(/\r?\n/g, "\r\n") })) })) } : f));
+  // Every rendered fix is verified by checking its result, unless the host verifies the few it offers (the editor).
+  if (options.fixes !== false && options.verifyFixes !== false) shown = withVerifiedYamlFixes(text, shown, verificationCheck(options));
   return { findings: shown, model, lines, skipped };
 }
 
@@ -94,17 +95,20 @@ export function checkSkillText(text: string, options: DeerFlowCheckOptions = {})
   const skill = file.skill;
   const off = (code: string) => options.severities?.[code] === "off";
   if (skill?.frontmatter.allowedTools) {
-    const reporter = (code: string, severity: Severity) => (f: Parameters<CheckContext["report"]>[0]) => {
-      findings.push({ ...f, code, severity: f.severity ?? severity } as Finding);
+    // The frontmatter is YAML: the YAML front end renders fixes on it.
+    const rendering = new FixRendering(yamlFrontEnd.renderer(text));
+    const reporter = (code: string, severity: Severity): CheckContext["report"] => ({ fixes, ...f }) => {
+      findings.push({ ...f, code, severity: f.severity ?? severity, ...(fixes !== undefined ? { fixes: rendering.fixes(fixes) } : {}) });
     };
     if (!off("skill-allowed-tools-string")) {
       const before = findings.length;
       reportAllowedToolsString(skill, reporter("skill-allowed-tools-string", severityOf("skill-allowed-tools-string")));
       const allowed = skill.frontmatter.allowedTools;
       // In its own file the value can be rewritten as the list it was meant to be.
-      if (findings.length > before && allowed.kind === "string" && allowed.span) {
+      if (findings.length > before && allowed.kind === "string" && file.allowedToolsNode) {
         const items = allowedToolsItems(allowed.value);
-        findings[before]!.fixes = items.length > 0 ? [{ title: `Write a list: [${items.join(", ")}]`, edits: [{ span: allowed.span, newText: `[${items.map((i) => yamlScalar(i, "", true)).join(", ")}]` }], safe: false }] : [];
+        const fix = { title: `Write a list: [${items.join(", ")}]`, operations: [replaceWith(file.allowedToolsNode, items)], safe: false };
+        findings[before]!.fixes = items.length > 0 ? rendering.fixes([fix]) : [];
       }
     }
     if (!off("skill-tool-unknown") && skill.frontmatter.allowedTools.kind === "list") {
@@ -144,7 +148,8 @@ function severityOf(code: string): Severity {
   return CHECKS.find((c) => c.code === code)?.severity ?? "warning";
 }
 
-function runChecks(checks: typeof CHECKS, model: ConfigModel, text: string, severities: SeverityOverrides | undefined, out: Finding[]): void {
+/** The checks on `model`, built from `text` by the YAML front end; `fixes` renders their fixes (`undefined`: none wanted). */
+function runChecks(checks: typeof CHECKS, model: ConfigModel, text: string, severities: SeverityOverrides | undefined, out: Finding[], fixes: FixRendering | undefined): void {
   for (const check of checks) {
     if (severities?.[check.code] === "off") continue;
     const context: CheckContext = {
@@ -153,7 +158,11 @@ function runChecks(checks: typeof CHECKS, model: ConfigModel, text: string, seve
       runtimes: [model.runtime],
       fileExists: () => false,
       readFile: () => undefined,
-      report: (f) => out.push({ ...f, code: check.code, severity: f.severity ?? check.severity } as Finding),
+      report: ({ fixes: proposed, ...f }) => {
+        const finding: Finding = { ...f, code: check.code, severity: f.severity ?? check.severity };
+        if (proposed !== undefined && fixes) finding.fixes = fixes.fixes(proposed);
+        out.push(finding);
+      },
     };
     try {
       check.run(context);
@@ -166,19 +175,18 @@ function runChecks(checks: typeof CHECKS, model: ConfigModel, text: string, seve
 
 /**
  * Severities, `# agent-sandbox-ignore <code>` comments (on the element's own line, or alone on the line above
- * it), file order, and CRLF line ends in fixes: what finishFindings does for JSONC, with YAML's comments.
+ * it) and file order: what finishFindings does for JSONC, with YAML's comments. (The fixes' line ends are the
+ * file's already: the YAML front end writes them so.)
  */
 function finish(findings: readonly Finding[], text: string, lines: LineIndex, severities: SeverityOverrides = {}): Finding[] {
   const suppressed = yamlSuppressions(text);
-  const crlf = usesCrlf(text);
   const out: Finding[] = [];
   for (const f of findings) {
     const override = severities[f.code];
     if (override === "off") continue;
     const codes = suppressed.get(lines.positionAt(f.span.start).line);
     if (codes && f.code !== YAML_SYNTAX && f.code !== "internal-error" && (codes.has(f.code) || codes.has("all"))) continue;
-    const found = crlf && f.fixes?.length ? { ...f, fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, newText: e.newText.replace(/\r?\n/g, "\r\n") })) })) } : f;
-    out.push(override ? { ...found, severity: override } : found);
+    out.push(override ? { ...f, severity: override } : f);
   }
   return out.sort(compareFindings);
 }

@@ -1,6 +1,7 @@
 import picomatch from "picomatch";
 import { byteLength, childrenOf, OverlayTree, textOf, type OverlayDir } from "../workspace/overlay";
 import { sharedCache } from "../caches";
+import { WorkspaceTooLarge } from "../workspace/source";
 
 /**
  * deepagents-js's backends, restated in memory for the dry run: the same answers, error texts and orderings as
@@ -297,6 +298,19 @@ function trimTrailingSlashes(path: string): string {
 // FilesystemBackend in virtual mode (no ripgrep): a real folder tree under a root, here the overlay
 // ---------------------------------------------------------------------------------------------------------------
 
+/** The longest name of a file or folder on the host's file systems (NAME_MAX on Linux), in UTF-8 bytes. */
+const NAME_MAX = 255;
+// (A UTF-16 code unit is at most 3 bytes of UTF-8: short names need no count.)
+const nameTooLong = (name: string) => name.length > NAME_MAX || (name.length * 3 > NAME_MAX && byteLength(name) > NAME_MAX);
+
+/**
+ * A sample workspace too large to read is no error of the runtime's: it passes every catch that turns a file
+ * system error into the runtime's message, up to the runner, which stops the run there.
+ */
+function passWorkspaceLimit(e: unknown): void {
+  if (e instanceof WorkspaceTooLarge) throw e;
+}
+
 /** What Node.js's fs would throw, as a message only: no stack is captured (deletes of missing paths are common). */
 class FsError {
   constructor(readonly message: string) {}
@@ -322,8 +336,20 @@ export class FilesystemLikeBackend implements DryBackend {
     return parts;
   }
 
+  /**
+   * ENAMETOOLONG where the host's path walk meets a name longer than it allows, before any missing folder does:
+   * a name of a 1 MB argument reaches the disk in the real runtime and fails there.
+   */
+  private checkNameLengths(parts: readonly string[], syscall: string, named: readonly string[] = parts) {
+    const k = parts.findIndex(nameTooLong);
+    if (k < 0) return;
+    const before = this.tree.lookup(parts.slice(0, k));
+    if (before && before !== "notdir" && before.kind === "dir") throw new FsError(`ENAMETOOLONG: name too long, ${syscall} '${this.hostPath(named)}'`);
+  }
+
   /** `fs.stat`: the node, or the error Node.js throws. */
   private stat(parts: readonly string[], syscall: "stat" | "lstat" = "stat") {
+    this.checkNameLengths(parts, syscall);
     const node = this.tree.lookup(parts);
     if (node === "notdir") throw new FsError(`ENOTDIR: not a directory, ${syscall} '${this.hostPath(parts)}'`);
     if (!node) throw new FsError(`ENOENT: no such file or directory, ${syscall} '${this.hostPath(parts)}'`);
@@ -347,7 +373,8 @@ export class FilesystemLikeBackend implements DryBackend {
       }
       results.sort(localeCompare);
       return { files: results };
-    } catch {
+    } catch (e) {
+      passWorkspaceLimit(e);
       return { files: [] };
     }
   }
@@ -372,6 +399,7 @@ export class FilesystemLikeBackend implements DryBackend {
       if (selected.length === 0 || p.limit === 0) return { content, mimeType };
       return { content, mimeType, totalLines, startLine: p.offset + 1, endLine: endIdx, nextOffset: endIdx < totalLines ? endIdx : undefined };
     } catch (e) {
+      passWorkspaceLimit(e);
       return { error: `Error reading file '${filePath}': ${(e as Error).message}` };
     }
   }
@@ -390,10 +418,18 @@ export class FilesystemLikeBackend implements DryBackend {
         }
       }
       if (parts.length === 0) throw new FsError(`EISDIR: illegal operation on a directory, open '${this.hostPath(parts)}'`);
+      // (`mkdir -p` makes the folders before a name too long for it; the dry run makes none of them.)
+      this.checkNameLengths(dirParts, "mkdir", dirParts);
+      if (nameTooLong(parts[parts.length - 1]!)) {
+        // The folders are made first, and stay; then the file's own name is refused.
+        this.tree.makeFolders(dirParts);
+        throw new FsError(`ENAMETOOLONG: name too long, open '${this.hostPath(parts)}'`);
+      }
       const result = this.tree.writeFile(parts, content);
       if (result.error === "isdir") throw new FsError(`EISDIR: illegal operation on a directory, open '${this.hostPath(parts)}'`);
       return { path: filePath };
     } catch (e) {
+      passWorkspaceLimit(e);
       return { error: `Error writing file '${filePath}': ${(e as Error).message}` };
     }
   }
@@ -412,6 +448,7 @@ export class FilesystemLikeBackend implements DryBackend {
       this.tree.remove(parts);
       return { path: filePath };
     } catch (e) {
+      passWorkspaceLimit(e);
       return { error: `Error deleting '${filePath}': ${(e as Error).message}` };
     }
   }
@@ -427,6 +464,7 @@ export class FilesystemLikeBackend implements DryBackend {
       node.source = undefined;
       return { occurrences: result[1] };
     } catch (e) {
+      passWorkspaceLimit(e);
       return { error: `Error editing file '${filePath}': ${(e as Error).message}` };
     }
   }
@@ -437,7 +475,8 @@ export class FilesystemLikeBackend implements DryBackend {
     try {
       parts = this.resolve(dirPath || ".");
       node = this.stat(parts);
-    } catch {
+    } catch (e) {
+      passWorkspaceLimit(e);
       return { matches: [] };
     }
     // Without ripgrep: every file under the folder, or under the file's folder when a file is named.
@@ -463,7 +502,8 @@ export class FilesystemLikeBackend implements DryBackend {
       parts = searchPath === "/" ? [] : this.resolve(searchPath);
       const node = this.stat(parts);
       if (node.kind !== "dir") return { files: [] };
-    } catch {
+    } catch (e) {
+      passWorkspaceLimit(e);
       return { files: [] };
     }
     // fast-glob would leave the folder for a pattern with `..`; the dry run never does.

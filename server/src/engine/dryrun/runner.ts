@@ -9,7 +9,7 @@ import { throwIfCancelled } from "../cancellation";
 import { CompiledRuleList } from "../permissions/ruleList";
 import { isFilesystemToolName } from "../runtime/runtime";
 import { emptyDir, workspaceDir, type OverlayDir } from "../workspace/overlay";
-import type { WorkspaceSource } from "../workspace/source";
+import { limitedWorkspace, WorkspaceTooLarge, type WorkspaceSource } from "../workspace/source";
 import { CompositeLikeBackend, FilesystemLikeBackend, StateLikeBackend, withoutDelete, type DryBackend } from "./backends";
 
 function stateBackendsIn(b: DryBackend): StateLikeBackend[] {
@@ -79,10 +79,19 @@ export interface DryRunResult {
   runtime: string;
   /** Every file the run's backends hold at its end: `[virtual path, content]`, backend after backend. */
   snapshot(): [string, string][];
+  /**
+   * Set when the run stopped before its last step: too many steps, or a sample workspace too large to read. The
+   * steps after it have no result; the run has not passed.
+   */
+  stopped?: string;
 }
 
 /** How deep `task` calls may nest before the run stops descending (a bad input must not exhaust the stack). */
 export const MAX_TASK_DEPTH = 64;
+/** Steps a run takes at most, nested ones counted: twice the 10,000 the benchmark times, well under a second. */
+export const MAX_RUN_STEPS = 20_000;
+/** Files and folders a run lists at most from the sample workspace (the capability map's bound too). */
+export const MAX_WORKSPACE_ENTRIES = 200_000;
 
 /**
  * Runs a scenario against a config: every step through the effective configuration of its agent and role, the
@@ -90,24 +99,28 @@ export const MAX_TASK_DEPTH = 64;
  * others empty), nothing on disk touched and no process started.
  */
 export function runScenario(model: ConfigModel, scenario: ScenarioInput, workspace?: WorkspaceSource): DryRunResult {
-  const run = new Run(model, workspace, scenario.role);
+  const run = new Run(model, workspace && limitedWorkspace(workspace, MAX_WORKSPACE_ENTRIES), scenario.role);
   const agent = findAgent(model, scenario.agent);
   if (!agent) throw new Error(`No agent named ${JSON.stringify(scenario.agent)}.`);
   run.runSteps(agent, scenario.steps, 0);
-  return {
+  const result: DryRunResult = {
     agent: agent.name,
     role: scenario.role,
     steps: run.results,
     journal: run.journal,
-    passed: run.results.every((s) => s.passed !== false),
+    passed: run.stopped === undefined && run.results.every((s) => s.passed !== false),
     runtime: model.runtime.label,
     snapshot: () => run.snapshot(),
   };
+  if (run.stopped !== undefined) result.stopped = run.stopped;
+  return result;
 }
 
 class Run {
   readonly results: StepResult[] = [];
   readonly journal: DenialEntry[] = [];
+  /** Why the run stopped early, once it has. */
+  stopped: string | undefined;
   private calls = 0;
   private readonly backends = new Map<unknown, DryBackend>();
   private readonly contexts = new Map<AgentRef, { ctx: ToolContext; tools: EffectiveTool[] }>();
@@ -122,7 +135,14 @@ class Run {
   }
 
   runSteps(agent: AgentRef, steps: readonly StepInput[], depth: number): void {
-    for (const step of steps) this.runStep(agent, step, depth);
+    for (const step of steps) {
+      if (this.stopped !== undefined) return;
+      if (this.results.length >= MAX_RUN_STEPS) {
+        this.stopped = `the scenario has more than ${MAX_RUN_STEPS.toLocaleString("en")} steps; the dry run stops after that many`;
+        return;
+      }
+      this.runStep(agent, step, depth);
+    }
   }
 
   private runStep(agent: AgentRef, step: StepInput, depth: number): void {
@@ -131,7 +151,15 @@ class Run {
     const callId = `call_${++this.calls}`;
     const result: StepResult = { index: this.results.length + 1, agent: agent.name, tool: step.tool, args: step.args, callId, outcome: "ok", output: "", depth, node: step.node, input: step };
     this.results.push(result);
-    const answer = this.answer(agent, step, callId);
+    let answer: ReturnType<Run["answer"]>;
+    try {
+      answer = this.answer(agent, step, callId);
+    } catch (error) {
+      if (!(error instanceof WorkspaceTooLarge)) throw error;
+      // Every later step would meet the same wall: the run ends here, with this step as its error.
+      this.stopped = `${error.message}; the dry run reads no more of it`;
+      answer = { outcome: "error", output: `Error: ${this.stopped}` };
+    }
     result.outcome = answer.outcome;
     result.output = answer.output;
     if (answer.rule) result.rule = answer.rule;

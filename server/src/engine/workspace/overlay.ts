@@ -104,6 +104,22 @@ export class OverlayTree {
     return {};
   }
 
+  /** Makes the folders of a path that are missing (`mkdir -p`); false when a file is in the way. */
+  makeFolders(parts: readonly string[]): boolean {
+    let dir = this.root;
+    for (const part of parts) {
+      const children = childrenOf(dir);
+      const next = children.get(part);
+      if (!next) {
+        const made = emptyDir();
+        children.set(part, made);
+        dir = made;
+      } else if (next.kind === "file") return false;
+      else dir = next;
+    }
+    return true;
+  }
+
   /** Removes a file or a folder with everything in it; false when nothing is there. */
   remove(parts: readonly string[]): boolean {
     if (parts.length === 0) {

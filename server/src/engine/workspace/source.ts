@@ -39,3 +39,30 @@ export function memoryWorkspace(files: Readonly<Record<string, string>>): Worksp
     read: (file) => normalized.get(file),
   };
 }
+
+/** Thrown by a `limitedWorkspace` once its listings have held more entries than it allows. */
+export class WorkspaceTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`the sample workspace has more than ${limit.toLocaleString("en")} files and folders`);
+  }
+}
+
+/**
+ * The same workspace, but one that stops listing once the folders read through it have held more than `limit`
+ * entries in all (`WorkspaceTooLarge`): a workspace of a million files gives a clear answer after a bounded
+ * amount of work instead of a listing that takes the process's memory.
+ */
+export function limitedWorkspace(source: WorkspaceSource, limit: number): WorkspaceSource {
+  let seen = 0;
+  return {
+    list(dir) {
+      const entries = source.list(dir);
+      if (entries) {
+        seen += entries.length;
+        if (seen > limit) throw new WorkspaceTooLarge(limit);
+      }
+      return entries;
+    },
+    read: (file) => source.read(file),
+  };
+}

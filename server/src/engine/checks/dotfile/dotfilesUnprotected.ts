@@ -3,7 +3,7 @@ import type { DotfileGap } from "../../automata/dotfileGaps";
 import { describeList, quotedText } from "../../config/describe";
 import { allRuleLists } from "../../config/model";
 import { spanOf } from "../../config/parse";
-import type { Check } from "../check";
+import { CHECK_AUTOMATA_STEPS, type Check } from "../check";
 import { runtimeLabelFor } from "../../runtime/runtime";
 import { insertElements } from "../../fixOperations";
 
@@ -27,11 +27,13 @@ export const dotfilesUnprotected: Check = {
     if (!runtime) return;
     const who = runtimeLabelFor(runtime, context.model);
     // A list too large for the exact analysis of this file is left out here too (it is listed once under skipped).
-    const { dotfileGaps, modelAnalysis } = exactAnalysis();
+    const { dotfileGaps, modelAnalysis, WorkAllowance, DEFAULT_PRODUCT_BUDGET } = exactAnalysis();
     const analysis = modelAnalysis(context.model);
+    // The check's own automata work on the whole file, counted across its lists.
+    const allowance = new WorkAllowance(context.automataSteps ?? CHECK_AUTOMATA_STEPS);
     for (const list of allRuleLists(context.model)) {
       if (!analysis.reads(list)) continue;
-      const { gaps, skipped } = dotfileGaps(runtime, list.rules.map((r) => r.input), DOTFILE_FIX_DEPTH);
+      const { gaps, skipped } = dotfileGaps(runtime, list.rules.map((r) => r.input), DOTFILE_FIX_DEPTH, DEFAULT_PRODUCT_BUDGET, allowance);
       for (const s of skipped) {
         const node = s.byBudget ? list.node : list.rules[s.ruleIndex]!.node;
         context.skip?.({ what: s.byBudget ? describeList(list) : `rule ${s.ruleIndex} of ${describeList(list)}`, why: s.reason, span: spanOf(node) });
