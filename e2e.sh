@@ -81,6 +81,6 @@ fresh_workspace
 start_cs
 t "UI smoke test"
 ui_status=0
-SHOT="$ARTIFACTS/ui-smoke.png" IMAGES_DIR="${E2E_IMAGES:-$ROOT/docs/images}" node "$ROOT/e2e/ui-smoke.js" || ui_status=$?
+SHOT="$ARTIFACTS/ui-smoke.png" IMAGES_DIR="${E2E_IMAGES:-$ARTIFACTS}" node "$ROOT/e2e/ui-smoke.js" || ui_status=$?
 t "e2e done (extension host: exit $ext_status, UI: exit $ui_status)"
 [ "$ext_status" -eq 0 ] && [ "$ui_status" -eq 0 ]
