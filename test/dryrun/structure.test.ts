@@ -24,7 +24,8 @@ test("the engine imports nothing that spawns, writes, listens or belongs to the 
   let files = 0;
   for (const file of sources(ENGINE)) {
     files++;
-    const text = readFileSync(file, "utf8");
+    // A comment line (`//`, or a line of a `/** … */` block) may quote an import (the source front ends describe the calls they read): only code counts.
+    const text = readFileSync(file, "utf8").replace(/^\s*(?:\/\/|\/?\*).*$/gm, "");
     for (const m of text.matchAll(/(?:from\s+|require\(\s*|import\(\s*)["']([^"']+)["']/g)) {
       if (FORBIDDEN.test(m[1]!)) offenders.push(`${relative(ENGINE, file)}: ${m[1]}`);
     }
