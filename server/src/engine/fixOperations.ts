@@ -7,7 +7,8 @@ import type { Span } from "./text";
  * values (insert elements into a list, remove some, replace a value, move one element before another, add, remove
  * or rename a key), naming its targets by their nodes, and what it inserts is plain data (strings, numbers,
  * booleans, null, lists and objects of them), a copy of another model value, or such data with a layout wish. The
- * front end that built the model (the JSONC file today; TypeScript, Python and YAML sources later) renders the
+ * front end that built the model (config/jsoncFrontEnd.ts for JSONC, deerflow/yamlFrontEnd.ts for DeerFlow's YAML,
+ * sources/fixRenderer.ts for TypeScript, JavaScript and Python source) renders the
  * operations into text edits in its own syntax and the file's formatting, once, as the check reports them: every
  * host, `check --fix`, fix verification and `Fix.together` see the rendered edits (`Fix.edits`).
  * docs/reference/fixes.md says the same for readers of the product.
@@ -111,7 +112,8 @@ export interface FrontEnd {
 export interface FixRenderer {
   /**
    * The text edits that carry out `operations` in the file's syntax, keeping its layout and comments; no two
-   * overlap. An operation the file's shape cannot take renders to no edit (a fix left with none is not offered).
+   * overlap. An operation the file's shape cannot take renders to no edit (a fix left with none is not offered);
+   * a renderer that cannot write one operation of a fix may return no edit for the whole fix, never half of it.
    */
   render(operations: readonly FixOperation[]): Edit[];
 }
