@@ -99,7 +99,7 @@ test("every file under checks/ is a check of a known code, a registry or contrac
   assert.deepEqual(stray, []);
 });
 
-test("the engine imports nothing from the hosts, nothing of node: and no package but its three", () => {
+test("the engine imports nothing from the hosts, nothing of node: and no package but its own (jsonc-parser, picomatch, refa; yaml and tree-sitter for the front ends)", () => {
   // yaml: the DeerFlow front end reads config.yaml and SKILL.md frontmatter with source ranges (engine/deerflow/).
   // @vscode/tree-sitter-wasm: the source front ends' parser (engine/sources/), given its .wasm bytes by the host.
   const ENGINE_PACKAGES = new Set(["jsonc-parser", "picomatch", "refa", "yaml", "@vscode/tree-sitter-wasm"]);
