@@ -86,6 +86,18 @@ export interface Measured {
   cutShort: boolean;
 }
 
+/** The median CPU time of `rounds` calls of `run`, in ms, after `warmups` calls (the stand-alone scripts' measure). */
+export function medianCpuMs(run: () => void, rounds: number, warmups: number): number {
+  for (let i = 0; i < warmups; i++) run();
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const start = cpuNowMs();
+    run();
+    times.push(cpuNowMs() - start);
+  }
+  return median(times);
+}
+
 export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;

@@ -8,6 +8,7 @@
  * Alone: node --import tsx bench/parsers.ts [--others DIR]
  */
 import { join } from "node:path";
+import { medianCpuMs } from "./measure";
 import ts from "typescript";
 import { grammarFiles } from "../server/src/host/grammarFiles";
 import { loadLanguage, withTree } from "../server/src/engine/sources/treeSitter";
@@ -41,17 +42,7 @@ export function twoThousandLines(language: "typescript" | "python"): string {
   return lines.slice(0, 2000).join("\n") + "\n";
 }
 
-function cpuMs(run: () => void, rounds = 15): number {
-  for (let i = 0; i < 5; i++) run();
-  const times: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const start = process.cpuUsage();
-    run();
-    const used = process.cpuUsage(start);
-    times.push((used.user + used.system) / 1000);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
-}
+const cpuMs = (run: () => void, rounds = 15): number => medianCpuMs(run, rounds, 5);
 
 async function main(): Promise<void> {
   await loadLanguage("typescript", grammarFiles);

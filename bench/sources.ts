@@ -10,6 +10,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { medianCpuMs } from "./measure";
 import { gzipSync } from "node:zlib";
 import { checkConfigText } from "../server/src/engine/checkConfig";
 import { checkSource, loadGrammars, SOURCE_FIXTURES } from "../test/helpers/sources";
@@ -18,17 +19,7 @@ import { twoThousandLines } from "./parsers";
 
 const ROOT = join(__dirname, "..");
 
-function cpuMs(run: () => void, rounds = 11): number {
-  for (let i = 0; i < 3; i++) run();
-  const times: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const start = process.cpuUsage();
-    run();
-    const used = process.cpuUsage(start);
-    times.push((used.user + used.system) / 1000);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
-}
+const cpuMs = (run: () => void, rounds = 11): number => medianCpuMs(run, rounds, 3);
 
 /** The config the 2,000-line files' call describes. */
 const EQUIVALENT = (runtime: string) => `{

@@ -4,11 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync, lstatSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, test } from "node:test";
-import { scratchDir } from "../helpers/scratch";
+import { scratchDir, treeHash } from "../helpers/scratch";
 
 const CLI = join(__dirname, "..", "..", "dist", "cli.js");
 const EXAMPLE_DIR = join(__dirname, "..", "..", "examples", "research-agent");
@@ -120,22 +119,6 @@ describe("agent-sandbox dry-run", () => {
   });
 });
 
-/** Every path under a folder (links as links), with each file's content hash. */
-function treeHash(root: string): string {
-  const h = createHash("sha256");
-  const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      const st = lstatSync(p);
-      h.update(`${relative(root, p)}:${st.isSymbolicLink() ? "link" : st.isDirectory() ? "dir" : "file"}:${st.mtimeMs}\n`);
-      if (st.isDirectory() && !st.isSymbolicLink()) walk(p);
-      else if (st.isFile()) h.update(readFileSync(p));
-    }
-  };
-  walk(root);
-  statSync(root);
-  return h.digest("hex");
-}
 
 describe("agent-sandbox map", () => {
   test("every sample file and folder with the deciding rule, in text and JSON", () => {

@@ -10,33 +10,17 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
-import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { runScenarioSource } from "../../server/src/cli/commands/dryRun";
 import { hostWorkspace, scenarioCheckOptions } from "../../server/src/host/workspace";
 import { checkConfigText } from "../../server/src/engine/checkConfig";
 import { checkDryRunText } from "../../server/src/engine/checkDryRun";
 import { capabilityMap } from "../../server/src/engine/dryrun/capabilityMap";
-import { scratchDir } from "../helpers/scratch";
+import { scratchDir, treeHash } from "../helpers/scratch";
 
 const SECRET = "zq-outside-content-29";
 
-/** Every path under a folder (links as links, with their targets), each file's content and modification time. */
-function treeHash(root: string): string {
-  const h = createHash("sha256");
-  const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      const st = lstatSync(p);
-      h.update(`${relative(root, p)}:${st.isSymbolicLink() ? "link" : st.isDirectory() ? "dir" : "file"}:${st.mtimeMs}:${st.size}\n`);
-      if (st.isDirectory() && !st.isSymbolicLink()) walk(p);
-      else if (st.isFile()) h.update(readFileSync(p));
-    }
-  };
-  walk(root);
-  return h.digest("hex");
-}
 
 function stepsEverywhere(outside: string): unknown[] {
   const steps: unknown[] = [{ tool: "ls", args: { path: "/workspace" } }, { tool: "glob", args: { pattern: "**/*" } }, { tool: "grep", args: { pattern: "zq" } }];

@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 
 const made: string[] = [];
 
@@ -13,4 +14,20 @@ export function scratchDir(name: string): string {
   const dir = mkdtempSync(join(tmpdir(), `agent-sandbox-${name}-`));
   made.push(dir);
   return dir;
+}
+
+/** A hash of every path under a folder (links as links, not followed), each file's content, size and modification time. */
+export function treeHash(root: string): string {
+  const h = createHash("sha256");
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      const st = lstatSync(p);
+      h.update(`${relative(root, p)}:${st.isSymbolicLink() ? "link" : st.isDirectory() ? "dir" : "file"}:${st.mtimeMs}:${st.size}\n`);
+      if (st.isDirectory() && !st.isSymbolicLink()) walk(p);
+      else if (st.isFile()) h.update(readFileSync(p));
+    }
+  };
+  walk(root);
+  return h.digest("hex");
 }

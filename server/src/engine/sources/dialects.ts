@@ -1,6 +1,15 @@
 import type { Dialect } from "./toConfig";
 import type { Value } from "./values";
 
+/** The backend classes both runtimes export under the same names. */
+const BACKENDS_OF_BOTH: Dialect["backends"] = {
+    StateBackend: { type: "state" },
+    StoreBackend: { type: "store" },
+    FilesystemBackend: { type: "filesystem" },
+    CompositeBackend: { type: "composite" },
+    LocalShellBackend: { type: "sandbox", provider: "local-shell" },
+};
+
 /**
  * deepagents-js 1.14.1's names (its `CreateDeepAgentParams`, `FilesystemMiddlewareOptions` and `SubAgent` types,
  * and its exported classes): the sandbox classes it exports are `LocalShellBackend` and `LangSmithSandbox`.
@@ -9,14 +18,7 @@ export const DEEPAGENTS_JS: Dialect = {
   top: { permissions: "permissions", tools: "tools", systemPrompt: "systemPrompt", backend: "backend", middleware: "middleware", subagents: "subagents", skills: "skills", name: "name" },
   subagent: { name: "name", description: "description", systemPrompt: "systemPrompt", mode: "mode", tools: "tools", permissions: "permissions", middleware: "middleware", skills: "skills" },
   filesystemMiddleware: { names: ["createFilesystemMiddleware"], tools: "tools", permissions: "permissions", backend: "backend", systemPrompt: "systemPrompt" },
-  backends: {
-    StateBackend: { type: "state" },
-    StoreBackend: { type: "store" },
-    FilesystemBackend: { type: "filesystem" },
-    CompositeBackend: { type: "composite" },
-    LocalShellBackend: { type: "sandbox", provider: "local-shell" },
-    LangSmithSandbox: { type: "sandbox", provider: "langsmith" },
-  },
+  backends: { ...BACKENDS_OF_BOTH, LangSmithSandbox: { type: "sandbox", provider: "langsmith" } },
   rootDir: "rootDir",
   composite: { default: "default", routes: "routes" },
   // `runnable`: a CompiledSubAgent; `graphId`/`url`: an AsyncSubAgent (run elsewhere).
@@ -43,13 +45,7 @@ export const DEEPAGENTS_PY: Dialect = {
   subagent: { name: "name", description: "description", systemPrompt: "system_prompt", mode: "mode", tools: "tools", permissions: "permissions", middleware: "middleware", skills: "skills" },
   filesystemMiddleware: { names: ["FilesystemMiddleware"], tools: "tools", permissions: "_permissions", backend: "backend", systemPrompt: "system_prompt" },
   rule: { names: ["FilesystemPermission"], positional: ["operations", "paths", "mode"] },
-  backends: {
-    StateBackend: { type: "state" },
-    StoreBackend: { type: "store" },
-    FilesystemBackend: { type: "filesystem" },
-    CompositeBackend: { type: "composite" },
-    LocalShellBackend: { type: "sandbox", provider: "local-shell" },
-  },
+  backends: BACKENDS_OF_BOTH,
   rootDir: "root_dir",
   composite: { default: "default", routes: "routes" },
   compiledSubagentKeys: ["runnable", "graph_id", "url"],

@@ -1,4 +1,5 @@
 import { dynamicOf, MAX_DEPTH, parts, spanOf, unescape, type AgentCall } from "./calls";
+import { SourceFile, type Imported } from "./sourceFile";
 import type { SyntaxNode, SyntaxTree } from "./treeSitter";
 import type { Entry, Value } from "./values";
 
@@ -45,19 +46,9 @@ export function pythonCalls(tree: SyntaxTree, text: string): AgentCall[] {
   return calls;
 }
 
-interface Imported {
-  module: string;
-  /** The imported name, or `*` for a module (`import deepagents as da`). */
-  name: string;
-}
-
-class PythonFile {
-  private readonly imports = new Map<string, Imported>();
-  private readonly bound = new Map<string, SyntaxNode | null>();
-  private readonly spreads = new WeakMap<Value, Value[]>();
-  private readonly evaluating = new Set<number>();
-
-  constructor(root: SyntaxNode, private readonly text: string) {
+class PythonFile extends SourceFile {
+  constructor(root: SyntaxNode, text: string) {
+    super(text);
     const declare = (name: string, value: SyntaxNode | null) => this.bound.set(name, this.bound.has(name) ? null : value);
     for (const node of root.descendantsOfType(["import_from_statement", "import_statement", "assignment", "augmented_assignment", "function_definition", "class_definition", "parameters", "for_statement", "with_item", "named_expression"])) {
       if (!node) continue;
@@ -120,12 +111,12 @@ class PythonFile {
     }
   }
 
-  runtimeName(callee: SyntaxNode): string | undefined {
-    const found = this.importOf(callee);
-    return found && isDeepagents(found.module) ? found.name : undefined;
+  /** deepagents-py is the `deepagents` package and its submodules (`deepagents.backends`). */
+  protected isDeepagents(module: string): boolean {
+    return module === "deepagents" || module.startsWith("deepagents.");
   }
 
-  private importOf(callee: SyntaxNode): Imported | undefined {
+  protected importOf(callee: SyntaxNode): Imported | undefined {
     if (callee.type === "identifier") {
       const found = this.imports.get(callee.text);
       return found && found.name !== "*" ? found : undefined;
@@ -140,10 +131,6 @@ class PythonFile {
       if (namespace?.name === "*") return { module: namespace.module + object.text.slice(root!.text.length), name: attribute.text };
     }
     return undefined;
-  }
-
-  spreadsOf(value: Value): Value[] {
-    return this.spreads.get(value) ?? [];
   }
 
   /** Keyword arguments' values (also those a half-typed call leaves in an ERROR node). */
@@ -234,13 +221,7 @@ class PythonFile {
       const decorators = decorated ? parts(decorated).filter((d) => d.type === "decorator").map((d) => d.text.replace(/^@\s*/, "")) : [];
       return { kind: "function", name: node.text, decorators, span: spanOf(value.childForFieldName("name") ?? value) };
     }
-    if (this.evaluating.has(value.startIndex)) return dynamicOf(node, this.text);
-    this.evaluating.add(value.startIndex);
-    try {
-      return this.evaluate(value, depth + 1);
-    } finally {
-      this.evaluating.delete(value.startIndex);
-    }
+    return this.evaluateBound(node, value, depth);
   }
 
   private items(node: SyntaxNode, depth: number): Value & { kind: "list" } {
@@ -310,13 +291,10 @@ class PythonFile {
     const result: Value & { kind: "call" } = { kind: "call", callee: this.text.slice(callee.startIndex, Math.min(callee.endIndex, callee.startIndex + 60)), args, keywords, expression: (dynamicOf(node, this.text) as { expression: string }).expression, span: spanOf(node) };
     if (imported) {
       result.module = imported.module;
-      if (isDeepagents(imported.module)) result.runtime = imported.name;
+      if (this.isDeepagents(imported.module)) result.runtime = imported.name;
     }
     if (spreads.length) this.spreads.set(result, spreads);
     return result;
   }
 }
 
-function isDeepagents(module: string): boolean {
-  return module === "deepagents" || module.startsWith("deepagents.");
-}

@@ -1,5 +1,6 @@
 import type { Span } from "../text";
 import { dynamicOf, MAX_DEPTH, parts, spanOf, unescape, type AgentCall } from "./calls";
+import { SourceFile, type Imported } from "./sourceFile";
 import type { SyntaxNode, SyntaxTree } from "./treeSitter";
 import type { Entry, Value } from "./values";
 
@@ -50,20 +51,9 @@ export function typeScriptCalls(tree: SyntaxTree, text: string): AgentCall[] {
   return calls;
 }
 
-interface Imported {
-  module: string;
-  /** The exported name, or `*` for a namespace (`import * as da`, `const da = require(...)`). */
-  name: string;
-}
-
-class TypeScriptFile {
-  private readonly imports = new Map<string, Imported>();
-  /** Names declared once in the file and never assigned again: their initializer. */
-  private readonly bound = new Map<string, SyntaxNode | null>();
-  private readonly spreads = new WeakMap<Value, Value[]>();
-  private readonly evaluating = new Set<number>();
-
-  constructor(root: SyntaxNode, private readonly text: string) {
+class TypeScriptFile extends SourceFile {
+  constructor(root: SyntaxNode, text: string) {
+    super(text);
     for (const statement of parts(root)) {
       if (statement.type !== "import_statement") continue;
       const source = statement.childForFieldName("source");
@@ -129,13 +119,12 @@ class TypeScriptFile {
     return arg?.type === "string" ? arg.text.slice(1, -1) : undefined;
   }
 
-  /** The exported name a callee refers to when it is deepagents' (`cda`, `da.createDeepAgent`), else undefined. */
-  runtimeName(callee: SyntaxNode): string | undefined {
-    const found = this.importOf(callee);
-    return found && isDeepagents(found.module) ? found.name : undefined;
+  /** deepagents-js is `deepagents` and its subpath exports (`deepagents/...`). */
+  protected isDeepagents(module: string): boolean {
+    return module === "deepagents" || module.startsWith("deepagents/");
   }
 
-  private importOf(callee: SyntaxNode): Imported | undefined {
+  protected importOf(callee: SyntaxNode): Imported | undefined {
     if (callee.type === "identifier") {
       const found = this.imports.get(callee.text);
       return found && found.name !== "*" ? found : undefined;
@@ -147,10 +136,6 @@ class TypeScriptFile {
       if (namespace?.name === "*" && property) return { module: namespace.module, name: property.text };
     }
     return undefined;
-  }
-
-  spreadsOf(value: Value): Value[] {
-    return this.spreads.get(value) ?? [];
   }
 
   evaluate(node: SyntaxNode, depth: number): Value {
@@ -221,13 +206,7 @@ class TypeScriptFile {
     // Imported from another module, a parameter, a name bound twice, or a name bound without a value.
     if (!value || this.imports.has(node.text)) return dynamicOf(node, this.text);
     // A name whose value refers back to itself (`const a = [...a]`) is not known.
-    if (this.evaluating.has(value.startIndex)) return dynamicOf(node, this.text);
-    this.evaluating.add(value.startIndex);
-    try {
-      return this.evaluate(value, depth + 1);
-    } finally {
-      this.evaluating.delete(value.startIndex);
-    }
+    return this.evaluateBound(node, value, depth);
   }
 
   private list(node: SyntaxNode, depth: number): Value {
@@ -300,14 +279,10 @@ class TypeScriptFile {
     const result: Value & { kind: "call" } = { kind: "call", callee: this.text.slice(callee.startIndex, Math.min(callee.endIndex, callee.startIndex + 60)), args, keywords: [], expression: (dynamicOf(node, this.text) as { expression: string }).expression, span: spanOf(node) };
     if (imported) {
       result.module = imported.module;
-      if (isDeepagents(imported.module)) result.runtime = imported.name;
+      if (this.isDeepagents(imported.module)) result.runtime = imported.name;
     }
     return result;
   }
-}
-
-function isDeepagents(module: string): boolean {
-  return module === "deepagents" || module.startsWith("deepagents/");
 }
 
 export type { Span };

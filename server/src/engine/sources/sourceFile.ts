@@ -1,0 +1,54 @@
+import { dynamicOf } from "./calls";
+import type { SyntaxNode } from "./treeSitter";
+import type { Value } from "./values";
+
+/** Where a name of the file comes from, when an import binds it. */
+export interface Imported {
+  module: string;
+  /** The imported name, or `*` for a module or namespace (`import deepagents as da`, `import * as da`). */
+  name: string;
+}
+
+/**
+ * What the two language front ends (typescript.ts, python.ts) share: the file's imports and the names bound once
+ * in it, the values spread into lists, and evaluating a bound name's value with a guard against a name whose value
+ * refers back to itself. Each front end reads its own syntax into these maps and evaluates its own expressions.
+ */
+export abstract class SourceFile {
+  protected readonly imports = new Map<string, Imported>();
+  /** Names bound once in the file and never again: their value (`null`: bound twice, or without a value). */
+  protected readonly bound = new Map<string, SyntaxNode | null>();
+  protected readonly spreads = new WeakMap<Value, Value[]>();
+  private readonly evaluating = new Set<number>();
+
+  constructor(protected readonly text: string) {}
+
+  abstract evaluate(node: SyntaxNode, depth: number): Value;
+
+  /** The import a callee names (`cda`, `da.create_deep_agent`), if any. */
+  protected abstract importOf(callee: SyntaxNode): Imported | undefined;
+
+  /** Whether a module is deepagents itself or one of its submodules. */
+  protected abstract isDeepagents(module: string): boolean;
+
+  /** The runtime's name a callee refers to when it is deepagents' (`cda` → `createDeepAgent`), else undefined. */
+  runtimeName(callee: SyntaxNode): string | undefined {
+    const found = this.importOf(callee);
+    return found && this.isDeepagents(found.module) ? found.name : undefined;
+  }
+
+  spreadsOf(value: Value): Value[] {
+    return this.spreads.get(value) ?? [];
+  }
+
+  /** The value a name is bound to, evaluated; a name whose value refers back to itself (`a = [*a]`) is not known. */
+  protected evaluateBound(name: SyntaxNode, value: SyntaxNode, depth: number): Value {
+    if (this.evaluating.has(value.startIndex)) return dynamicOf(name, this.text);
+    this.evaluating.add(value.startIndex);
+    try {
+      return this.evaluate(value, depth + 1);
+    } finally {
+      this.evaluating.delete(value.startIndex);
+    }
+  }
+}
