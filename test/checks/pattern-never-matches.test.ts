@@ -120,7 +120,7 @@ test("fuzz: random patterns it reports match nothing in a universe of canonical 
 });
 
 test("fix: collapse `//`, turn a trailing slash into `/**`; the finding goes, no new error", () => {
-  for (const [before, after] of [["/workspace/", "/workspace/**"], ["/secrets//**", "/secrets/**"], ["/x/**/", "/x/**"], ["/**/", "/**"], ["/a//b/", "/a/b/**"]]) {
+  for (const [before, after] of [["/workspace/", "/workspace/**"], ["/secrets//**", "/secrets/**"], ["/x/**/", "/x/**"], ["/**/", "/**"], ["/a//b/", "/a/b/**"]] as const) {
     const text = rules(JSON.stringify(before));
     const [finding] = findings(text, CODE);
     assert.equal(finding!.fixes!.length, 1);

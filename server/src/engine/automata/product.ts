@@ -248,7 +248,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
           const part = pool[o + 1 + i]!;
           for (let x = parts.trackStart[part]!, end = parts.trackStart[part + 1]!; x < end; x++) {
             const track = parts.tracks[x]!;
-            matchedBits[track >> 5] |= 1 << (track & 31);
+            matchedBits[track >> 5]! |= 1 << (track & 31);
           }
         }
         matchedCount = 0;
@@ -274,7 +274,7 @@ export function exploreProduct(tracks: readonly (readonly Table[])[], required: 
         const part = pool[o + 1 + i]!;
         for (let x = parts.columnStart[part]!, end = parts.columnStart[part + 1]!; x < end; x++) {
           const column = parts.columns[x]!;
-          wantedBits[column >> 5] |= 1 << (column & 31);
+          wantedBits[column >> 5]! |= 1 << (column & 31);
         }
       }
       let wantedCount = 0;

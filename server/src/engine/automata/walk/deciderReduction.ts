@@ -84,7 +84,7 @@ export function sameFuture(space: StateSpace, requiredCount: number, owners: rea
     for (let g = baseOf[e]!; g < baseOf[e + 1]!; g++) {
       const k = sketch[g]!;
       if (mask <= 0 || (claimedBy[k]! & mask) !== 0) exact[k] = 1;
-      claimedBy[k] |= mask;
+      claimedBy[k]! |= mask;
     }
   }
   // The same per state, read once per table of every new tuple.
@@ -146,7 +146,7 @@ export function sameFuture(space: StateSpace, requiredCount: number, owners: rea
       if (seenIn[id] === stamp) {
         const group = groupAt[id]!;
         if (mask <= 0 || groupMask[group]! <= 0 || (groupMask[group]! & mask) !== 0) contested = true;
-        groupMask[group] |= mask;
+        groupMask[group]! |= mask;
         groupOfEntry[i] = group;
         groupSize[group]!++;
       } else {
