@@ -6,7 +6,8 @@
 //   dist/engine.js          the engine, once, for all three: parser, schema, model, runtimes, checks, jsonc-parser,
 //                           picomatch
 //   dist/analysis.js        the exact rule analysis (automata, refa: half of all the code), loaded with require()
-//                           only when an analysis runs (server/src/engine/analysisLoader.ts)
+//                           only when an analysis runs (server/src/engine/analysisLoader.ts); refa's Unicode
+//                           range tables written compactly (scripts/compactTables.mjs)
 //   dist/client.js          the VS Code extension's entry: registers commands, nothing else
 //   dist/client-session.js  the rest of the client (vscode-languageclient), loaded after activation
 //   dist/client-testing.js  Test Explorer for dry-run scenarios, loaded with the session
@@ -24,6 +25,7 @@
 // default, is accepted for older scripts).
 import { build } from "esbuild";
 import { nodeBundleOptions } from "./scripts/esbuildOptions.mjs";
+import { compactRefaTables } from "./scripts/compactTables.mjs";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -132,7 +134,7 @@ const options = (name) => ({ ...common, entryPoints: [ENTRIES[name].entry], ...(
 // Pass 1: every entry alone.
 const alone = {};
 for (const name of Object.keys(ENTRIES)) {
-  const result = await build({ ...options(name), outfile: "pass1.js", write: false, metafile: true, minify: false, plugins: [lazy, treeSitterGlue] });
+  const result = await build({ ...options(name), outfile: "pass1.js", write: false, metafile: true, minify: false, plugins: [lazy, treeSitterGlue, compactRefaTables] });
   alone[name] = inputsOf(result);
 }
 const assigned = new Set();
@@ -166,7 +168,7 @@ for (const group of GROUPS) {
 for (const name of Object.keys(ENTRIES)) {
   const shares = GROUPS.filter((g) => g.entries.includes(name)).map((g) => useShared(g.table, g.shared));
   const banner = ENTRIES[name].banner ? { banner: ENTRIES[name].banner } : {};
-  const result = await build({ ...options(name), outfile: `${outdir}/${name}.js`, write: false, metafile: true, plugins: [lazy, treeSitterGlue, ...shares], ...banner });
+  const result = await build({ ...options(name), outfile: `${outdir}/${name}.js`, write: false, metafile: true, plugins: [lazy, treeSitterGlue, compactRefaTables, ...shares], ...banner });
   outputs[name] = keep(result);
 }
 

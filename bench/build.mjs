@@ -5,6 +5,7 @@
 // which cost the engine 5–10 % of its time in section 2; so each side is timed as it ships.
 import { build } from "esbuild";
 import { nodeBundleOptions } from "../scripts/esbuildOptions.mjs";
+import { compactRefaTables } from "../scripts/compactTables.mjs";
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -36,5 +37,5 @@ await build({
   outfile: "bench/run.bundle.js",
   // Readable stack traces if the benchmark fails; minifying changes names, not speed.
   minify: false,
-  plugins: [harnessPaths],
+  plugins: [harnessPaths, compactRefaTables],
 });
