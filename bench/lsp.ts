@@ -302,8 +302,9 @@ const extension = require(${JSON.stringify(clientBundle)});
 const t1 = performance.now();
 const result = extension.activate(context);
 const t2 = performance.now();
-Promise.resolve(result.ready).catch(() => {});
-// The session (vscode-languageclient) loads on the turn after activate; this runs after it.
+// The language client starts only when something needs it (a config in the workspace, a command): start it as a
+// command does. The session (vscode-languageclient) loads on the turn after; this runs after it.
+Promise.resolve(result.start ? result.start() : result.ready).catch(() => {});
 setImmediate(() => setImmediate(() => {
   const t3 = performance.now();
   process.stdout.write(JSON.stringify({ load: t1 - t0, activate: t2 - t1, session: t3 - t2 }));
