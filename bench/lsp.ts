@@ -296,7 +296,7 @@ vscode.version = "1.139.1"; // vscode-languageclient checks it against its engin
 const original = Module._load;
 Module._load = function (request, ...rest) { return request === "vscode" ? vscode : original.call(this, request, ...rest); };
 // The process exits as soon as the session is loaded; whatever its start() began ends with it.
-const context = { subscriptions: [], asAbsolutePath: (p) => require("path").join(${JSON.stringify(ROOT)}, p), extensionPath: ${JSON.stringify(ROOT)} };
+const context = { subscriptions: [], workspaceState: { get: () => undefined, update: () => Promise.resolve() }, asAbsolutePath: (p) => require("path").join(${JSON.stringify(ROOT)}, p), extensionPath: ${JSON.stringify(ROOT)} };
 const t0 = performance.now();
 const extension = require(${JSON.stringify(clientBundle)});
 const t1 = performance.now();

@@ -5,7 +5,8 @@
  * it: a config, dry-run or DeerFlow file in the workspace, an open TypeScript/JavaScript/Python document that names
  * `deepagents` (startWhen.ts: text tests, no parse), or a command. The extension activates on those languages, so
  * in a workspace whose source files never name the runtime it stays at that: no server process, no grammar, no
- * diagnostic. A command run before the session is there waits for it.
+ * diagnostic. A workspace where it was needed before starts it at once. A command run before the session is there
+ * waits for it.
  */
 import * as vscode from "vscode";
 import { Commands } from "../../server/src/commands";
@@ -60,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): AgentSandboxApi {
     if (session) return current;
     session = current;
     for (const d of watching.splice(0)) d.dispose();
+    void context.workspaceState.update(STARTED_HERE, true);
     // On the next turn of the event loop, so that a start during activation does not make activation wait for it.
     setImmediate(() => {
       try {
@@ -109,10 +111,19 @@ export function activate(context: vscode.ExtensionContext): AgentSandboxApi {
       if (needed) void start();
     }),
   );
+  // A workspace where the server was needed before gets it at once, as the config opened first gets its lenses
+  // and diagnostics without waiting for the search below. Whether it still needs it is checked, for the next time.
+  const remembered = context.workspaceState.get<boolean>(STARTED_HERE) === true;
+  if (remembered) void start();
   // The documents already open and the workspace's files: after activation returns, since a search takes a while.
   setImmediate(() => {
+    const openNeedsServer = vscode.workspace.textDocuments.some(needsServer);
+    if (remembered) {
+      if (!openNeedsServer) void workspaceNeedsServer().then((needed) => void (needed || context.workspaceState.update(STARTED_HERE, false)), () => undefined);
+      return;
+    }
     if (session) return;
-    if (vscode.workspace.textDocuments.some(needsServer)) return void start();
+    if (openNeedsServer) return void start();
     const search = () => void workspaceNeedsServer().then((needed) => needed && void start(), () => undefined);
     search();
     const configs = vscode.workspace.createFileSystemWatcher(CONFIG_FILES, false, true, true);
@@ -167,6 +178,8 @@ async function workspaceNeedsServer(): Promise<boolean> {
   for (const uri of await vscode.workspace.findFiles(DEERFLOW_FILES, EXCLUDED, DEERFLOW_FILES_READ)) if (await fileIsDeerFlow(uri)) return true;
   return false;
 }
+/** The workspace's memory that the server was started in it (`context.workspaceState`). */
+const STARTED_HERE = "agentSandbox.startedHere";
 /** How many files named like DeerFlow's the workspace search reads before it gives up (another program's config.yaml is common). */
 const DEERFLOW_FILES_READ = 20;
 

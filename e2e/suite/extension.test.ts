@@ -446,7 +446,7 @@ describe("createDeepAgent and create_deep_agent calls in source files", () => {
     const fix = await quickFix(doc.uri, set, 'Change to ["ls","read_file"]');
     assert.ok(await vscode.workspace.applyEdit(fix.edit!));
     try {
-      assert.match(doc.getText(), /middleware=\[FilesystemMiddleware\(tools=\["ls", "read_file"\]\)\],/);
+      assert.match(doc.getText(), /^researcher = FilesystemMiddleware\(tools=\["ls", "read_file"\]\)$/m);
       await until("tools-not-list to go", () => (!codes(doc.uri).includes("tools-not-list") ? true : undefined));
       assert.match(await hoverText(doc, "create_deep_agent("), /\*\*main\*\*: 3 of 9 tools visible/);
     } finally {
