@@ -15,7 +15,7 @@ import { ClientCommands, DEERFLOW_DOCUMENTS, LANGUAGES, PREVIEW_SCHEME, SOURCE_L
 import type { MapArgs } from "./capabilityMap";
 import type { CreateSampleArgs } from "./sample";
 import type { ExplainArgs, Session } from "./session";
-import { CONFIG_FILES, DEERFLOW_FILES, EXCLUDED, isDeerFlowFile, isDeerFlowName, namesRuntime } from "./startWhen";
+import { CONFIG_FILES, DEERFLOW_FILES, editNamesRuntime, EXCLUDED, isDeerFlowFile, isDeerFlowName, namesRuntime } from "./startWhen";
 import type { ScenarioTests } from "./testing";
 
 export interface AgentSandboxApi {
@@ -162,14 +162,6 @@ function needsServer(document: vscode.TextDocument): boolean {
   if (LANGUAGES.includes(document.languageId)) return true;
   if (isSource(document)) return namesRuntime(document.getText());
   return isDeerFlowDocument(document) && isDeerFlowFile(document.uri.path, document.getText());
-}
-
-/** Whether the lines an edit wrote name the runtime (a name never spans lines). */
-function editNamesRuntime(document: vscode.TextDocument, change: vscode.TextDocumentContentChangeEvent): boolean {
-  const first = change.range.start.line;
-  const last = Math.min(document.lineCount - 1, first + (change.text.match(/\n/g)?.length ?? 0));
-  for (let line = first; line <= last; line++) if (namesRuntime(document.lineAt(line).text)) return true;
-  return false;
 }
 
 /** A config or scenario anywhere in the workspace, or a DeerFlow file (a few named so are read to tell). */

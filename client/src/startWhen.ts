@@ -19,6 +19,27 @@ export function namesRuntime(text: string): boolean {
   return text.includes("deepagents");
 }
 
+/** The little of a VS Code document and of an edit to it that `editNamesRuntime` reads. */
+export interface EditedDocument {
+  readonly lineCount: number;
+  lineAt(line: number): { readonly text: string };
+}
+export interface Edit {
+  readonly range: { readonly start: { readonly line: number } };
+  readonly text: string;
+}
+
+/**
+ * Whether an edit made the document name the runtime: only the lines the edit wrote are read (a name never spans
+ * lines), so typing in a long file that does not use deepagents costs a line or two per keystroke.
+ */
+export function editNamesRuntime(document: EditedDocument, edit: Edit): boolean {
+  const first = edit.range.start.line;
+  const last = Math.min(document.lineCount - 1, first + (edit.text.match(/\n/g)?.length ?? 0));
+  for (let line = first; line <= last; line++) if (namesRuntime(document.lineAt(line).text)) return true;
+  return false;
+}
+
 /**
  * Whether a file named config.yaml / config.yml / SKILL.md is DeerFlow's, as the server decides it
  * (server/src/engine/deerflow/fileNames.ts `isDeerFlowText`; test/client/startWhen.test.ts holds the two to the

@@ -1,7 +1,7 @@
 /** The client's cheap tests for starting the language server (client/src/startWhen.ts: plain text, no VS Code). */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { isDeerFlowFile, isDeerFlowName, namesRuntime } from "../../client/src/startWhen";
+import { editNamesRuntime, isDeerFlowFile, isDeerFlowName, namesRuntime } from "../../client/src/startWhen";
 import { isDeerFlowText } from "../../server/src/engine/deerflow/fileNames";
 import { mayCallRuntime } from "../../server/src/engine/sources";
 
@@ -45,4 +45,18 @@ test("a file named like DeerFlow's needs the server exactly when the server chec
     [true, true, true, true, true, false, false, false, true, true, true, false, false, false, false, false],
   );
   assert.deepEqual(["config.yaml", "dir/config.yml", "SKILL.md", "skill.md", "config.json", "my-config.yaml"].map(isDeerFlowName), [true, true, true, false, false, false]);
+});
+
+test("an edit needs the server when a line it wrote names deepagents, read from the document after the edit", () => {
+  const documentOf = (text: string) => {
+    const lines = text.split("\n");
+    return { lineCount: lines.length, lineAt: (line: number) => ({ text: lines[line]! }) };
+  };
+  const after = documentOf('import os\nfrom deepagents import create_deep_agent\nprint("deepagents")\n');
+  // The last character of the import typed on line 1; a paste of two lines from line 0; an edit on line 0 only.
+  assert.equal(editNamesRuntime(after, { range: { start: { line: 1 } }, text: "s" }), true);
+  assert.equal(editNamesRuntime(after, { range: { start: { line: 0 } }, text: "import os\nfrom deepagents" }), true);
+  assert.equal(editNamesRuntime(after, { range: { start: { line: 0 } }, text: "o" }), false);
+  // A line beyond the document (an edit at the very end) is not read.
+  assert.equal(editNamesRuntime(documentOf("x = 1"), { range: { start: { line: 0 } }, text: "\n\n\n" }), false);
 });
