@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # End-to-end tests of the extension in a real VS Code (code-server) driven by Debian chromium, offline: only the npm
 # registry and Debian's apt repositories are used (../shared/vscode-e2e.md). Run after `npm ci`.
-#   1. a mocha suite inside code-server's Node extension host (the extension loaded from this folder);
+#   1. a mocha suite inside code-server's Node extension host (the extension loaded from this folder), in a
+#      workspace with configs, then one in a workspace of plain source files (the server must not start there);
 #   2. a UI smoke test against the packaged .vsix, in a normal window.
-# Tools are cached under $HOME/.cache/vscode-e2e, keyed by version. Exit code 0 only when both pass.
+# Tools are cached under $HOME/.cache/vscode-e2e, keyed by version. Exit code 0 only when all three pass.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")" && pwd)
 CS_VERSION=4.139.1            # code-server = VS Code 1.139.1; needs Node 24
@@ -76,11 +77,20 @@ ext_status=0
 EXT_DEV_PATH="$ROOT" EXT_TESTS_PATH="$ROOT/e2e/out/index.js" node "$ROOT/e2e/run-ext-tests.js" || ext_status=$?
 stop_cs
 
+# 5b. the same in a workspace of plain Python and TypeScript files: the server starts only for a file that calls
+#     deepagents (a fresh code-server, so that no server process of the run before is left to be counted).
+rm -rf "$RUN/plain"; cp -r "$ROOT/e2e/fixtures/plain" "$RUN/plain"
+start_cs --vscode-option enable-smoke-test-driver
+t "extension-host tests, plain workspace"
+lazy_status=0
+WS_FILE="$RUN/plain/plain.code-workspace" EXT_DEV_PATH="$ROOT" EXT_TESTS_PATH="$ROOT/e2e/out/lazyIndex.js" node "$ROOT/e2e/run-ext-tests.js" || lazy_status=$?
+stop_cs
+
 # 6. UI smoke test against the installed .vsix, in a normal window
 fresh_workspace
 start_cs
 t "UI smoke test"
 ui_status=0
 SHOT="$ARTIFACTS/ui-smoke.png" IMAGES_DIR="${E2E_IMAGES:-$ARTIFACTS}" node "$ROOT/e2e/ui-smoke.js" || ui_status=$?
-t "e2e done (extension host: exit $ext_status, UI: exit $ui_status)"
-[ "$ext_status" -eq 0 ] && [ "$ui_status" -eq 0 ]
+t "e2e done (extension host: exit $ext_status, plain workspace: exit $lazy_status, UI: exit $ui_status)"
+[ "$ext_status" -eq 0 ] && [ "$lazy_status" -eq 0 ] && [ "$ui_status" -eq 0 ]

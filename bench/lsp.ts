@@ -296,14 +296,15 @@ vscode.version = "1.139.1"; // vscode-languageclient checks it against its engin
 const original = Module._load;
 Module._load = function (request, ...rest) { return request === "vscode" ? vscode : original.call(this, request, ...rest); };
 // The process exits as soon as the session is loaded; whatever its start() began ends with it.
-const context = { subscriptions: [], asAbsolutePath: (p) => require("path").join(${JSON.stringify(ROOT)}, p), extensionPath: ${JSON.stringify(ROOT)} };
+const context = { subscriptions: [], workspaceState: { get: () => undefined, update: () => Promise.resolve() }, asAbsolutePath: (p) => require("path").join(${JSON.stringify(ROOT)}, p), extensionPath: ${JSON.stringify(ROOT)} };
 const t0 = performance.now();
 const extension = require(${JSON.stringify(clientBundle)});
 const t1 = performance.now();
 const result = extension.activate(context);
 const t2 = performance.now();
-Promise.resolve(result.ready).catch(() => {});
-// The session (vscode-languageclient) loads on the turn after activate; this runs after it.
+// The language client starts only when something needs it (a config in the workspace, a command): start it as a
+// command does. The session (vscode-languageclient) loads on the turn after; this runs after it.
+Promise.resolve(result.start ? result.start() : result.ready).catch(() => {});
 setImmediate(() => setImmediate(() => {
   const t3 = performance.now();
   process.stdout.write(JSON.stringify({ load: t1 - t0, activate: t2 - t1, session: t3 - t2 }));

@@ -1,6 +1,6 @@
 // Bundles the e2e suite (TypeScript) for the extension host: `vscode` and `mocha` stay external.
 import { build } from "esbuild";
-for (const name of ["index", "extension.test"]) {
+for (const name of ["index", "lazyIndex", "extension.test", "lazyStart.test"]) {
   await build({
     entryPoints: [new URL(`./suite/${name}.ts`, import.meta.url).pathname],
     outfile: new URL(`./out/${name}.js`, import.meta.url).pathname,

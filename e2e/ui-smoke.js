@@ -112,6 +112,16 @@ const MAP_SHOTS = process.env.MAP_SHOTS || require("node:path").dirname(SHOT);
     lap("test explorer done");
     await palette("View: Close All Editors");
     await capabilityMap(page, check);
+    lap("capability map done");
+
+    // createDeepAgent / create_deep_agent where they are written: squiggles, the Problems panel, the hover on the call.
+    await sourceFile(page, check, palette, {
+      file: "agent.ts", call: "createDeepAgent", codes: ["subagent-escalation", "path-not-absolute"], hover: "writer: 7 of 8 tools visible", shot: `${IMAGES}/source-typescript.png`,
+    });
+    lap("TypeScript file");
+    await sourceFile(page, check, palette, {
+      file: "agent.py", call: "create_deep_agent", codes: ["tools-not-list", "path-not-absolute", "middleware-drops-permissions"], hover: "main: 8 of 9 tools visible", shot: `${IMAGES}/source-python.png`,
+    });
     lap("done");
   } catch (e) {
     check(false, e.message.split("\n")[0]);
@@ -177,4 +187,60 @@ async function capabilityMap(page, check) {
   await page.waitForTimeout(400);
   await page.locator(".part.sidebar").screenshot({ path: `${MAP_SHOTS}/capability-map-explorer.png` });
   await pane.screenshot({ path: `${MAP_SHOTS}/capability-map-view.png` });
+}
+
+/**
+ * A source file with mistakes, opened like a person would: its squiggles, its findings in the Problems panel (filtered
+ * to the file), the hover on the call with the effective tools of its agents; a screenshot of all three.
+ */
+async function sourceFile(page, check, palette, { file, call, codes, hover, shot }) {
+  await palette("View: Close All Editors");
+  await page.keyboard.press("Control+P");
+  await page.waitForSelector(".quick-input-widget input", { state: "visible" });
+  await page.keyboard.type(`src/${file}`);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: file }).first().waitFor({ timeout: 60000 });
+  await page.keyboard.press("Enter");
+  await page.locator(".tab.active", { hasText: file }).first().waitFor({ timeout: 60000 });
+  await page.waitForSelector(".editor-instance .squiggly-warning, .editor-instance .squiggly-error", { timeout: 60000 });
+  await palette("Problems: Focus on Problems View");
+  const filter = page.locator(".markers-panel-container .monaco-inputbox input, .viewpane-filter input").first();
+  await filter.waitFor({ timeout: 60000 });
+  await filter.fill(file);
+  const panel = page.locator(".markers-panel");
+  let problems = "";
+  for (let i = 0; i < 300 && !codes.every((c) => problems.includes(c)); i++) {
+    await page.waitForTimeout(200);
+    problems = await panel.innerText();
+  }
+  check(codes.every((c) => problems.includes(c)), `the Problems panel lists ${file}'s findings (${codes.join(", ")})`);
+  // Back in the editor: hover the name of the call.
+  await page.locator(".editor-instance .view-lines").first().click();
+  // The name on the line that calls it (`name(`), measured as a text range: the theme may split or merge its tokens.
+  const box = await page.evaluate((name) => {
+    const line = [...document.querySelectorAll(".editor-instance .view-line")].find((l) => l.textContent.includes(`${name}(`));
+    const walker = line && document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+    for (let node = walker?.nextNode(); node; node = walker.nextNode()) {
+      const at = node.textContent.indexOf(name);
+      if (at < 0) continue;
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + name.length);
+      const r = range.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
+    }
+    return null;
+  }, call);
+  if (!box) throw new Error(`no call of ${call} on screen`);
+  await page.mouse.move(box.x + box.width / 2 - 4, box.y + box.height / 2);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const shown = page.locator(".monaco-hover:visible", { hasText: "the agent this call builds" }).first();
+  await shown.waitFor({ timeout: 60000 });
+  check((await shown.innerText()).includes(hover), `the hover on ${call} shows the effective tools (${hover})`);
+  await page.waitForTimeout(600);
+  await page.screenshot({ path: shot });
+  await page.mouse.move(5, 5);
+  await page.keyboard.press("Escape");
+  await filter.fill("");
+  // The keyboard back to the editor: keys typed next (the Command Palette's F1) must not land in the filter box.
+  await page.locator(".editor-instance .view-lines").first().click();
 }

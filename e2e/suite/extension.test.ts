@@ -1,7 +1,8 @@
 /**
  * The extension in a real VS Code (code-server's Node extension host): activation, diagnostics with per-folder
  * settings in a multi-root workspace, hovers, completion, code actions, outline, folding, formatting, code lenses,
- * the three commands, the language status data, and files changed outside the editor.
+ * the three commands, the language status data, files changed outside the editor, and createDeepAgent /
+ * create_deep_agent calls in TypeScript and Python files (diagnostics, quick fixes, the hover on the call).
  */
 import assert from "node:assert/strict";
 import { rmSync, writeFileSync } from "node:fs";
@@ -381,5 +382,77 @@ describe("The capability map and the sample config", () => {
     assert.deepEqual(again.written, []);
     assert.equal(again.kept.length, 8);
     assert.match(new TextDecoder().decode(await vscode.workspace.fs.readFile(starter)), /"\/workspace\/docs\/\*\*"/);
+  });
+});
+
+describe("createDeepAgent and create_deep_agent calls in source files", () => {
+  const source = (name: string) => vscode.Uri.joinPath((vscode.workspace.workspaceFolders ?? [])[0]!.uri, "src", name);
+  const hoverText = async (doc: vscode.TextDocument, snippet: string) => {
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>("vscode.executeHoverProvider", doc.uri, positionOf(doc, snippet, 3));
+    return hovers.flatMap((h) => h.contents.map((c) => (typeof c === "string" ? c : c.value))).join("\n");
+  };
+  const diagnostic = (uri: vscode.Uri, code: string) => vscode.languages.getDiagnostics(uri).find((d) => d.source === "agent-sandbox" && (d.code as { value: string }).value === code);
+  const quickFix = async (uri: vscode.Uri, d: vscode.Diagnostic, title: string) => {
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>("vscode.executeCodeActionProvider", uri, d.range, vscode.CodeActionKind.QuickFix.value);
+    const fix = actions.find((a) => a.title === title);
+    assert.ok(fix, actions.map((a) => a.title).join(", "));
+    return fix;
+  };
+
+  it("TypeScript: a subagent regaining write_file and a relative path, at the source spans; the quick fix makes the path absolute", async () => {
+    const doc = await vscode.workspace.openTextDocument(source("agent.ts"));
+    assert.equal(doc.languageId, "typescript");
+    await vscode.window.showTextDocument(doc);
+    await until("diagnostics of agent.ts", () => (codes(doc.uri).length >= 3 ? true : undefined));
+    assert.deepEqual(codes(doc.uri).sort(), ["path-not-absolute", "subagent-escalation", "subagent-escalation"]);
+    const regains = vscode.languages.getDiagnostics(doc.uri).find((d) => /can use write_file/.test(d.message))!;
+    assert.ok(regains, "the subagent regains write_file");
+    assert.equal(doc.getText(regains.range), '"writer"');
+    const relative = diagnostic(doc.uri, "path-not-absolute")!;
+    assert.equal(doc.getText(relative.range), '"secrets/**"');
+    const fix = await quickFix(doc.uri, relative, 'Make it absolute: "/secrets/**"');
+    assert.ok(await vscode.workspace.applyEdit(fix.edit!));
+    try {
+      assert.match(doc.getText(), /permissions: \[\{ operations: \["read"\], paths: \["\/secrets\/\*\*"\], mode: "deny" \}\],/);
+      await until("path-not-absolute to go", () => (!codes(doc.uri).includes("path-not-absolute") ? true : undefined));
+    } finally {
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand("undo");
+    }
+    assert.match(doc.getText(), /paths: \["secrets\/\*\*"\]/);
+    await until("path-not-absolute to come back after undo", () => (codes(doc.uri).includes("path-not-absolute") ? true : undefined));
+  });
+
+  it("TypeScript: the hover on the call shows the effective tools of each agent it builds", async () => {
+    const doc = await vscode.workspace.openTextDocument(source("agent.ts"));
+    const text = await hoverText(doc, "createDeepAgent({");
+    assert.match(text, /\*\*Agent Sandbox\*\*: the agent this call builds \(deepagents-js 1\.14\.1\)/);
+    assert.match(text, /\*\*main\*\*: 4 of 9 tools visible/);
+    assert.match(text, /`write_file`, `edit_file`, `delete`, `glob`, `execute` \(allowlist\)/);
+    assert.match(text, /\*\*writer\*\*: 7 of 8 tools visible/);
+  });
+
+  it("Python: a set of tools, a relative path, a middleware without the rules; the quick fix writes the set as a list, and the hover follows", async () => {
+    const doc = await vscode.workspace.openTextDocument(source("agent.py"));
+    assert.equal(doc.languageId, "python");
+    await vscode.window.showTextDocument(doc);
+    await until("diagnostics of agent.py", () => (codes(doc.uri).length >= 3 ? true : undefined));
+    assert.deepEqual(codes(doc.uri).sort(), ["middleware-drops-permissions", "path-not-absolute", "tools-not-list"]);
+    assert.equal(doc.getText(diagnostic(doc.uri, "path-not-absolute")!.range), '"secrets/**"');
+    const set = diagnostic(doc.uri, "tools-not-list")!;
+    assert.equal(doc.getText(set.range), '{"read_file", "ls"}');
+    // The set keeps all eight tools.
+    assert.match(await hoverText(doc, "create_deep_agent("), /\*\*main\*\*: 8 of 9 tools visible/);
+    const fix = await quickFix(doc.uri, set, 'Change to ["ls","read_file"]');
+    assert.ok(await vscode.workspace.applyEdit(fix.edit!));
+    try {
+      assert.match(doc.getText(), /^researcher = FilesystemMiddleware\(tools=\["ls", "read_file"\]\)$/m);
+      await until("tools-not-list to go", () => (!codes(doc.uri).includes("tools-not-list") ? true : undefined));
+      assert.match(await hoverText(doc, "create_deep_agent("), /\*\*main\*\*: 3 of 9 tools visible/);
+    } finally {
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand("undo");
+    }
+    assert.match(doc.getText(), /tools=\{"read_file", "ls"\}/);
   });
 });

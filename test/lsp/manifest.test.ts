@@ -47,7 +47,9 @@ describe("extension manifest", () => {
       "workspaceContains:**/config.yaml",
       "workspaceContains:**/config.yml",
       "workspaceContains:**/SKILL.md",
-      // createDeepAgent / create_deep_agent calls are read where they are written (the source front ends).
+      // createDeepAgent / create_deep_agent calls are read where they are written (the source front ends). The
+      // extension activates on these languages but starts the server only once a document names deepagents
+      // (client/src/startWhen.ts; e2e/suite/lazyStart.test.ts shows it in VS Code).
       "onLanguage:typescript",
       "onLanguage:typescriptreact",
       "onLanguage:javascript",
