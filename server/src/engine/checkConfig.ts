@@ -198,7 +198,21 @@ export function checkBuiltModel(model: ConfigModel, text: string, options: Check
   runChecks(model, text, options, findings, skipped, new FixRendering(renderer));
   skipped.sort((a, b) => a.span.start - b.span.start || byCodePoints(a.what, b.what));
   if ((options.analysis || options.analysisOnly) && model) skipped.push(...exactAnalysis().skippedAnalyses(model));
-  return { findings, skipped };
+  return { findings: onceAtEachPlace(findings), skipped };
+}
+
+/**
+ * In source, one value can stand in two places of the model (`const rules = [...]` given as `permissions` and
+ * again to a subagent): a check then finds the same thing twice at the one span the value has. Said once.
+ */
+function onceAtEachPlace(findings: Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    const key = `${f.code}\u0000${f.span.start}\u0000${f.span.end}\u0000${f.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 export { compareFindings, usesCrlf } from "./suppressions";
