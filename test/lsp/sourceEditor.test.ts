@@ -114,6 +114,30 @@ describe("source files in the editor (pull)", () => {
     assert.deepEqual(unmapped!.agents, ["main", "general-purpose", "writer"]);
   });
 
+  it("Given scenarios naming a file without a line, or a line inside a call, Then the call they run has the lens: a file's only call, the call covering the line", async () => {
+    const one = `import { createDeepAgent } from "deepagents";\nexport const a = createDeepAgent({\n  systemPrompt: "x",\n});\n`;
+    const source = session.folder.write({
+      file: "one.ts",
+      text: one,
+      files: { "whole.dryrun.jsonc": JSON.stringify({ config: "./one.ts", steps: [] }), "inside.dryrun.jsonc": JSON.stringify({ config: "./one.ts:3", steps: [] }), "other.dryrun.jsonc": JSON.stringify({ config: "./two.ts", steps: [] }) },
+    });
+    await session.client.open(source.uri, source.text, "typescript");
+    for (const name of ["whole", "inside", "other"]) {
+      const uri = pathToFileURL(join(source.folder, `${name}.dryrun.jsonc`)).href;
+      await session.client.open(uri, JSON.stringify({ config: name === "whole" ? "./one.ts" : name === "inside" ? "./one.ts:3" : "./two.ts", steps: [] }), "agent-sandbox-dryrun");
+    }
+    const titles = (await lensesOf(source.uri)).filter((l) => l.command?.command === Commands.runScenario).map((l) => [l.range.start.line, l.command!.title]);
+    assert.deepEqual(titles, [
+      [1, "Dry run: inside.dryrun.jsonc"],
+      [1, "Dry run: whole.dryrun.jsonc"],
+    ]);
+    // A file of two calls named without a line: the scenario names no call (it cannot run), so no lens.
+    const two = session.folder.write({ file: "two.ts", text: TWO_CALLS, files: { "vague.dryrun.jsonc": JSON.stringify({ config: "./two.ts", steps: [] }) } });
+    await session.client.open(two.uri, two.text, "typescript");
+    await session.client.open(pathToFileURL(join(two.folder, "vague.dryrun.jsonc")).href, JSON.stringify({ config: "./two.ts", steps: [] }), "agent-sandbox-dryrun");
+    assert.deepEqual((await lensesOf(two.uri)).filter((l) => l.command?.command === Commands.runScenario), []);
+  });
+
   it("Given a source file, When asking for agents, tools, the prompt and a decision, Then the call the line picks answers", async () => {
     const given = await open("requests.ts", TWO_CALLS, "typescript");
     const second = lineOf(TWO_CALLS, "createDeepAgent({\n  permissions");

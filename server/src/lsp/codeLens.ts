@@ -40,7 +40,7 @@ function sourceLenses(analysis: Analysis, uri: string, scenarios: readonly Scena
     const place = agentLenses(analysis, agent.model, uri, lenses, line);
     place("main", agent.call.span.start);
     for (const scenario of scenarios) {
-      if (!namesCall(scenario, analysis, line)) continue;
+      if (!namesCall(scenario, analysis, agent)) continue;
       const range = { start: { line, character: 0 }, end: { line, character: 0 } };
       const args: ScenarioRunParams = { uri: scenario.uri };
       lenses.push({ range, command: { title: `Dry run: ${scenario.name}`, command: Commands.runScenario, arguments: [args] } });

@@ -641,10 +641,7 @@ connection.onRequest(
     // A source file's call maps the sample workspace of the first scenario (by name) that names the call.
     let workspace: SourceSampleWorkspace | undefined;
     const agent = analysis?.kind === "source" && fsPath ? sourceAgentAt(analysis, params.line) : undefined;
-    if (agent && fsPath) {
-      const callLine = analysis!.lines.positionAt(agent.call.span.start).line;
-      workspace = (await scenariosOfSource(fsPath)).find((s) => s.workspace && namesCall(s, analysis!, callLine))?.workspace;
-    }
+    if (agent && fsPath) workspace = (await scenariosOfSource(fsPath)).find((s) => s.workspace && namesCall(s, analysis!, agent))?.workspace;
     return capabilityMapOfConfig(analysis, fsPath, params, undefined, workspace);
   }),
 );

@@ -1,6 +1,6 @@
 /**
- * The dry-run scenarios that name a source file's call as their `config` (`"config": "./src/agent.ts"`, or
- * `"./src/agent.ts:42"` for the call that starts on line 42): the call's "Dry run" lenses, and the sample workspace
+ * The dry-run scenarios that name a source file's call as their `config` (`"config": "./src/agent.ts"` for a file
+ * with one call, or `"./src/agent.ts:42"` for the call on line 42): the call's "Dry run" lenses, and the sample workspace
  * its capability map shows (a call has none of its own; the scenario's `workspace` key gives one).
  */
 import { basename, dirname, resolve } from "node:path";
@@ -8,6 +8,7 @@ import { parseJsonc } from "../engine/config/parse";
 import { scenarioOf } from "../engine/dryrun/scenario";
 import { sourceLanguageOf } from "../engine/sources";
 import type { SourceSampleWorkspace } from "./customRequests";
+import type { SourceAgent } from "../engine/sources";
 import type { Analysis } from "./engineFacade";
 
 /** What one scenario file names. */
@@ -18,7 +19,7 @@ export interface ScenarioOfSource {
   name: string;
   /** The source file it names, absolute. */
   source: string;
-  /** The 1-based line its `config` names (`:42`); absent: the file's only (or first) call. */
+  /** The 1-based line its `config` names (`:42`: the call that covers it); absent: the file's only call. */
   line?: number;
   /** Its `workspace`, when it has one with a root (relative to the source file, as a config's is to the config). */
   workspace?: SourceSampleWorkspace;
@@ -55,11 +56,15 @@ function read(uri: string, scenarioPath: string, text: string): ScenarioOfSource
 }
 
 /**
- * Whether a scenario names the call of `analysis` (a source file) that starts on `callLine` (0-based): by its line,
- * or, when it names none, the file's first call.
+ * Whether a scenario names `agent`, a call of the source file `analysis`: with a line, the innermost call that
+ * covers it (a subagent built by its own call inside the options starts last); without one, the file's only call
+ * (a file with several calls needs the line). As the scenario checks pick the call they run.
  */
-export function namesCall(scenario: ScenarioOfSource, analysis: Analysis, callLine: number): boolean {
-  if (scenario.line !== undefined) return scenario.line === callLine + 1;
-  const first = analysis.agents?.[0];
-  return !!first && analysis.lines.positionAt(first.call.span.start).line === callLine;
+export function namesCall(scenario: ScenarioOfSource, analysis: Analysis, agent: SourceAgent): boolean {
+  const agents = analysis.agents ?? [];
+  if (scenario.line === undefined) return agents.length === 1 && agents[0] === agent;
+  const line = scenario.line - 1;
+  const lineOf = (offset: number) => analysis.lines.positionAt(offset).line;
+  const covering = agents.filter((a) => lineOf(a.call.span.start) <= line && line <= lineOf(a.call.span.end));
+  return covering.sort((a, b) => b.call.span.start - a.call.span.start)[0] === agent;
 }
