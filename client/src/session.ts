@@ -20,11 +20,11 @@ import {
   type EffectiveToolsResult,
   type ExplainResult,
   type ScenarioRunParams,
-  type ScenarioRunResult,
 } from "../../server/src/protocol";
 import { CapabilityMap } from "./capabilityMap";
 import { DEERFLOW_DOCUMENTS, LANGUAGES, PREVIEW_SCHEME, SOURCE_LANGUAGES } from "./constants";
 import { operationItems, pathInputOptions } from "./explainInput";
+import { runMarkdown } from "./runPreview";
 import { createSampleConfig, type CreateSampleArgs, type CreateSampleResult } from "./sample";
 
 export type ExplainArgs = AgentCommandArgs & { operation?: "read" | "write"; path?: string };
@@ -196,14 +196,6 @@ export class PreviewDocuments implements vscode.TextDocumentContentProvider {
       else this.open.delete(key);
     }
   }
-}
-
-/** A scenario's run as a preview: whether it passed, and its transcript (or why it could not run). */
-function runMarkdown(result: ScenarioRunResult, uri: string): string {
-  const name = uri.split("/").at(-1) ?? uri;
-  if (!result.available || !result.ran) return `# Dry run of ${name}\n\n_${result.reason ?? "The scenario did not run."}_\n`;
-  const fence = "`".repeat(Math.max(3, ...[...result.transcript.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-  return `# Dry run of ${name}: ${result.passed ? "passed" : "failed"}\n\n${fence}text\n${result.transcript}${fence}\n`;
 }
 
 /** A tab that shows a preview document: as text, or rendered (the markdown preview's title ends with the file name). */

@@ -201,6 +201,22 @@ export const agent = createDeepAgent({
     assert.deepEqual(await session.client.pullDiagnostics(given.uri), []);
   });
 
+  it("Given a comment above that silences another code already, When ignoring here, Then the code is added to that comment", async () => {
+    const text = `import { createDeepAgent } from "deepagents";
+export const agent = createDeepAgent({
+  permissions: [
+    // agent-sandbox-ignore rule-redundant
+    { operations: ["read"], paths: ["relative/**"], mode: "deny" },
+  ],
+});
+`;
+    const given = await open("ignore-more.ts", text, "typescript");
+    const { actions } = await quickFixes(given.uri);
+    const ignore = actions.find((a) => a.title === "Ignore path-not-absolute here")!;
+    assert.ok(ignore);
+    assert.equal(applied(text, given.uri, ignore), text.replace("// agent-sandbox-ignore rule-redundant", "// agent-sandbox-ignore rule-redundant path-not-absolute"));
+  });
+
   it("Given a Python finding, When ignoring it here, Then a # comment above its line silences it", async () => {
     const text = `from deepagents import create_deep_agent
 from deepagents.middleware import FilesystemMiddleware
