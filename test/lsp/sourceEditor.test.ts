@@ -261,3 +261,24 @@ export const agent = createDeepAgent({
     assert.deepEqual(again ?? [], [], "nothing safe is left to fix");
   });
 });
+
+describe("source files in the editor: scenarios on disk", () => {
+  const session = serverSession((folder) => ({ pull: true, workspaceFolders: [folder.root], initializationOptions: { scanWorkspace: true } }));
+  const text = `import { createDeepAgent } from "deepagents";\nexport const agent = createDeepAgent({ systemPrompt: "x" });\n`;
+  // On disk before the server starts: the scenario is found by the workspace scan, never opened. Its step expects
+  // what the call does not do, so that it has a finding to push (whether the run reads the call or not).
+  const scenario = JSON.stringify({ config: "./agent.ts:2", steps: [{ tool: "ls", args: { path: "/" }, expect: "permission-denied" }] });
+  const source = session.folder.write({ file: "agent.ts", text, files: { "closed.dryrun.jsonc": scenario } });
+  const scenarioUri = pathToFileURL(join(source.folder, "closed.dryrun.jsonc")).href;
+
+  it("Given a scenario on disk that names the call, When the source file is opened, Then its call has the Dry run lens", async () => {
+    const client = session.client;
+    if (!client.published.get(scenarioUri)?.diagnostics.length) await client.waitForPublish(scenarioUri, (p) => p.diagnostics.length > 0);
+    await client.open(source.uri, text, "typescript");
+    const lenses = (await client.request<CodeLens[]>("textDocument/codeLens", { textDocument: { uri: source.uri } })) ?? [];
+    assert.deepEqual(
+      lenses.filter((l) => l.command?.command === Commands.runScenario).map((l) => [l.range.start.line, l.command!.title, l.command!.arguments]),
+      [[1, "Dry run: closed.dryrun.jsonc", [{ uri: scenarioUri }]]],
+    );
+  });
+});
