@@ -78,11 +78,18 @@ describe("source files in the editor (pull)", () => {
     assert.equal(pyTools!.command!.title, "8 tools (1 value not analysed)");
   });
 
-  it("Given files without a call, When asking for lenses, Then none", async () => {
+  it("Given files without a call, When asking for lenses or fix-all, Then none", async () => {
     const ts = await open("plain.ts", `export const x = 1;\n`, "typescript");
     assert.deepEqual(await lensesOf(ts.uri), []);
     const py = await open("plain.py", `import os\n`, "python");
     assert.deepEqual(await lensesOf(py.uri), []);
+    // Nor a fix-all (a save's fix-all asks about every file of the language).
+    const fixAll = await session.client.request<CodeAction[]>("textDocument/codeAction", {
+      textDocument: { uri: ts.uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [], only: ["source.fixAll"] },
+    });
+    assert.deepEqual(fixAll ?? [], []);
   });
 
   it("Given a scenario that names the second call by its line, Then that call has a Dry run lens to run it, and its map shows the scenario's workspace", async () => {

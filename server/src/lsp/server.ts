@@ -504,7 +504,8 @@ connection.onCodeAction(
     // about one of them would find nothing to fix. Those wait for the analysis; other lightbulbs answer at once.
     let analysis = open.analysis;
     if (analysis.exact === "pending" && wantsCompleteAnalysis(params, analysis)) analysis = (await store.completeAnalysisOf(uri)) ?? analysis;
-    const fixAllInSource = analysis.kind === "source" ? () => fixAllOfSource(open.fsPath, analysis.text, settings) : undefined;
+    // A source file's fix-all: only where it calls the runtime (a save's fix-all asks about every TypeScript file).
+    const fixAllInSource = analysis.kind === "source" && analysis.agents?.length ? () => fixAllOfSource(open.fsPath, analysis.text, settings) : undefined;
     return codeActions(params, analysis, recheckerFor(open.fsPath, settings, analysis.kind), fixAllInSource);
   }),
 );

@@ -6,8 +6,8 @@ import { withTree, type SourceLanguage } from "./treeSitter";
 
 /** A source file checked, with what its parse says of its syntax (fix-all's rounds compare it). */
 interface Checked extends SourceCheckResult {
-  /** Nodes tree-sitter could not read as the language (`ERROR` and `MISSING` ones), counted. */
-  syntaxErrors: number;
+  /** Nodes tree-sitter could not read as the language (`ERROR` and `MISSING` ones), counted when first asked. */
+  syntaxErrors: () => number;
 }
 
 /**
@@ -19,14 +19,19 @@ interface Checked extends SourceCheckResult {
  * as an edit the user sees and can undo.)
  */
 export function fixAllInSource(text: string, language: SourceLanguage, options: CheckOptions = {}): { text: string; applied: AppliedFix[]; complete: boolean } {
-  const check = (t: string): Checked => ({ ...checkSourceText(t, language, options), syntaxErrors: syntaxErrors(t, language) });
+  const check = (t: string): Checked => {
+    let counted: number | undefined;
+    return { ...checkSourceText(t, language, options), syntaxErrors: () => (counted ??= syntaxErrors(t, language)) };
+  };
   const first = check(text);
+  // A file without a call (most files a save's fix-all is asked about) has nothing to fix: not parsed again.
+  if (first.agents.length === 0) return { text, applied: [], complete: true };
   const all = applyAllSafeFixes(text, first, check, undefined, (after, before) => brokeIt(after, before));
   return { text: all.text, applied: all.applied, complete: all.complete };
 }
 
 function brokeIt(after: Checked, before: Checked): boolean {
-  if (after.agents.length !== before.agents.length || after.syntaxErrors > before.syntaxErrors) return true;
+  if (after.agents.length !== before.agents.length || after.syntaxErrors() > before.syntaxErrors()) return true;
   if (count(after.findings, (f) => f.code === "source-dynamic") > count(before.findings, (f) => f.code === "source-dynamic")) return true;
   const dynamic = (r: Checked) => r.agents.reduce((n, a) => n + (a.model.dynamic?.length ?? 0), 0);
   if (dynamic(after) > dynamic(before)) return true;
