@@ -9,7 +9,7 @@ import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { AgentsRequest, CapabilityMapRequest, type CapabilityMapResult } from "../../server/src/protocol";
 import { mapLooks, type EntryLook } from "./capabilityMapData";
-import { MAP_VIEW } from "./constants";
+import { MAP_VIEW, SOURCE_LANGUAGES } from "./constants";
 
 const CONFIG_GLOB = "**/{agent-sandbox.jsonc,agent-sandbox.json,*.agent-sandbox.jsonc,*.agent-sandbox.json}";
 const EXCLUDED = "**/{node_modules,.git}/**";
@@ -19,9 +19,12 @@ const NO_ROLE = "(no role)";
 
 /** What Show Capability Map takes; every field is optional (the current choice stays). */
 export interface MapArgs {
+  /** A config, or a source file that calls the runtime (its map is the sample workspace of a scenario naming the call). */
   uri?: string;
   agent?: string;
   role?: string | null;
+  /** A source file's call (protocol.ts `line`). */
+  line?: number;
 }
 
 /** What the map shows now, for tests and the commands' callers. */
@@ -37,6 +40,8 @@ export interface MapState {
 
 export class CapabilityMap implements vscode.TreeDataProvider<EntryLook>, vscode.FileDecorationProvider, vscode.Disposable {
   private config: vscode.Uri | undefined;
+  /** When the mapped file is a source file: the line of its call (protocol.ts `line`). */
+  private line: number | undefined;
   /** Chosen with Choose Config (or a command's `uri`): the active editor no longer moves the map to its config. */
   private pinned = false;
   private agent = "main";
@@ -133,8 +138,12 @@ export class CapabilityMap implements vscode.TreeDataProvider<EntryLook>, vscode
 
   /** Show Capability Map: take what `args` names, show the view, and answer once the map is there. */
   async show(args?: MapArgs): Promise<MapState> {
-    if (args?.uri) {
-      this.config = vscode.Uri.parse(args.uri);
+    // Run with no file from a source file's editor: the call under the cursor.
+    const active = vscode.window.activeTextEditor;
+    const fromSource = !args?.uri && active && SOURCE_LANGUAGES.includes(active.document.languageId) ? active : undefined;
+    if (args?.uri || fromSource) {
+      this.config = args?.uri ? vscode.Uri.parse(args.uri) : fromSource!.document.uri;
+      this.line = args?.uri ? args.line : fromSource!.selection.active.line;
       this.pinned = true;
     }
     if (args?.agent !== undefined) this.agent = args.agent;
@@ -177,6 +186,7 @@ export class CapabilityMap implements vscode.TreeDataProvider<EntryLook>, vscode
     }
     if (!chosen) return undefined;
     this.config = chosen;
+    this.line = undefined;
     this.pinned = true;
     return this.refresh();
   }
@@ -206,6 +216,7 @@ export class CapabilityMap implements vscode.TreeDataProvider<EntryLook>, vscode
     if (this.pinned || editor?.document.languageId !== "agent-sandbox" || editor.document.uri.scheme !== "file") return;
     if (this.config?.toString() === editor.document.uri.toString()) return;
     this.config = editor.document.uri;
+    this.line = undefined;
     this.schedule(0);
   }
 
@@ -214,6 +225,7 @@ export class CapabilityMap implements vscode.TreeDataProvider<EntryLook>, vscode
       const [first] = (await vscode.workspace.findFiles(CONFIG_GLOB, EXCLUDED, CONFIG_SEARCH_LIMIT)).sort((a, b) => (a.path < b.path ? -1 : 1));
       if (generation !== this.generation) return this.current!;
       this.config = first;
+      this.line = undefined;
     }
     if (!this.config) return this.apply(undefined, "No Agent Sandbox config in this workspace.");
     await this.ready;
@@ -235,7 +247,7 @@ export class CapabilityMap implements vscode.TreeDataProvider<EntryLook>, vscode
   }
 
   private request(config: vscode.Uri): Promise<CapabilityMapResult> {
-    return this.client.sendRequest(CapabilityMapRequest, { uri: config.toString(), agent: this.agent, role: this.role });
+    return this.client.sendRequest(CapabilityMapRequest, { uri: config.toString(), agent: this.agent, role: this.role, ...(this.line !== undefined ? { line: this.line } : {}) });
   }
 
   private apply(result: CapabilityMapResult | undefined, reason: string | undefined): MapState {
@@ -292,7 +304,7 @@ export class CapabilityMap implements vscode.TreeDataProvider<EntryLook>, vscode
     let names = this.result ? this.result[what] : undefined;
     if (!names && this.config) {
       await this.ready;
-      const info = await this.client.sendRequest(AgentsRequest, { uri: this.config.toString() });
+      const info = await this.client.sendRequest(AgentsRequest, { uri: this.config.toString(), ...(this.line !== undefined ? { line: this.line } : {}) });
       names = info[what];
     }
     if (what === "roles") {

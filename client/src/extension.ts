@@ -10,7 +10,7 @@
  */
 import * as vscode from "vscode";
 import { Commands } from "../../server/src/commands";
-import type { AgentCommandArgs, DidCheckParams } from "../../server/src/protocol";
+import type { AgentCommandArgs, DidCheckParams, ScenarioRunParams } from "../../server/src/protocol";
 import { ClientCommands, DEERFLOW_DOCUMENTS, LANGUAGES, PREVIEW_SCHEME, SOURCE_LANGUAGES } from "./constants";
 import type { MapArgs } from "./capabilityMap";
 import type { CreateSampleArgs } from "./sample";
@@ -92,6 +92,7 @@ export function activate(context: vscode.ExtensionContext): AgentSandboxApi {
     vscode.commands.registerCommand(Commands.previewPrompt, withSession((s, args?: AgentCommandArgs) => s.previewPrompt(args))),
     vscode.commands.registerCommand(Commands.showEffectiveTools, withSession((s, args?: AgentCommandArgs) => s.showEffectiveTools(args))),
     vscode.commands.registerCommand(Commands.explainDecision, withSession((s, args?: ExplainArgs) => s.explainDecision(args))),
+    vscode.commands.registerCommand(Commands.runScenario, withSession((s, args?: ScenarioRunParams) => s.runScenario(args))),
     vscode.commands.registerCommand(ClientCommands.showCapabilityMap, withSession((s, args?: MapArgs) => s.capabilityMap.show(args))),
     vscode.commands.registerCommand(ClientCommands.mapChooseAgent, withSession((s, agent?: string) => s.capabilityMap.chooseAgent(typeof agent === "string" ? agent : undefined))),
     vscode.commands.registerCommand(ClientCommands.mapChooseRole, withSession((s, role?: string | null) => s.capabilityMap.chooseRole(typeof role === "string" || role === null ? role : undefined))),

@@ -14,14 +14,17 @@ import {
   EffectiveToolsRequest,
   ExplainRequest,
   PromptPreviewRequest,
+  ScenarioRunRequest,
   type AgentCommandArgs,
   type DidCheckParams,
   type EffectiveToolsResult,
   type ExplainResult,
+  type ScenarioRunParams,
 } from "../../server/src/protocol";
 import { CapabilityMap } from "./capabilityMap";
 import { DEERFLOW_DOCUMENTS, LANGUAGES, PREVIEW_SCHEME, SOURCE_LANGUAGES } from "./constants";
 import { operationItems, pathInputOptions } from "./explainInput";
+import { runMarkdown } from "./runPreview";
 import { createSampleConfig, type CreateSampleArgs, type CreateSampleResult } from "./sample";
 
 export type ExplainArgs = AgentCommandArgs & { operation?: "read" | "write"; path?: string };
@@ -109,6 +112,17 @@ export class Session implements vscode.Disposable {
     return explainDecision(this.client, args);
   }
 
+  /** Runs a scenario (the Dry run lens of a source file's call, or the active scenario) and shows its transcript. */
+  async runScenario(args?: ScenarioRunParams): Promise<vscode.Uri | undefined> {
+    const active = vscode.window.activeTextEditor?.document;
+    const uri = args?.uri ?? (active?.languageId === "agent-sandbox-dryrun" ? active.uri.toString() : undefined);
+    if (!uri) {
+      void vscode.window.showInformationMessage("Agent Sandbox: open a dry-run scenario (*.dryrun.jsonc) first.");
+      return undefined;
+    }
+    return openPreview(this.previews.uriFor({ view: "run", uri }));
+  }
+
   stop(): Promise<void> {
     return this.client.stop();
   }
@@ -124,10 +138,13 @@ export class Session implements vscode.Disposable {
 // -----------------------------------------------------------------------------------------------------------------
 
 interface PreviewQuery {
-  view: "prompt" | "tools";
+  /** `run`: a dry-run scenario's transcript (`uri` is the scenario). */
+  view: "prompt" | "tools" | "run";
   uri: string;
   agent?: string;
   role?: string | null;
+  /** A source file's call (protocol.ts `line`). */
+  line?: number;
 }
 
 /** The content of the preview scheme (extension.ts registers the provider and owns `changed`). */
@@ -146,7 +163,7 @@ export class PreviewDocuments implements vscode.TextDocumentContentProvider {
     const config = vscode.Uri.parse(query.uri);
     const name = config.path.split("/").at(-1) ?? "config";
     const who = `${query.agent ?? "all agents"}${query.role ? ` as ${query.role}` : ""}`;
-    const title = query.view === "prompt" ? `Prompt preview - ${who} - ${name}.md` : `Effective tools - ${who} - ${name}.md`;
+    const title = query.view === "prompt" ? `Prompt preview - ${who} - ${name}.md` : query.view === "run" ? `Dry run - ${name}.md` : `Effective tools - ${who} - ${name}.md`;
     return vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${title}`, query: JSON.stringify(query) });
   }
 
@@ -154,11 +171,13 @@ export class PreviewDocuments implements vscode.TextDocumentContentProvider {
     const query = JSON.parse(uri.query) as PreviewQuery;
     this.open.set(uri.toString(), uri);
     await this.languageClient.start();
+    const line = query.line !== undefined ? { line: query.line } : {};
     if (query.view === "prompt") {
-      const result = await this.languageClient.sendRequest(PromptPreviewRequest, { uri: query.uri, agent: query.agent ?? "main", role: query.role ?? null });
+      const result = await this.languageClient.sendRequest(PromptPreviewRequest, { uri: query.uri, agent: query.agent ?? "main", role: query.role ?? null, ...line });
       return result.markdown;
     }
-    const result = await this.languageClient.sendRequest(EffectiveToolsRequest, { uri: query.uri, ...(query.agent ? { agent: query.agent } : {}), ...(query.role !== undefined ? { role: query.role } : {}) });
+    if (query.view === "run") return runMarkdown(await this.languageClient.sendRequest(ScenarioRunRequest, { uri: query.uri }), query.uri);
+    const result = await this.languageClient.sendRequest(EffectiveToolsRequest, { uri: query.uri, ...(query.agent ? { agent: query.agent } : {}), ...(query.role !== undefined ? { role: query.role } : {}), ...line });
     return result.markdown;
   }
 
@@ -189,19 +208,33 @@ function showsPreview(tab: vscode.Tab, uri: vscode.Uri): boolean {
 // Commands
 // -----------------------------------------------------------------------------------------------------------------
 
-function configUriOf(args: AgentCommandArgs | undefined): string | undefined {
-  if (args?.uri) return args.uri;
-  // The active editor's config, else one beside it (a command run from the walkthrough page or the map's view).
+/** A config, or a source file and the call its `line` picks (protocol.ts `line`). */
+interface Target {
+  uri: string;
+  line?: number;
+}
+
+function targetOf(args: AgentCommandArgs | undefined): Target | undefined {
+  if (args?.uri) return { uri: args.uri, ...(typeof args.line === "number" ? { line: args.line } : {}) };
+  // The active editor's config, or the call under its cursor in a source file; else a config beside it (a command
+  // run from the walkthrough page or the map's view).
+  const active = vscode.window.activeTextEditor;
+  if (active && SOURCE_LANGUAGES.includes(active.document.languageId)) return { uri: active.document.uri.toString(), line: active.selection.active.line };
   const isConfig = (d: vscode.TextDocument | undefined) => d?.languageId === "agent-sandbox";
-  const document = [vscode.window.activeTextEditor?.document, ...vscode.window.visibleTextEditors.map((e) => e.document)].find(isConfig);
-  if (document) return document.uri.toString();
-  void vscode.window.showInformationMessage("Agent Sandbox: open an agent-sandbox.jsonc file first.");
+  const document = [active?.document, ...vscode.window.visibleTextEditors.map((e) => e.document)].find(isConfig);
+  if (document) return { uri: document.uri.toString() };
+  void vscode.window.showInformationMessage("Agent Sandbox: open an agent-sandbox.jsonc file, or a source file that calls createDeepAgent or create_deep_agent, first.");
   return undefined;
 }
 
-async function pickAgent(languageClient: LanguageClient, uri: string, agent: string | undefined, withRole: boolean, role: string | null | undefined) {
+/** The `line` of a target, as request parameters. */
+function lineOf(target: Target): { line?: number } {
+  return target.line !== undefined ? { line: target.line } : {};
+}
+
+async function pickAgent(languageClient: LanguageClient, target: Target, agent: string | undefined, withRole: boolean, role: string | null | undefined) {
   await languageClient.start();
-  const info = await languageClient.sendRequest(AgentsRequest, { uri });
+  const info = await languageClient.sendRequest(AgentsRequest, { uri: target.uri, ...lineOf(target) });
   if (!info.available) {
     void vscode.window.showWarningMessage(`Agent Sandbox: ${info.reason}`);
     return undefined;
@@ -222,19 +255,19 @@ async function pickAgent(languageClient: LanguageClient, uri: string, agent: str
 }
 
 async function previewPrompt(languageClient: LanguageClient, previews: PreviewDocuments, args?: AgentCommandArgs): Promise<vscode.Uri | undefined> {
-  const uri = configUriOf(args);
-  if (!uri) return undefined;
-  const picked = await pickAgent(languageClient, uri, args?.agent, true, args?.role);
+  const target = targetOf(args);
+  if (!target) return undefined;
+  const picked = await pickAgent(languageClient, target, args?.agent, true, args?.role);
   if (!picked) return undefined;
-  return openPreview(previews.uriFor({ view: "prompt", uri, agent: picked.agent, role: picked.role }));
+  return openPreview(previews.uriFor({ view: "prompt", uri: target.uri, agent: picked.agent, role: picked.role, ...lineOf(target) }));
 }
 
 async function showEffectiveTools(languageClient: LanguageClient, previews: PreviewDocuments, args?: AgentCommandArgs): Promise<EffectiveToolsResult | undefined> {
-  const uri = configUriOf(args);
-  if (!uri) return undefined;
+  const target = targetOf(args);
+  if (!target) return undefined;
   await languageClient.start();
-  const query: PreviewQuery = { view: "tools", uri, ...(args?.agent ? { agent: args.agent } : {}), ...(args?.role !== undefined ? { role: args.role } : {}) };
-  const result = await languageClient.sendRequest(EffectiveToolsRequest, { uri, ...(query.agent ? { agent: query.agent } : {}), ...(query.role !== undefined ? { role: query.role } : {}) });
+  const query: PreviewQuery = { view: "tools", uri: target.uri, ...(args?.agent ? { agent: args.agent } : {}), ...(args?.role !== undefined ? { role: args.role } : {}), ...lineOf(target) };
+  const result = await languageClient.sendRequest(EffectiveToolsRequest, { uri: target.uri, ...(query.agent ? { agent: query.agent } : {}), ...(query.role !== undefined ? { role: query.role } : {}), ...lineOf(target) });
   if (!result.available) {
     void vscode.window.showWarningMessage(`Agent Sandbox: ${result.reason}`);
     return result;
@@ -264,21 +297,22 @@ async function openPreview(uri: vscode.Uri): Promise<vscode.Uri> {
 }
 
 async function explainDecision(languageClient: LanguageClient, args?: ExplainArgs): Promise<ExplainResult | undefined> {
-  const uri = configUriOf(args);
-  if (!uri) return undefined;
-  const picked = await pickAgent(languageClient, uri, args?.agent, false, null);
+  const target = targetOf(args);
+  if (!target) return undefined;
+  const { uri } = target;
+  const picked = await pickAgent(languageClient, target, args?.agent, false, null);
   if (!picked) return undefined;
   let operation = args?.operation;
   if (!operation) {
     // Which of the agent's tools each operation stands for, and whether it has any.
-    const tools = await languageClient.sendRequest(EffectiveToolsRequest, { uri, agent: picked.agent, role: null });
+    const tools = await languageClient.sendRequest(EffectiveToolsRequest, { uri, agent: picked.agent, role: null, ...lineOf(target) });
     const item = await vscode.window.showQuickPick(operationItems(tools.tables[0]?.tools ?? []), { title: `Explain a decision for ${picked.agent}`, placeHolder: "Operation" });
     operation = item?.label;
   }
   if (!operation) return undefined;
   const path = args?.path ?? (await vscode.window.showInputBox(pathInputOptions(picked.agent, operation, picked.info.mountAt)));
   if (path === undefined) return undefined;
-  const result = await languageClient.sendRequest(ExplainRequest, { uri, agent: picked.agent, operation, path });
+  const result = await languageClient.sendRequest(ExplainRequest, { uri, agent: picked.agent, operation, path, ...lineOf(target) });
   if (!result.available) {
     void vscode.window.showWarningMessage(`Agent Sandbox: ${result.reason}`);
     return result;

@@ -7,4 +7,6 @@ export const Commands = {
   previewPrompt: "agentSandbox.previewPrompt",
   explainDecision: "agentSandbox.explainDecision",
   showEffectiveTools: "agentSandbox.showEffectiveTools",
+  /** Runs a dry-run scenario (`{ uri }`: the scenario file) and shows its transcript: the Dry run lens of a source file's call. */
+  runScenario: "agentSandbox.runScenario",
 } as const;

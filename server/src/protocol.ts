@@ -10,13 +10,26 @@ export { Commands } from "./commands";
 
 /** Arguments the server puts in a code lens or hover link; every command also works without them (pickers). */
 export interface AgentCommandArgs {
+  /** A config file, or a source file that calls the runtime. */
   uri: string;
   agent?: string;
   role?: string | null;
+  /**
+   * For a source file (TypeScript, JavaScript, Python): a 0-based line of the `createDeepAgent` / `create_deep_agent`
+   * call meant, when the file has several; the call that holds the line, else the last one before it, else the
+   * first. Omitted: the file's first call. A config file ignores it.
+   */
+  line?: number;
 }
 
 export interface AgentsParams {
   uri: string;
+  /**
+   * For a source file (TypeScript, JavaScript, Python): a 0-based line of the `createDeepAgent` / `create_deep_agent`
+   * call meant, when the file has several; the call that holds the line, else the last one before it, else the
+   * first. Omitted: the file's first call. A config file ignores it.
+   */
+  line?: number;
 }
 /** The agents and roles of a config, for pickers. `available: false` when the file is not a readable config. */
 export interface AgentsResult {
@@ -32,6 +45,13 @@ export const AgentsRequest = new RequestType<AgentsParams, AgentsResult, void>("
 
 export interface EffectiveToolsParams {
   uri: string;
+  /**
+   * For a source file (TypeScript, JavaScript, Python): a 0-based line of the `createDeepAgent` / `create_deep_agent`
+   * call meant, when the file has several; the call that holds the line, else the last one before it, else the
+   * first. Omitted: the file's first call. A config file ignores it.
+   */
+  line?: number;
+
   /** Omitted: every agent. */
   agent?: string;
   /** Omitted: no role, plus one entry per role when the config has authorization. `null`: no role only. */
@@ -57,6 +77,13 @@ export const EffectiveToolsRequest = new RequestType<EffectiveToolsParams, Effec
 
 export interface PromptPreviewParams {
   uri: string;
+  /**
+   * For a source file (TypeScript, JavaScript, Python): a 0-based line of the `createDeepAgent` / `create_deep_agent`
+   * call meant, when the file has several; the call that holds the line, else the last one before it, else the
+   * first. Omitted: the file's first call. A config file ignores it.
+   */
+  line?: number;
+
   agent: string;
   role: string | null;
 }
@@ -69,6 +96,13 @@ export const PromptPreviewRequest = new RequestType<PromptPreviewParams, PromptP
 
 export interface ExplainParams {
   uri: string;
+  /**
+   * For a source file (TypeScript, JavaScript, Python): a 0-based line of the `createDeepAgent` / `create_deep_agent`
+   * call meant, when the file has several; the call that holds the line, else the last one before it, else the
+   * first. Omitted: the file's first call. A config file ignores it.
+   */
+  line?: number;
+
   agent: string;
   operation: "read" | "write";
   path: string;
@@ -107,8 +141,18 @@ export interface DidCheckParams {
 export const DidCheckNotification = new NotificationType<DidCheckParams>("agentSandbox/didCheck");
 
 export interface CapabilityMapParams {
-  /** The config file. */
+  /**
+   * The config file, or a source file that calls the runtime: its sample workspace is then the `workspace` of a
+   * dry-run scenario that names the call as its `config` (a call has no sample workspace of its own).
+   */
   uri: string;
+  /**
+   * For a source file (TypeScript, JavaScript, Python): a 0-based line of the `createDeepAgent` / `create_deep_agent`
+   * call meant, when the file has several; the call that holds the line, else the last one before it, else the
+   * first. Omitted: the file's first call. A config file ignores it.
+   */
+  line?: number;
+
   /** Default `main`. */
   agent?: string;
   /** Default: no role. */
@@ -150,7 +194,7 @@ export interface CapabilityMapResult {
   truncated?: boolean;
 }
 export const CapabilityMapRequest = new RequestType<CapabilityMapParams, CapabilityMapResult, void>("agentSandbox/capabilityMap");
-/** A scenario file (`*.dryrun.jsonc`) to run, for Test Explorer. */
+/** A scenario file (`*.dryrun.jsonc`) to run, for Test Explorer and the Dry run lens of a source file's call. */
 export interface ScenarioRunParams {
   uri: string;
 }

@@ -1,4 +1,4 @@
-/** TypeScript and Python documents against the real bundled server: diagnostics and the hover on the call, nothing else. */
+/** TypeScript and Python documents against the real bundled server: diagnostics, quick fixes and the hover on the call (sourceEditor.test.ts: the rest). */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { rangeText } from "./lspClient";
@@ -34,11 +34,12 @@ export const agent = createDeepAgent({
       range: diagnostics[0]!.range,
       context: { diagnostics },
     });
-    // Each finding's fixes, in TypeScript at the source spans; no ignore comment, no fix-all.
+    // Each finding's fixes, in TypeScript at the source spans, and the ignore comment; fix-all only when asked for.
     const titles = (actions ?? []).map((a) => a.title);
     assert.ok(titles.includes('Add "read_file"'), JSON.stringify(titles));
     assert.ok(titles.includes("Copy the rules into this middleware"), JSON.stringify(titles));
-    assert.ok(!titles.some((t) => t.startsWith("Ignore") || t.startsWith("Fix all")), JSON.stringify(titles));
+    assert.ok(titles.some((t) => t.startsWith("Ignore")), JSON.stringify(titles));
+    assert.ok(!titles.some((t) => t.startsWith("Fix all")), JSON.stringify(titles));
     const add = actions!.find((a) => a.title === 'Add "read_file"')!;
     assert.deepEqual(add.edit.changes[given.uri]!.map((e) => e.newText), ['["read_file", "ls"]']);
     const copy = actions!.find((a) => a.title === "Copy the rules into this middleware")!;

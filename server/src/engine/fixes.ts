@@ -104,22 +104,27 @@ export function applyAllSafeFixes<R extends { findings: readonly Finding[] }>(
   checked: R,
   recheck: (text: string) => R,
   rounds = FIX_ROUNDS,
+  /** Whether a round broke what the round before it left (a front end's own test; JSONC's: a syntax error). */
+  brokeIt: (after: R, before: R) => boolean = (after, before) => broken(after) && !broken(before),
 ): { text: string; result: R; codes: string[]; applied: AppliedFix[]; complete: boolean; rounds: number } {
   let result = checked;
   const applied: AppliedFix[] = [];
-  const broken = (r: R) => r.findings.some((f) => f.code === "json-syntax");
   let round = 0;
   for (; ; round++) {
     const next = applySafeFixes(text, result.findings);
     if (next.applied.length === 0) return { text, result, codes: applied.map((a) => a.code), applied, complete: true, rounds: round };
     if (round === rounds) break;
     const after = recheck(next.text);
-    if (broken(after) && !broken(result)) break;
+    if (brokeIt(after, result)) break;
     text = next.text;
     result = after;
     applied.push(...next.applied);
   }
   return { text, result, codes: applied.map((a) => a.code), applied, complete: false, rounds: round };
+}
+
+function broken(result: { findings: readonly Finding[] }): boolean {
+  return result.findings.some((f) => f.code === "json-syntax");
 }
 
 /** The text with non-overlapping `edits` applied, in one pass (100,000 fixes in a large file took minutes one slice at a time). */

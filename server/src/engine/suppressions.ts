@@ -1,7 +1,7 @@
 import { createScanner } from "jsonc-parser";
 import { Token } from "./config/tokens";
 import type { Finding, Severity } from "./diagnostics";
-import type { LineIndex } from "./text";
+import type { LineIndex, Span } from "./text";
 
 /** Per-code severity overrides, as the CLI's `--severity` and the editor's `agentSandbox.severities` give them. */
 export type SeverityOverrides = Readonly<Record<string, Severity | "off">>;
@@ -13,8 +13,9 @@ export type SeverityOverrides = Readonly<Record<string, Severity | "off">>;
  * file order. In a file whose lines end in `\r\n` (as Windows editors save), fixes get its line ends too (they are
  * written with `\n`), so a fix never leaves a file with both kinds.
  */
-export function finishFindings(findings: readonly Finding[], text: string, lines: LineIndex, severities: SeverityOverrides = {}): Finding[] {
-  const suppressed = suppressedLines(text, lines);
+export function finishFindings(findings: readonly Finding[], text: string, lines: LineIndex, severities: SeverityOverrides = {}, comments?: readonly Span[]): Finding[] {
+  // A source file's comments come from its parser (`//`, `/* */`, `#`); a JSONC file's from the JSONC scanner.
+  const suppressed = comments ? suppressedLinesOfComments(text, lines, comments) : suppressedLines(text, lines);
   const crlf = usesCrlf(text);
   const result: Finding[] = [];
   for (const f of findings) {
@@ -65,10 +66,8 @@ export function suppressedLines(text: string, lines: LineIndex): Map<number, Set
   for (let kind = scanner.scan(); kind !== Token.EOF; kind = scanner.scan()) {
     const line = lines.positionAt(scanner.getTokenOffset()).line;
     if (kind === Token.LineComment || kind === Token.BlockComment) {
-      const body = scanner.getTokenValue();
-      const at = body.indexOf(IGNORE_MARKER);
-      if (at < 0) continue;
-      const codes = body.slice(at + IGNORE_MARKER.length).replace(/\*\/$/, "").split(/[\s,]+/).filter((c) => /^[a-z][a-z0-9-]*$/.test(c));
+      const codes = codesOf(scanner.getTokenValue());
+      if (!codes) continue;
       if (line === lastCodeLine) add(result, line, codes);
       else pending.push({ codes, line });
       continue;
@@ -76,6 +75,63 @@ export function suppressedLines(text: string, lines: LineIndex): Map<number, Set
     if (kind === Token.Trivia || kind === Token.LineBreak) continue;
     lastCodeLine = line;
     while (pending.length) add(result, line, pending.pop()!.codes);
+  }
+  return result;
+}
+
+/** The codes a comment's text names after the marker (none: it is no suppression comment). */
+function codesOf(body: string): string[] | undefined {
+  const at = body.indexOf(IGNORE_MARKER);
+  if (at < 0) return undefined;
+  return body.slice(at + IGNORE_MARKER.length).replace(/\*\/$/, "").split(/[\s,]+/).filter((c) => /^[a-z][a-z0-9-]*$/.test(c));
+}
+
+/**
+ * The same rule as `suppressedLines`, for a file whose comments its own parser found (a TypeScript, JavaScript or
+ * Python file: `// agent-sandbox-ignore CODE`, `/* … *\/`, `# agent-sandbox-ignore CODE`), given as spans in file
+ * order. A comment after code on its line silences that line; one alone on its line, the next line holding code
+ * (anything that is neither white space nor a comment).
+ */
+export function suppressedLinesOfComments(text: string, lines: LineIndex, comments: readonly Span[]): Map<number, Set<string>> {
+  const result = new Map<number, Set<string>>();
+  if (!text.includes(IGNORE_MARKER)) return result;
+  // Whether `[from, to)` holds code: a character that is not white space, outside every comment.
+  const holdsCode = (from: number, to: number): boolean => {
+    // The first comment that ends after `from` (comments are in file order and do not overlap).
+    let low = 0;
+    let high = comments.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (comments[mid]!.end <= from) low = mid + 1;
+      else high = mid;
+    }
+    for (let i = from, k = low; i < to; i++) {
+      const c = comments[k];
+      if (c && c.start <= i) {
+        i = c.end - 1;
+        k++;
+        continue;
+      }
+      const code = text.charCodeAt(i);
+      if (code !== 32 && code !== 9 && code !== 10 && code !== 13 && code !== 12 && code !== 0xfeff) return true;
+    }
+    return false;
+  };
+  const lineCount = lines.lineCount();
+  for (const comment of comments) {
+    const codes = codesOf(text.slice(comment.start, comment.end));
+    if (!codes) continue;
+    const line = lines.positionAt(comment.start).line;
+    if (holdsCode(lines.lineStart(line), comment.start)) {
+      add(result, line, codes);
+      continue;
+    }
+    for (let l = lines.positionAt(comment.end).line + 1; l < lineCount; l++) {
+      if (holdsCode(lines.lineStart(l), l + 1 < lineCount ? lines.lineStart(l + 1) : text.length)) {
+        add(result, l, codes);
+        break;
+      }
+    }
   }
   return result;
 }

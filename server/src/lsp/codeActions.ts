@@ -32,6 +32,8 @@ export function codeActions(
   params: CodeActionParams,
   analysis: Analysis,
   recheck: (text: string) => Analysis,
+  /** A source file's fix-all (engine/sources/fixAll.ts): the text with every safe fix applied. */
+  fixAllInSource?: () => string,
 ): CodeAction[] {
   const uri = params.textDocument.uri;
   const wants = (kind: string) => asksFor(params, kind);
@@ -59,8 +61,7 @@ export function codeActions(
         });
       });
       const ignoreKey = `${finding.code}:${analysis.lines.positionAt(finding.span.start).line}`;
-      // (A source file is offered its fixes only: no ignore comment, no fix-all.)
-      if (analysis.kind !== "dry-run" && analysis.kind !== "source" && !NOT_IGNORABLE.has(finding.code) && !ignoreOffered.has(ignoreKey)) {
+      if (analysis.kind !== "dry-run" && !NOT_IGNORABLE.has(finding.code) && !ignoreOffered.has(ignoreKey)) {
         ignoreOffered.add(ignoreKey);
         actions.push({
           title: `Ignore ${finding.code} here`,
@@ -72,8 +73,8 @@ export function codeActions(
     }
   }
 
-  if (asksForFixAll(params) && analysis.kind !== "dry-run" && analysis.kind !== "source") {
-    const edit = fixAllEdit(analysis, recheck);
+  if (asksForFixAll(params) && analysis.kind !== "dry-run" && (analysis.kind !== "source" || fixAllInSource)) {
+    const edit = analysis.kind === "source" ? changedPart(analysis, fixAllInSource!()) : fixAllEdit(analysis, recheck);
     if (edit) actions.push({ title: "Fix all safe Agent Sandbox problems", kind: FIX_ALL_KIND, edit: { changes: { [uri]: [edit] } } });
   }
   return actions;
@@ -105,9 +106,15 @@ export function ignoreEdit(analysis: Analysis, finding: Finding): TextEdit {
   }
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const at = lines.positionAt(lineStart);
-  // YAML (DeerFlow's config.yaml, a SKILL.md's frontmatter) comments with `#`.
-  const comment = analysis.kind === "config" ? "//" : "#";
+  // JSONC, TypeScript and JavaScript comment with `//`; YAML (DeerFlow's config.yaml, a SKILL.md's frontmatter) and
+  // Python with `#`.
+  const comment = analysis.kind === "config" || (analysis.kind === "source" && analysis.language !== "python") ? "//" : "#";
   return { range: { start: at, end: at }, newText: `${indent}${comment} ${IGNORE_MARKER} ${finding.code}${eol}` };
+}
+
+/** The fixed text as one edit over the part of the file that changed (none when nothing did). */
+function changedPart(analysis: Analysis, after: string): TextEdit | undefined {
+  return after === analysis.text ? undefined : minimalEdit(analysis, after);
 }
 
 /** Every safe fix, applied and re-checked until none is left, as one edit over the part of the file that changed. */

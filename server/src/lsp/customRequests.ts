@@ -9,31 +9,49 @@ import type { AgentsResult, EffectiveToolRow, EffectiveToolsParams, EffectiveToo
 import { unknownNameMessage } from "../engine/names";
 import { toolOperation } from "../engine/runtime/runtime";
 import type { EffectiveTool } from "../engine/agents/effectiveTools";
-import { agentNames, effectiveToolTables, explain, promptPreviewMarkdown, renderToolTables, roleNames, type Analysis } from "./engineFacade";
+import type { ConfigModel } from "../engine/config/model";
+import { agentNames, effectiveToolTables, explain, promptPreviewMarkdown, renderToolTables, roleNames, sourceAgentAt, type Analysis } from "./engineFacade";
 
-const NOT_A_CONFIG = "This file is not an Agent Sandbox configuration (agent-sandbox.jsonc).";
-const NO_MODEL = "The configuration does not parse yet: fix the syntax errors first.";
-
-type Unavailable = { available: false; reason: string };
-function unavailable(analysis: Analysis | undefined): Unavailable | undefined {
-  if (!analysis || analysis.kind !== "config") return { available: false, reason: NOT_A_CONFIG };
-  if (!analysis.model) return { available: false, reason: NO_MODEL };
-  return undefined;
+/** A sample workspace for a source file's call: `root` relative to the source file, as a config's is to the config. */
+export interface SourceSampleWorkspace {
+  root: string;
+  mountAt: string;
 }
 
-export function agentsOfConfig(analysis: Analysis | undefined): AgentsResult {
-  const no = unavailable(analysis);
-  if (no) return { ...no, agents: [], roles: [] };
-  const model = analysis!.model!;
+const NOT_A_CONFIG = "This file is not an Agent Sandbox configuration (agent-sandbox.jsonc), nor a source file that calls createDeepAgent or create_deep_agent.";
+const NO_MODEL = "The configuration does not parse yet: fix the syntax errors first.";
+const NO_CALL = "This file has no createDeepAgent or create_deep_agent call imported from deepagents (or it does not parse yet).";
+
+type Unavailable = { available: false; reason: string };
+
+/**
+ * The model a request is about: a config file's, or the one a source file's call builds (`line` picks the call
+ * when the file has several), with the same answers either way: the checks and previews do not know which front
+ * end built it.
+ */
+function modelFor(analysis: Analysis | undefined, line?: number): { model: ConfigModel } | Unavailable {
+  if (analysis?.kind === "source") {
+    const agent = sourceAgentAt(analysis, line);
+    return agent ? { model: agent.model } : { available: false, reason: NO_CALL };
+  }
+  if (!analysis || analysis.kind !== "config") return { available: false, reason: NOT_A_CONFIG };
+  if (!analysis.model) return { available: false, reason: NO_MODEL };
+  return { model: analysis.model };
+}
+
+export function agentsOfConfig(analysis: Analysis | undefined, line?: number): AgentsResult {
+  const got = modelFor(analysis, line);
+  if (!("model" in got)) return { ...got, agents: [], roles: [] };
+  const model = got.model;
   const result: AgentsResult = { available: true, agents: agentNames(model), roles: roleNames(model) };
   if (model.workspace) result.mountAt = model.workspace.mountAt;
   return result;
 }
 
 export function effectiveToolsOfConfig(analysis: Analysis | undefined, params: EffectiveToolsParams): EffectiveToolsResult {
-  const no = unavailable(analysis);
-  if (no) return { ...no, tables: [], markdown: `_${no.reason}_\n` };
-  const model = analysis!.model!;
+  const got = modelFor(analysis, params.line);
+  if (!("model" in got)) return { ...got, tables: [], markdown: `_${got.reason}_\n` };
+  const model = got.model;
   if (params.agent !== undefined && !agentNames(model).includes(params.agent)) {
     const reason = unknownNameMessage("agent", "Agents", params.agent, agentNames(model));
     return { available: false, reason, tables: [], markdown: `_${reason}_\n` };
@@ -50,9 +68,9 @@ function toolRow(tool: EffectiveTool): EffectiveToolRow {
 }
 
 export function promptPreviewOfConfig(analysis: Analysis | undefined, fsPath: string, params: PromptPreviewParams): PromptPreviewResult {
-  const no = unavailable(analysis);
-  if (no) return { ...no, markdown: `_${no.reason}_\n` };
-  const model = analysis!.model!;
+  const got = modelFor(analysis, params.line);
+  if (!("model" in got)) return { ...got, markdown: `_${got.reason}_\n` };
+  const model = got.model;
   if (params.role !== null && !roleNames(model).includes(params.role)) {
     const reason = roleNames(model).length ? unknownNameMessage("role", "Roles", params.role, roleNames(model)) : `No role named "${params.role}": the configuration has no authorization roles.`;
     return { available: false, reason, markdown: `_${reason}_\n` };
@@ -66,10 +84,11 @@ export function promptPreviewOfConfig(analysis: Analysis | undefined, fsPath: st
 }
 
 export function explainInConfig(analysis: Analysis | undefined, uri: string, params: ExplainParams): ExplainResult {
-  const no = unavailable(analysis);
-  if (no) return no;
+  const got = modelFor(analysis, params.line);
+  if (!("model" in got)) return got;
   const a = analysis!;
-  const answer = explain(a.model!, params.agent, params.operation, params.path);
+  // A source file's rules have their spans in the source: the deciding rule is found there.
+  const answer = explain(got.model, params.agent, params.operation, params.path);
   if (!answer.ok) return { available: false, reason: answer.error };
   const e = answer.explanation;
   const result: ExplainResult = { available: true, decision: e.decision, summary: e.summary, explanation: e };
@@ -95,16 +114,25 @@ export function capabilityMapOfConfig(
   fsPath: string | undefined,
   params: CapabilityMapParams,
   workspaceAt: (root: string) => WorkspaceSource | undefined = hostWorkspace,
+  /** For a source file's call: the sample workspace a dry-run scenario that names the call gives it. */
+  sourceWorkspace?: SourceSampleWorkspace,
 ): CapabilityMapResult {
   const agent = params.agent ?? "main";
   const role = params.role ?? null;
   const empty = { agent, role, agents: [] as string[], roles: [] as string[], mountAt: "/workspace", tools: { read: [], write: [] }, entries: [] };
-  const no = unavailable(analysis);
-  if (no) return { ...empty, ...no };
-  const model = analysis!.model!;
+  const got = modelFor(analysis, params.line);
+  if (!("model" in got)) return { ...empty, ...got };
+  const isSource = analysis?.kind === "source";
+  // A call's model has no workspace: the scenario's mount point is put in its place (the dry run does the same).
+  const model: ConfigModel = isSource && sourceWorkspace ? { ...got.model, workspace: { mountAt: sourceWorkspace.mountAt } } : got.model;
   const named = { ...empty, agents: agentNames(model), roles: roleNames(model), mountAt: model.workspace?.mountAt ?? "/workspace" };
-  const root = model.workspace?.root?.value;
-  if (!fsPath || root === undefined) return { ...named, available: false, reason: "The configuration names no sample workspace: add a workspace with a root to see the map." };
+  const root = isSource ? sourceWorkspace?.root : model.workspace?.root?.value;
+  if (!fsPath || root === undefined) {
+    const reason = isSource
+      ? "A createDeepAgent call has no sample workspace: a dry-run scenario that names this call as its config, with a workspace, gives it one."
+      : "The configuration names no sample workspace: add a workspace with a root to see the map.";
+    return { ...named, available: false, reason };
+  }
   if (!named.agents.includes(agent)) return { ...named, available: false, reason: unknownNameMessage("agent", "Agents", agent, named.agents) };
   if (role !== null && !named.roles.includes(role)) {
     const reason = named.roles.length ? unknownNameMessage("role", "Roles", role, named.roles) : `No role named "${role}": the configuration has no authorization roles.`;

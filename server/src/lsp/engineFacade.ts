@@ -25,7 +25,8 @@ import { explainDecision, type Explanation } from "../engine/explain";
 import { CompiledRuleList } from "../engine/permissions/ruleList";
 import { FILESYSTEM_TOOLS, OPERATIONS, RUNTIME_IDS, type Operation, type RuntimeId } from "../engine/runtime";
 import { LineIndex } from "../engine/text";
-import { checkSourceText, isLanguageLoaded, sourceLanguageOf, type SourceAgent } from "../engine/sources";
+import { checkSourceText, isLanguageLoaded, sourceLanguageOf, type SourceAgent, type SourceLanguage } from "../engine/sources";
+import { fixAllInSource } from "../engine/sources/fixAll";
 import { summarizeScenario, type ScenarioSummary } from "./scenarioRun";
 
 /**
@@ -68,6 +69,8 @@ export interface Analysis {
   runtimeFromSetting?: RuntimeId;
   /** For a source file: every `createDeepAgent` / `create_deep_agent` call in it, read (`model` is the first's). */
   agents?: SourceAgent[];
+  /** For a source file: the grammar it is read with (its comments are `#` in Python, `//` otherwise). */
+  language?: SourceLanguage;
   /** What the exact rule analysis left undecided (budget), for the language status. */
   skipped: readonly SkippedAnalysis[];
   /**
@@ -133,8 +136,8 @@ export function analyze(fsPath: string, text: string, settings: AnalysisSettings
     // exact analysis runs here too, in one phase: a source file's rule lists are small.
     const language = sourceLanguageOf(fsPath);
     if (!language || !isLanguageLoaded(language)) return { kind, text, lines: new LineIndex(text), findings: [], model: undefined, dependencies, durationMs: performance.now() - started, skipped: [] };
-    const result = checkSourceText(text, language, { ...recordingAccess(fsPath, dependencies), severities: settings.severities, ...(settings.analysis ? { analysis: true } : {}) });
-    return { kind, text, lines: result.lines, findings: result.findings, model: result.agents[0]?.model, agents: result.agents, dependencies, durationMs: performance.now() - started, skipped: [] };
+    const result = checkSourceText(text, language, sourceCheckOptions(fsPath, settings, dependencies));
+    return { kind, text, lines: result.lines, findings: result.findings, model: result.agents[0]?.model, agents: result.agents, language, dependencies, durationMs: performance.now() - started, skipped: [] };
   }
   const options: CheckOptions = {
     ...recordingAccess(fsPath, dependencies),
@@ -147,6 +150,20 @@ export function analyze(fsPath: string, text: string, settings: AnalysisSettings
   const analysis: Analysis = { kind, text, lines: result.lines, findings: result.findings, model: result.model, dependencies, durationMs: performance.now() - started, skipped: result.skipped };
   if (options.defaultRuntime && options.defaultRuntime !== "deepagents-js" && result.model && !result.model.runtimeNode) analysis.runtimeFromSetting = options.defaultRuntime;
   return analysis;
+}
+
+function sourceCheckOptions(fsPath: string, settings: AnalysisSettings, dependencies = new Set<string>()): CheckOptions {
+  return { ...recordingAccess(fsPath, dependencies), severities: settings.severities, ...(settings.analysis ? { analysis: true } : {}) };
+}
+
+/**
+ * A source file's text with every safe fix applied, each round re-checked (engine/sources/fixAll.ts), checked as
+ * `analyze` checks it. The text as it is when the file's grammar is not loaded (it has no findings then).
+ */
+export function fixAllOfSource(fsPath: string, text: string, settings: AnalysisSettings): string {
+  const language = sourceLanguageOf(fsPath);
+  if (!language || !isLanguageLoaded(language)) return text;
+  return fixAllInSource(text, language, sourceCheckOptions(fsPath, settings)).text;
 }
 
 /**
@@ -221,6 +238,19 @@ export function failedSecondPhase(first: Analysis, error: string): Analysis {
     span: { start: 0, end: 0 },
   };
   return { ...first, findings: [finding, ...first.findings], exact: "done" };
+}
+
+/**
+ * The call of a source file meant by a line (0-based): the one that holds it, else the last one that starts before
+ * it, else the first (protocol.ts `line`). Without a line, the first call.
+ */
+export function sourceAgentAt(analysis: Analysis, line: number | undefined): SourceAgent | undefined {
+  const agents = analysis.agents ?? [];
+  if (line === undefined || !Number.isFinite(line)) return agents[0];
+  const lineOf = (offset: number) => analysis.lines.positionAt(offset).line;
+  const holding = agents.find((a) => lineOf(a.call.span.start) <= line && line <= lineOf(a.call.span.end));
+  if (holding) return holding;
+  return agents.filter((a) => lineOf(a.call.span.start) <= line).at(-1) ?? agents[0];
 }
 
 // ---------------------------------------------------------------------------------------------------------------

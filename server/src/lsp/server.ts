@@ -3,7 +3,7 @@
  * editors). It owns document state, debouncing, workspace scanning and watchers, and translates LSP to engine
  * calls and back (one feature per file in this folder). It decides nothing itself (design.md).
  */
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { basename, dirname, join, sep } from "node:path";
 import {
   CodeActionRequest,
@@ -30,23 +30,24 @@ import {
   type WorkspaceFolder,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { LineIndex } from "../engine/text";
+import { LineIndex, withoutByteOrderMark } from "../engine/text";
 import { AgentsRequest, CapabilityMapRequest, DidCheckNotification, EffectiveToolsRequest, ExplainRequest, PromptPreviewRequest, ScenarioRunRequest } from "../protocol";
 import { asksForFixAll, CODE_ACTION_KINDS, codeActions, recheckerFor } from "./codeActions";
 import { codeLenses } from "./codeLens";
 import { complete } from "./completion";
 import { ConfigEdits } from "./configEdits";
 import { ConfigStore, type ServerSettings } from "./configStore";
-import { agentsOfConfig, capabilityMapOfConfig, effectiveToolsOfConfig, explainInConfig, promptPreviewOfConfig } from "./customRequests";
+import { agentsOfConfig, capabilityMapOfConfig, effectiveToolsOfConfig, explainInConfig, promptPreviewOfConfig, type SourceSampleWorkspace } from "./customRequests";
 import { countBySeverity, diagnosticsOf, fullReport } from "./diagnostics";
 import { documentSymbols } from "./documentSymbols";
-import { fileKindOf, isJsoncKind, scenarioConfigModel, type Analysis } from "./engineFacade";
+import { fileKindOf, fixAllOfSource, isJsoncKind, scenarioConfigModel, sourceAgentAt, type Analysis } from "./engineFacade";
 import { ExactPhase } from "./exactPhase";
 import { foldingRanges } from "./folding";
 import { formatEdits } from "./formatting";
 import { hover } from "./hover";
 import { scenarioLenses, scenarioRunResult } from "./scenarioRun";
 import { sourceHover } from "./sourceHover";
+import { forgetScenario, namesCall, scenarioOfSource, type ScenarioOfSource } from "./sourceScenarios";
 import { URI } from "./uri";
 
 declare const AGENT_SANDBOX_VERSION: string;
@@ -112,7 +113,10 @@ const DEERFLOW_DOCUMENTS = [
   { language: "yaml", pattern: "**/config.{yaml,yml}" },
   { language: "markdown", pattern: "**/SKILL.md" },
 ];
-/** Source files whose calls of the runtime are checked (client/src/constants.ts `SOURCE_LANGUAGES`): they get quick fixes in their own syntax. */
+/**
+ * Source files whose calls of the runtime are checked (client/src/constants.ts `SOURCE_LANGUAGES`): they get quick
+ * fixes in their own syntax, and lenses on the calls (none in a file that does not call the runtime).
+ */
 const SOURCE_DOCUMENTS = ["typescript", "typescriptreact", "javascript", "javascriptreact", "python"].map((language) => ({ language, scheme: "file" }));
 let registerConfigFeatures = false;
 
@@ -163,7 +167,7 @@ connection.onInitialized(() => {
     void connection.client.register(FoldingRangeRequest.type, { documentSelector });
     void connection.client.register(DocumentFormattingRequest.type, { documentSelector });
     void connection.client.register(DocumentRangeFormattingRequest.type, { documentSelector });
-    void connection.client.register(CodeLensRequest.type, { documentSelector: [...documentSelector, ...DEERFLOW_DOCUMENTS], resolveProvider: false });
+    void connection.client.register(CodeLensRequest.type, { documentSelector: [...documentSelector, ...DEERFLOW_DOCUMENTS, ...SOURCE_DOCUMENTS], resolveProvider: false });
   }
   if (capabilities.workspace?.didChangeConfiguration?.dynamicRegistration) {
     void connection.client.register(DidChangeConfigurationNotification.type, { section: "agentSandbox" });
@@ -500,7 +504,9 @@ connection.onCodeAction(
     // about one of them would find nothing to fix. Those wait for the analysis; other lightbulbs answer at once.
     let analysis = open.analysis;
     if (analysis.exact === "pending" && wantsCompleteAnalysis(params, analysis)) analysis = (await store.completeAnalysisOf(uri)) ?? analysis;
-    return codeActions(params, analysis, recheckerFor(open.fsPath, settings, analysis.kind));
+    // A source file's fix-all: only where it calls the runtime (a save's fix-all asks about every TypeScript file).
+    const fixAllInSource = analysis.kind === "source" && analysis.agents?.length ? () => fixAllOfSource(open.fsPath, analysis.text, settings) : undefined;
+    return codeActions(params, analysis, recheckerFor(open.fsPath, settings, analysis.kind), fixAllInSource);
   }),
 );
 
@@ -577,15 +583,37 @@ connection.onDocumentRangeFormatting(
 
 connection.onCodeLens(
   safe("textDocument/codeLens", [], async (params) => {
-    const open = await openAnalysis(params.textDocument.uri);
+    const open = await openAnalysis(params.textDocument.uri, true);
     if (!open) return [];
+    if (open.analysis.kind === "source") {
+      if (!open.analysis.agents?.length) return [];
+      return codeLenses(open.analysis, params.textDocument.uri, await scenariosOfSource(open.fsPath));
+    }
     // A scenario's lenses are its steps' outcomes: they wait for its run (the second phase).
     if (open.analysis.kind === "dry-run") return scenarioLenses((await store.completeAnalysisOf(params.textDocument.uri)) ?? open.analysis);
     return codeLenses(open.analysis, params.textDocument.uri);
   }),
 );
 
-connection.onRequest(AgentsRequest, safe("agents", { available: false, agents: [], roles: [] }, async (params) => agentsOfConfig(await store.analysisOf(params.uri))));
+/** Every dry-run scenario the server knows (the workspace's, and those open) that names the source file `fsPath`. */
+async function scenariosOfSource(fsPath: string): Promise<ScenarioOfSource[]> {
+  const uris = new Set([...workspaceFiles, ...documents.keys()]);
+  const found: ScenarioOfSource[] = [];
+  for (const uri of uris) {
+    const scenarioPath = URI.toFsPath(uri);
+    if (!scenarioPath || store.targetOf(uri)?.kind !== "dry-run") continue;
+    const text = documents.get(uri)?.getText() ?? (await readFile(scenarioPath, "utf8").then(withoutByteOrderMark, () => undefined));
+    if (text === undefined) {
+      forgetScenario(uri);
+      continue;
+    }
+    const names = scenarioOfSource(uri, scenarioPath, text);
+    if (names?.source === fsPath) found.push(names);
+  }
+  return found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+connection.onRequest(AgentsRequest, safe("agents", { available: false, agents: [], roles: [] }, async (params) => agentsOfConfig(await store.analysisOf(params.uri), params.line)));
 connection.onRequest(
   EffectiveToolsRequest,
   safe("effectiveTools", { available: false, tables: [], markdown: "" }, async (params) => effectiveToolsOfConfig(await store.analysisOf(params.uri), params)),
@@ -608,9 +636,15 @@ connection.onRequest(ExplainRequest, safe("explain", { available: false }, async
 
 connection.onRequest(
   CapabilityMapRequest,
-  safe("capabilityMap", { available: false, agent: "main", role: null, agents: [], roles: [], mountAt: "/workspace", tools: { read: [], write: [] }, entries: [] }, async (params) =>
-    capabilityMapOfConfig(await store.analysisOf(params.uri), store.targetOf(params.uri)?.fsPath, params),
-  ),
+  safe("capabilityMap", { available: false, agent: "main", role: null, agents: [], roles: [], mountAt: "/workspace", tools: { read: [], write: [] }, entries: [] }, async (params) => {
+    const analysis = await store.analysisOf(params.uri);
+    const fsPath = store.targetOf(params.uri)?.fsPath;
+    // A source file's call maps the sample workspace of the first scenario (by name) that names the call.
+    let workspace: SourceSampleWorkspace | undefined;
+    const agent = analysis?.kind === "source" && fsPath ? sourceAgentAt(analysis, params.line) : undefined;
+    if (agent && fsPath) workspace = (await scenariosOfSource(fsPath)).find((s) => s.workspace && namesCall(s, analysis!, agent))?.workspace;
+    return capabilityMapOfConfig(analysis, fsPath, params, undefined, workspace);
+  }),
 );
 
 connection.onShutdown(() => exact.dispose());

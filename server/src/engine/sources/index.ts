@@ -4,14 +4,14 @@ import { buildModel, type ConfigModel } from "../config/model";
 import type { Finding, Skipped } from "../diagnostics";
 import type { RuntimeId } from "../runtime";
 import { sourceDynamic } from "../checks/source/sourceDynamic";
-import { finishFindings } from "../suppressions";
-import { LineIndex } from "../text";
+import { finishFindings, IGNORE_MARKER } from "../suppressions";
+import { LineIndex, type Span } from "../text";
 import type { AgentCall } from "./calls";
 import { DEEPAGENTS_JS, DEEPAGENTS_PY } from "./dialects";
 import { sourceFixRenderer } from "./fixRenderer";
 import { pythonCalls } from "./python";
 import { toConfig, type SourceConfig } from "./toConfig";
-import { withTree, type SourceLanguage } from "./treeSitter";
+import { withTree, type SourceLanguage, type SyntaxTree } from "./treeSitter";
 import { typeScriptCalls } from "./typescript";
 
 export { loadLanguage, isLanguageLoaded, WASM_FILES, type GrammarFiles, type SourceLanguage } from "./treeSitter";
@@ -69,10 +69,22 @@ export interface SourceAgent {
 
 /** Every agent call in the file, read into a model (the language must be loaded). */
 export function readAgents(text: string, language: SourceLanguage): SourceAgent[] {
-  if (!mayCallRuntime(text)) return [];
-  const calls = withTree(language, text, (tree) => (language === "python" ? pythonCalls(tree, text) : typeScriptCalls(tree, text))) ?? [];
+  return readSource(text, language).agents;
+}
+
+/**
+ * The agent calls of a file, and its comments when it has a suppression comment (`agent-sandbox-ignore`), as spans
+ * in file order: the parser tells a comment from a string that looks like one.
+ */
+function readSource(text: string, language: SourceLanguage): { agents: SourceAgent[]; comments?: Span[] } {
+  if (!mayCallRuntime(text)) return { agents: [] };
+  const read = withTree(language, text, (tree) => ({
+    calls: language === "python" ? pythonCalls(tree, text) : typeScriptCalls(tree, text),
+    comments: text.includes(IGNORE_MARKER) ? commentSpans(tree) : undefined,
+  }));
+  const calls = read?.calls ?? [];
   const dialect = language === "python" ? DEEPAGENTS_PY : DEEPAGENTS_JS;
-  return calls.map((call) => {
+  const agents = calls.map((call) => {
     const config = toConfig(call.options, call.options.span, dialect);
     for (const spread of call.unknownSpreads) {
       config.dynamic.push({ what: "options", field: "options", expression: spread.kind === "dynamic" || spread.kind === "call" ? spread.expression : "…", span: spread.span });
@@ -81,6 +93,13 @@ export function readAgents(text: string, language: SourceLanguage): SourceAgent[
     if (config.dynamic.length) model.dynamic = config.dynamic;
     return { call, config, model };
   });
+  return { agents, ...(read?.comments ? { comments: read.comments } : {}) };
+}
+
+function commentSpans(tree: SyntaxTree): Span[] {
+  const spans: Span[] = [];
+  for (const node of tree.rootNode.descendantsOfType("comment")) if (node) spans.push({ start: node.startIndex, end: node.endIndex });
+  return spans.sort((a, b) => a.start - b.start);
 }
 
 export interface SourceCheckResult {
@@ -96,7 +115,7 @@ export interface SourceCheckResult {
  */
 export function checkSourceText(text: string, language: SourceLanguage, options: CheckOptions = {}): SourceCheckResult {
   const lines = new LineIndex(text);
-  const agents = readAgents(text, language);
+  const { agents, comments } = readSource(text, language);
   const findings: Finding[] = [];
   const skipped: Skipped[] = [];
   const renderer = sourceFixRenderer(text, language === "python" ? "python" : "typescript", language === "python" ? DEEPAGENTS_PY : DEEPAGENTS_JS);
@@ -110,7 +129,8 @@ export function checkSourceText(text: string, language: SourceLanguage, options:
     const note = dynamicFinding(agent.config.dynamic);
     if (note) findings.push(note);
   }
-  return { findings: finishFindings(findings, text, lines, options.severities), agents, lines, skipped };
+  // Never the JSONC scanner's comments: it would take a `//` inside a string of this language for one.
+  return { findings: finishFindings(findings, text, lines, options.severities, comments ?? []), agents, lines, skipped };
 }
 
 /** One information finding per call that has dynamic values: what was not read, and why nothing is said of it. */
