@@ -26,8 +26,9 @@ export interface Dialect {
   rule?: { names: readonly string[]; positional: readonly string[] };
   /** Backend classes: runtime name → config backend `type` (and the sandbox `provider`). */
   backends: Record<string, { type: "state" | "store" | "filesystem" | "sandbox" | "composite"; provider?: string }>;
-  /** `FilesystemBackend`'s folder option, and CompositeBackend's two arguments by keyword. */
+  /** `FilesystemBackend`'s folder and virtual-mode options, and CompositeBackend's two arguments by keyword. */
   rootDir: string;
+  virtualMode: string;
   composite: { default: string; routes: string };
   /** A subagent object with this key is a compiled one: its tools were fixed when it was compiled. */
   compiledSubagentKeys: readonly string[];
@@ -188,8 +189,14 @@ class Builder {
     if (known.provider) property(backend, "provider", v.span, leaf("string", known.provider, v.span));
     const options = v.args[0]?.kind === "object" ? v.args[0].entries : [];
     if (known.type === "filesystem") {
-      const rootDir = [...options, ...v.keywords].filter((e) => e.key === this.d.rootDir).at(-1);
+      const option = (key: string) => [...options, ...v.keywords].filter((e) => e.key === key).at(-1);
+      const rootDir = option(this.d.rootDir);
       if (rootDir?.value.kind === "string") property(backend, "rootDir", rootDir.keySpan, leaf("string", rootDir.value.value, rootDir.value.span));
+      // `root_dir=Path(__file__).parent`: no check needs the folder, but what it is cannot be said either.
+      else if (rootDir) this.unknown(rootDir.value, `the root folder of ${what}`, "backend-root");
+      const virtualMode = option(this.d.virtualMode);
+      if (virtualMode?.value.kind === "boolean") property(backend, "virtualMode", virtualMode.keySpan, leaf("boolean", virtualMode.value.value, virtualMode.value.span));
+      else if (virtualMode) this.unknown(virtualMode.value, `the virtual mode of ${what}`, "backend-root");
     }
     if (known.type === "composite") {
       const byKey = (key: string, index: number) => v.keywords.filter((e) => e.key === key).at(-1)?.value ?? v.args[index];
