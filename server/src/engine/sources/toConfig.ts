@@ -254,13 +254,21 @@ class Builder {
     if (v.kind !== "list") return this.unknown(v, "subagents", "subagents");
     const list = node("array", v.span);
     for (const item of v.items) {
-      if (item.kind !== "object" || this.d.compiledSubagentKeys.some((k) => entry(item, k))) {
-        this.unknown(item, item.kind === "object" ? "a compiled subagent" : "a subagent", "subagents");
+      if (item.kind !== "object") {
+        this.unknown(item, "a subagent", "subagents");
         continue;
       }
       const s = this.d.subagent;
       const nameValue = entry(item, s.name)?.value;
       const label = nameValue?.kind === "string" ? `subagent ${nameValue.value}` : "a subagent";
+      // A compiled (or remote) subagent's tools and rules were fixed where its graph was built, not here.
+      const compiled = this.d.compiledSubagentKeys.map((k) => entry(item, k)).find((e) => e !== undefined);
+      if (compiled) {
+        const v = compiled.value;
+        const expression = v.kind === "dynamic" || v.kind === "call" ? v.expression : v.kind === "string" ? `${compiled.key}: "${v.value}"` : compiled.key;
+        this.dynamic.push({ what: `the tools of compiled ${label}`, field: "subagents", expression, span: item.span });
+        continue;
+      }
       const made = node("object", item.span);
       this.put(made, item, s.name, "name", (x) => this.string(x, `the name of ${label}`, "subagents"));
       this.put(made, item, s.description, "description", (x) => this.string(x, `the description of ${label}`, "subagents"));
