@@ -14,8 +14,7 @@ import type { Entry, Value } from "./values";
 export function pythonCalls(tree: SyntaxTree, text: string): AgentCall[] {
   const file = new PythonFile(tree.rootNode, text);
   const calls: AgentCall[] = [];
-  for (const call of tree.rootNode.descendantsOfType("call")) {
-    if (!call) continue;
+  for (const call of file.calls) {
     const callee = call.childForFieldName("function");
     if (!callee || file.runtimeName(callee) !== "create_deep_agent") continue;
     const value = file.evaluate(call, 0);
@@ -27,8 +26,7 @@ export function pythonCalls(tree: SyntaxTree, text: string): AgentCall[] {
   }
   // A half-typed call (`create_deep_agent(permissions=[...], middleware=[` and no end yet): tree-sitter keeps the
   // callee and the complete keyword arguments as children of an ERROR node. They are read as the options.
-  for (const error of tree.rootNode.descendantsOfType("ERROR")) {
-    if (!error) continue;
+  for (const error of file.errors) {
     const children = parts(error);
     children.forEach((callee, i) => {
       if (file.runtimeName(callee) !== "create_deep_agent") return;
@@ -55,13 +53,20 @@ const STRIPS = new Map<string, RegExp>([
 ]);
 
 class PythonFile extends SourceFile {
+  /** Every call of the file, in order (found in the walk that reads the bindings), and every ERROR node. */
+  readonly calls: SyntaxNode[] = [];
+  readonly errors: SyntaxNode[];
+
   constructor(root: SyntaxNode, text: string) {
     super(text);
+    // Apart: a list of types that includes ERROR matches nothing at all in this build of the parser.
+    this.errors = root.descendantsOfType("ERROR").filter((n): n is SyntaxNode => n !== null);
     const declare = (name: string, value: SyntaxNode | null) => this.bound.set(name, this.bound.has(name) ? null : value);
     for (const node of root.descendantsOfType(["import_from_statement", "import_statement", "assignment", "augmented_assignment", "function_definition", "class_definition", "parameters", "for_statement", "with_item", "named_expression", "call"])) {
       if (!node) continue;
       switch (node.type) {
         case "call":
+          this.calls.push(node);
           this.markMutated(node.childForFieldName("function"), node.childForFieldName("arguments"));
           break;
         case "import_from_statement": {

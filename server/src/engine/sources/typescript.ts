@@ -15,8 +15,7 @@ import type { Entry, Value } from "./values";
 export function typeScriptCalls(tree: SyntaxTree, text: string): AgentCall[] {
   const file = new TypeScriptFile(tree.rootNode, text);
   const calls: AgentCall[] = [];
-  for (const call of tree.rootNode.descendantsOfType("call_expression")) {
-    if (!call) continue;
+  for (const call of file.calls) {
     const callee = call.childForFieldName("function");
     if (!callee || file.runtimeName(callee) !== "createDeepAgent") continue;
     const args = call.childForFieldName("arguments");
@@ -32,8 +31,7 @@ export function typeScriptCalls(tree: SyntaxTree, text: string): AgentCall[] {
   }
   // A half-typed call (`createDeepAgent({ permissions: [...], middleware: [` and no end yet): tree-sitter keeps
   // the callee and the complete `key: value` pairs as children of an ERROR node. They are read as the options.
-  for (const error of tree.rootNode.descendantsOfType("ERROR")) {
-    if (!error) continue;
+  for (const error of file.errors) {
     const children = parts(error);
     children.forEach((callee, i) => {
       if (file.runtimeName(callee) !== "createDeepAgent") return;
@@ -52,8 +50,14 @@ export function typeScriptCalls(tree: SyntaxTree, text: string): AgentCall[] {
 }
 
 class TypeScriptFile extends SourceFile {
+  /** Every call of the file, in order (found in the walk that reads the bindings), and every ERROR node. */
+  readonly calls: SyntaxNode[] = [];
+  readonly errors: SyntaxNode[];
+
   constructor(root: SyntaxNode, text: string) {
     super(text);
+    // Apart: a list of types that includes ERROR matches nothing at all in this build of the parser.
+    this.errors = root.descendantsOfType("ERROR").filter((n): n is SyntaxNode => n !== null);
     for (const statement of parts(root)) {
       if (statement.type !== "import_statement") continue;
       const source = statement.childForFieldName("source");
@@ -78,6 +82,7 @@ class TypeScriptFile extends SourceFile {
     for (const declarator of root.descendantsOfType(["variable_declarator", "function_declaration", "class_declaration", "assignment_expression", "augmented_assignment_expression", "required_parameter", "optional_parameter", "formal_parameters", "call_expression"])) {
       if (!declarator) continue;
       if (declarator.type === "call_expression") {
+        this.calls.push(declarator);
         this.markMutated(declarator.childForFieldName("function"), declarator.childForFieldName("arguments"));
       } else if (declarator.type === "variable_declarator") {
         const name = declarator.childForFieldName("name");
