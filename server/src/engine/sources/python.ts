@@ -59,8 +59,9 @@ class PythonFile extends SourceFile {
 
   constructor(root: SyntaxNode, text: string) {
     super(text);
-    // Apart: a list of types that includes ERROR matches nothing at all in this build of the parser.
-    this.errors = root.descendantsOfType("ERROR").filter((n): n is SyntaxNode => n !== null);
+    // Apart (a list of types that includes ERROR matches nothing at all in this build of the parser), and only in a
+    // tree that has one: the walk costs as much as parsing after an edit.
+    this.errors = root.hasError ? root.descendantsOfType("ERROR").filter((n): n is SyntaxNode => n !== null) : [];
     const declare = (name: string, value: SyntaxNode | null) => this.bound.set(name, this.bound.has(name) ? null : value);
     for (const node of root.descendantsOfType(["import_from_statement", "import_statement", "assignment", "augmented_assignment", "function_definition", "class_definition", "parameters", "for_statement", "with_item", "named_expression", "call"])) {
       if (!node) continue;
