@@ -165,6 +165,11 @@ const EXPECTED: Record<string, Expected> = {
     dynamic: [[["permissions", "permissions", "RULES"]]],
     note: "Permissions come from RULES: not analysed.",
   },
+  "helper-results-imported-middleware.py": {
+    read: [{ tools: [], middleware: [] }],
+    dynamic: [[["the system prompt", "system-prompt", "load_prompt()"], ["a tool in the agent's tools", "user-tools", "run_python"], ["a middleware of the agent", "middleware", "add_house_rules"]]],
+    note: "The system prompt comes from load_prompt() and 2 more values: not analysed.",
+  },
   "backend-variable-param-root.py": {
     read: [{ systemPrompt: "You read code.", backend: { type: "filesystem" } }],
     dynamic: [[["the root folder of the backend", "backend-root", "codebase_path"]]],
