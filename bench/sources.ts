@@ -94,7 +94,7 @@ export async function runSourcesBench(options: { quick?: boolean } = {}): Promis
   return { debounceMs: DEBOUNCE_MS, editor, folder, vsix, badInput, truncation, targets: targetsOf(editor, folder, vsix) };
 }
 
-async function benchEditor(rounds: number): Promise<EditorRow[]> {
+export async function benchEditor(rounds: number): Promise<EditorRow[]> {
   const work = mkdtempSync(join(tmpdir(), "agent-sandbox-sources-bench-"));
   const client = await LspTestClient.start({ pull: false, initializationOptions: { debounceMs: DEBOUNCE_MS } });
   try {
