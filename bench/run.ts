@@ -6,7 +6,8 @@
  * Flags: --save (keep a dated copy), --quick (fewer rounds, for trying the harness; not for quoting),
  * --strict (exit 1 when a target is missed; by default a miss is printed and the exit code is 0),
  * --wall (time in-process rounds by wall clock instead of process CPU time; see measure.ts),
- * --only dryrun (section 9 alone, written to bench/results/latest-dryrun.json; the other sections' files untouched).
+ * --only dryrun|sources (section 9 or 10 alone, written to bench/results/latest-<section>.json; the other sections'
+ * files untouched).
  */
 import { execSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -16,6 +17,7 @@ import { performance } from "node:perf_hooks";
 import { ANALYSIS_SIZES, ANALYSIS_TARGET, analysisTargetMet, formatAnalysisBench, runAnalysisBench, type AnalysisBenchRow } from "./analysis";
 import { BAD_INPUT_TARGET_MS, badInputTargetMet, benchBadInput } from "./badInput";
 import { formatDryRunBench, runDryRunBench, type DryRunBenchResult } from "./dryrun";
+import { formatSourcesBench, runSourcesBench, type SourcesBenchResult } from "./sources";
 import { benchLargeFiles, LARGE_FILE_TARGET, largeFileTargetMet } from "./largeFiles";
 import { benchCheck, type CheckResultRow } from "./check";
 import { benchCli, benchCliExample } from "./cli";
@@ -27,7 +29,7 @@ import { clock, sink, useClock, type Measured, type RoundOptions } from "./measu
 
 const argv = process.argv.slice(2);
 /** `--only SECTION`: one section alone (the sections that can run alone). */
-const SECTIONS_ALONE = ["dryrun"] as const;
+const SECTIONS_ALONE = ["dryrun", "sources"] as const;
 const onlyAt = argv.indexOf("--only");
 const ONLY = onlyAt >= 0 ? argv[onlyAt + 1] : undefined;
 if (onlyAt >= 0) {
@@ -151,17 +153,38 @@ function dryRunTargets(dryrun: DryRunBenchResult | { failed: string }): Target[]
   return "failed" in dryrun ? [{ what: "the dry run's figures (bench/dryrun.ts)", measured: "not measured", pass: false }] : dryrun.targets;
 }
 
-/** `--only dryrun`: section 9 alone, its own results file. */
+/** Section 10: source files (bench/sources.ts): the editor on 2,000-line files, a 10,000-file folder, the VSIX. */
+async function sourcesSection(): Promise<SourcesBenchResult | { failed: string }> {
+  progress("measuring source files (the language server, a 10,000-file folder, vsce package)…");
+  let sources: SourcesBenchResult | { failed: string };
+  try {
+    sources = await runSourcesBench({ quick: QUICK });
+  } catch (error) {
+    sources = { failed: (error as Error).stack ?? (error as Error).message };
+  }
+  endProgress();
+  console.log("10. Source files (issue 30): createDeepAgent / create_deep_agent read from TypeScript and Python, in the editor and the CLI; the VSIX.\n");
+  console.log("failed" in sources ? `  FAILED: ${sources.failed}\n` : `${formatSourcesBench(sources)}\n`);
+  return sources;
+}
+
+function sourcesTargets(sources: SourcesBenchResult | { failed: string }): Target[] {
+  return "failed" in sources ? [{ what: "the source files' figures (bench/sources.ts)", measured: "not measured", pass: false }] : sources.targets;
+}
+
+/** `--only dryrun` / `--only sources`: section 9 or 10 alone, its own results file. */
 async function mainOnly(header: { machine: string; commit: string | undefined; loadBefore: string; started: number; load: () => string }): Promise<void> {
-  const dryrun = await dryRunSection();
-  const targets = dryRunTargets(dryrun);
+  const sources = ONLY === "sources" ? await sourcesSection() : undefined;
+  const dryrun = sources ? undefined : await dryRunSection();
+  const section = sources ? { sources } : { dryrun };
+  const targets = sources ? sourcesTargets(sources) : dryRunTargets(dryrun!);
   console.log("Targets");
   const w = Math.max(...targets.map((t) => t.what.length));
   for (const t of targets) console.log(`  ${t.pass === undefined ? "SKIP" : t.pass ? "PASS" : "FAIL"}  ${t.what.padEnd(w)}   ${t.measured}`);
   const seconds = (performance.now() - header.started) / 1000;
   const loadAfter = header.load();
   console.log(`\n(${seconds.toFixed(0)} s; load average after: ${loadAfter}; checksum ${sink})`);
-  const result = { format: 1, only: ONLY, date: new Date().toISOString(), commit: header.commit, machine: header.machine, quick: QUICK, clock: clock(), loadAverage: { before: header.loadBefore, after: loadAfter }, seconds, dryrun, targets: targets.map((t) => ({ target: t.what, measured: t.measured, result: t.pass === undefined ? "skip" : t.pass ? "pass" : "fail" })) };
+  const result = { format: 1, only: ONLY, date: new Date().toISOString(), commit: header.commit, machine: header.machine, quick: QUICK, clock: clock(), loadAverage: { before: header.loadBefore, after: loadAfter }, seconds, ...section, targets: targets.map((t) => ({ target: t.what, measured: t.measured, result: t.pass === undefined ? "skip" : t.pass ? "pass" : "fail" })) };
   const dir = join(__dirname, "results");
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `latest-${ONLY}.json`), `${JSON.stringify(result, null, 2)}\n`);
@@ -376,6 +399,9 @@ async function main(): Promise<void> {
   // 9. The dry run (bench/dryrun.ts).
   const dryrun = await dryRunSection();
 
+  // 10. Source files (bench/sources.ts).
+  const sources = await sourcesSection();
+
   // Targets.
   const targets: Target[] = [];
   for (const d of decisions) {
@@ -410,6 +436,7 @@ async function main(): Promise<void> {
   if ("skipped" in largeFiles) targets.push({ what: `large files: < ${LARGE_FILE_TARGET.ms / 1000} s and < ${LARGE_FILE_TARGET.rssMB} MB`, measured: "not measured", pass: undefined });
   else for (const r of largeFiles) targets.push({ what: `${r.name}: < ${LARGE_FILE_TARGET.ms / 1000} s, < ${LARGE_FILE_TARGET.rssMB} MB`, measured: `${r.timedOut ? "> " : ""}${fmtMs(r.ms)} ms, ${r.rssMB.toFixed(0)} MB`, pass: largeFileTargetMet(r) });
   targets.push(...dryRunTargets(dryrun));
+  targets.push(...sourcesTargets(sources));
   if ("failed" in lsp) targets.push({ what: "the editor's figures (bench/lsp.ts)", measured: "not measured", pass: false });
   else for (const t of lsp.targets) targets.push({ what: t.what, measured: t.measured, pass: t.pass });
   console.log("Targets");
@@ -466,6 +493,7 @@ async function main(): Promise<void> {
     badInput,
     largeFiles,
     dryrun,
+    sources,
     analysis: analysis.map((a) => ({ ...a, ratio: { afterEditOverCheck: a.afterEditMs / a.checkMs, coldOverCheck: a.coldMs / a.checkMs, unchangedOverCheck: a.unchangedMs / a.checkMs } })),
     targets: targets.map((t) => ({ target: t.what, measured: t.measured, result: t.pass === undefined ? "skip" : t.pass ? "pass" : "fail" })),
   };

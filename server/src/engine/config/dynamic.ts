@@ -18,7 +18,7 @@ export interface DynamicValue {
 }
 
 /** The kinds of value whose absence some check would read as a fact. */
-export type DynamicField = "options" | "permissions" | "backend" | "filesystem-tools" | "user-tools" | "middleware" | "subagents" | "skills" | "system-prompt" | "name";
+export type DynamicField = "options" | "permissions" | "backend" | "filesystem-tools" | "user-tools" | "middleware" | "subagents" | "skills" | "system-prompt" | "name" | "backend-root";
 
 const TOOL_CHECKS = ["read-file-required", "tool-unknown", "tool-unavailable", "tool-duplicate", "subagent-escalation", "permissions-with-sandbox", "permissions-with-sandbox-factory"];
 const RULE_CHECKS = [
@@ -66,6 +66,8 @@ const NEEDED_BY: Record<DynamicField, readonly string[]> = {
   "system-prompt": ["system-prompt-conflict"],
   // The agent's name only labels it: no check needs it.
   name: [],
+  // A filesystem backend's folder and virtual mode: the prompt preview shows them, no check reads them.
+  "backend-root": [],
 };
 
 /** The codes of the checks that do not run on a model with these dynamic values. */

@@ -141,7 +141,9 @@ function dynamicFinding(values: readonly DynamicValue[]): Finding | undefined {
   if (!first) return undefined;
   const more = others.length === 0 ? "" : ` and ${others.length} more value${others.length === 1 ? "" : "s"}`;
   let message = `${capitalised(first.what)} ${plural(first.what) ? "come" : "comes"} from ${first.expression}${more}: not analysed.`;
-  if (message.split(/\s+/).length > 19) message = `A value of this agent comes from code${more}: not analysed.`;
+  // An expression with its own sentence ends (`a ? b : c`, a prompt's text) would read as several sentences.
+  const plainText = message.replace(/"(?:[^"\\]|\\.)*"/g, "Q");
+  if (message.split(/\s+/).length > 19 || /[.!?]\s/.test(plainText.slice(0, -1))) message = `A value of this agent comes from code${more}: not analysed.`;
   const list = dynamic.map((d) => `${d.what}: ${d.expression}`).join("; ");
   return {
     code: sourceDynamic.code,

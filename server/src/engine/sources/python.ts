@@ -14,8 +14,7 @@ import type { Entry, Value } from "./values";
 export function pythonCalls(tree: SyntaxTree, text: string): AgentCall[] {
   const file = new PythonFile(tree.rootNode, text);
   const calls: AgentCall[] = [];
-  for (const call of tree.rootNode.descendantsOfType("call")) {
-    if (!call) continue;
+  for (const call of file.calls) {
     const callee = call.childForFieldName("function");
     if (!callee || file.runtimeName(callee) !== "create_deep_agent") continue;
     const value = file.evaluate(call, 0);
@@ -27,8 +26,7 @@ export function pythonCalls(tree: SyntaxTree, text: string): AgentCall[] {
   }
   // A half-typed call (`create_deep_agent(permissions=[...], middleware=[` and no end yet): tree-sitter keeps the
   // callee and the complete keyword arguments as children of an ERROR node. They are read as the options.
-  for (const error of tree.rootNode.descendantsOfType("ERROR")) {
-    if (!error) continue;
+  for (const error of file.errors) {
     const children = parts(error);
     children.forEach((callee, i) => {
       if (file.runtimeName(callee) !== "create_deep_agent") return;
@@ -46,13 +44,32 @@ export function pythonCalls(tree: SyntaxTree, text: string): AgentCall[] {
   return calls;
 }
 
+/** The characters `str.isspace()` is true of: what `strip()` without an argument removes. */
+const PY_SPACE = "[\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+const STRIPS = new Map<string, RegExp>([
+  ["strip", new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, "g")],
+  ["lstrip", new RegExp(`^${PY_SPACE}+`)],
+  ["rstrip", new RegExp(`${PY_SPACE}+$`)],
+]);
+
 class PythonFile extends SourceFile {
+  /** Every call of the file, in order (found in the walk that reads the bindings), and every ERROR node. */
+  readonly calls: SyntaxNode[] = [];
+  readonly errors: SyntaxNode[];
+
   constructor(root: SyntaxNode, text: string) {
     super(text);
+    // Apart (a list of types that includes ERROR matches nothing at all in this build of the parser), and only in a
+    // tree that has one: the walk costs as much as parsing after an edit.
+    this.errors = root.hasError ? root.descendantsOfType("ERROR").filter((n): n is SyntaxNode => n !== null) : [];
     const declare = (name: string, value: SyntaxNode | null) => this.bound.set(name, this.bound.has(name) ? null : value);
-    for (const node of root.descendantsOfType(["import_from_statement", "import_statement", "assignment", "augmented_assignment", "function_definition", "class_definition", "parameters", "for_statement", "with_item", "named_expression"])) {
+    for (const node of root.descendantsOfType(["import_from_statement", "import_statement", "assignment", "augmented_assignment", "function_definition", "class_definition", "parameters", "for_statement", "with_item", "named_expression", "call"])) {
       if (!node) continue;
       switch (node.type) {
+        case "call":
+          this.calls.push(node);
+          this.markMutated(node.childForFieldName("function"), node.childForFieldName("arguments"));
+          break;
         case "import_from_statement": {
           const module = node.childForFieldName("module_name")?.text ?? "";
           for (const name of node.childrenForFieldName("name")) {
@@ -116,10 +133,14 @@ class PythonFile extends SourceFile {
     return module === "deepagents" || module.startsWith("deepagents.");
   }
 
-  protected importOf(callee: SyntaxNode): Imported | undefined {
+  protected importOf(callee: SyntaxNode, depth = 0): Imported | undefined {
+    while (callee.type === "parenthesized_expression" && parts(callee)[0]) callee = parts(callee)[0]!;
     if (callee.type === "identifier") {
       const found = this.imports.get(callee.text);
-      return found && found.name !== "*" ? found : undefined;
+      if (found) return found.name !== "*" ? found : undefined;
+      // `make_agent = create_deep_agent`: a name assigned once to an imported function is that function.
+      const value = this.bound.get(callee.text);
+      return value && value.type !== "function_definition" && depth < MAX_DEPTH ? this.importOf(value, depth + 1) : undefined;
     }
     if (callee.type === "attribute") {
       // `da.create_deep_agent`, `deepagents.backends.FilesystemBackend`
@@ -286,6 +307,22 @@ class PythonFile extends SourceFile {
       } else if (arg.type === "list_splat") {
         args.push(dynamicOf(arg, this.text));
       } else args.push(this.evaluate(arg, depth + 1));
+    }
+    // `"""...""".strip()`: a known string without its surrounding whitespace (Python's own definition of it).
+    const strip = callee.type === "attribute" ? STRIPS.get(callee.childForFieldName("attribute")?.text ?? "") : undefined;
+    if (strip && args.length === 0 && keywords.length === 0 && spreads.length === 0) {
+      const base = this.evaluate(callee.childForFieldName("object")!, depth + 1);
+      if (base.kind === "string") return { kind: "string", value: base.value.replace(strip, ""), span: spanOf(node) };
+    }
+    // `dict(tools=[...], **base)`: the builtin builds the same object a dict literal does (unless the file rebinds it).
+    if (callee.type === "identifier" && callee.text === "dict" && !this.bound.has("dict") && !this.imports.has("dict") && args.length <= 1) {
+      const first = args[0];
+      if (first === undefined || first.kind === "object") {
+        const object: Value & { kind: "object" } = { kind: "object", entries: [...(first?.entries ?? []), ...keywords], span: spanOf(node) };
+        const unknown = [...(first ? this.spreadsOf(first) : []), ...spreads];
+        if (unknown.length) this.spreads.set(object, unknown);
+        return object;
+      }
     }
     const imported = this.importOf(callee);
     const result: Value & { kind: "call" } = { kind: "call", callee: this.text.slice(callee.startIndex, Math.min(callee.endIndex, callee.startIndex + 60)), args, keywords, expression: (dynamicOf(node, this.text) as { expression: string }).expression, span: spanOf(node) };

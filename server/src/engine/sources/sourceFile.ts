@@ -2,6 +2,9 @@ import { dynamicOf } from "./calls";
 import type { SyntaxNode } from "./treeSitter";
 import type { Value } from "./values";
 
+/** Methods of JS arrays, sets and maps and of Python lists, dicts and sets that change the value they are called on. */
+const MUTATING_METHODS = new Set(["push", "unshift", "splice", "pop", "shift", "sort", "reverse", "fill", "copyWithin", "add", "set", "delete", "clear", "append", "extend", "insert", "remove", "update", "setdefault", "discard", "popitem"]);
+
 /** Where a name of the file comes from, when an import binds it. */
 export interface Imported {
   module: string;
@@ -35,6 +38,30 @@ export abstract class SourceFile {
   runtimeName(callee: SyntaxNode): string | undefined {
     const found = this.importOf(callee);
     return found && this.isDeepagents(found.module) ? found.name : undefined;
+  }
+
+  /**
+   * A value changed in place after it was bound (`rules.push(x)`, `defaults.tools.append(t)`, `Object.assign(opts,
+   * more)`, `options.backend = b`) is not the value its initializer wrote: the name it is reached through is
+   * unknown from then on.
+   */
+  protected markMutated(callee: SyntaxNode | null, args: SyntaxNode | null): void {
+    if (!callee) return;
+    const method = callee.childForFieldName("property") ?? callee.childForFieldName("attribute");
+    const receiver = callee.childForFieldName("object");
+    if (method && receiver && MUTATING_METHODS.has(method.text)) this.unbindRoot(receiver);
+    // `Object.assign(target, ...)` changes its first argument.
+    if (method?.text === "assign" && receiver?.text === "Object" && args) {
+      const target = args.namedChildren.find((n) => n && n.type !== "comment");
+      if (target) this.unbindRoot(target);
+    }
+  }
+
+  /** Forgets the name at the root of `a.b[c].d` (a name whose value is reached and changed through it). */
+  protected unbindRoot(node: SyntaxNode): void {
+    let root: SyntaxNode | null = node;
+    while (root && root.type !== "identifier") root = root.childForFieldName("object") ?? root.childForFieldName("value") ?? null;
+    if (root) this.bound.set(root.text, null);
   }
 
   spreadsOf(value: Value): Value[] {

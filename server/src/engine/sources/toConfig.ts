@@ -26,8 +26,9 @@ export interface Dialect {
   rule?: { names: readonly string[]; positional: readonly string[] };
   /** Backend classes: runtime name → config backend `type` (and the sandbox `provider`). */
   backends: Record<string, { type: "state" | "store" | "filesystem" | "sandbox" | "composite"; provider?: string }>;
-  /** `FilesystemBackend`'s folder option, and CompositeBackend's two arguments by keyword. */
+  /** `FilesystemBackend`'s folder and virtual-mode options, and CompositeBackend's two arguments by keyword. */
   rootDir: string;
+  virtualMode: string;
   composite: { default: string; routes: string };
   /** A subagent object with this key is a compiled one: its tools were fixed when it was compiled. */
   compiledSubagentKeys: readonly string[];
@@ -188,8 +189,14 @@ class Builder {
     if (known.provider) property(backend, "provider", v.span, leaf("string", known.provider, v.span));
     const options = v.args[0]?.kind === "object" ? v.args[0].entries : [];
     if (known.type === "filesystem") {
-      const rootDir = [...options, ...v.keywords].filter((e) => e.key === this.d.rootDir).at(-1);
+      const option = (key: string) => [...options, ...v.keywords].filter((e) => e.key === key).at(-1);
+      const rootDir = option(this.d.rootDir);
       if (rootDir?.value.kind === "string") property(backend, "rootDir", rootDir.keySpan, leaf("string", rootDir.value.value, rootDir.value.span));
+      // `root_dir=Path(__file__).parent`: no check needs the folder, but what it is cannot be said either.
+      else if (rootDir) this.unknown(rootDir.value, `the root folder of ${what}`, "backend-root");
+      const virtualMode = option(this.d.virtualMode);
+      if (virtualMode?.value.kind === "boolean") property(backend, "virtualMode", virtualMode.keySpan, leaf("boolean", virtualMode.value.value, virtualMode.value.span));
+      else if (virtualMode) this.unknown(virtualMode.value, `the virtual mode of ${what}`, "backend-root");
     }
     if (known.type === "composite") {
       const byKey = (key: string, index: number) => v.keywords.filter((e) => e.key === key).at(-1)?.value ?? v.args[index];
@@ -247,13 +254,21 @@ class Builder {
     if (v.kind !== "list") return this.unknown(v, "subagents", "subagents");
     const list = node("array", v.span);
     for (const item of v.items) {
-      if (item.kind !== "object" || this.d.compiledSubagentKeys.some((k) => entry(item, k))) {
-        this.unknown(item, item.kind === "object" ? "a compiled subagent" : "a subagent", "subagents");
+      if (item.kind !== "object") {
+        this.unknown(item, "a subagent", "subagents");
         continue;
       }
       const s = this.d.subagent;
       const nameValue = entry(item, s.name)?.value;
       const label = nameValue?.kind === "string" ? `subagent ${nameValue.value}` : "a subagent";
+      // A compiled (or remote) subagent's tools and rules were fixed where its graph was built, not here.
+      const compiled = this.d.compiledSubagentKeys.map((k) => entry(item, k)).find((e) => e !== undefined);
+      if (compiled) {
+        const v = compiled.value;
+        const expression = v.kind === "dynamic" || v.kind === "call" ? v.expression : v.kind === "string" ? `${compiled.key}: "${v.value}"` : compiled.key;
+        this.dynamic.push({ what: `the tools of compiled ${label}`, field: "subagents", expression, span: item.span });
+        continue;
+      }
       const made = node("object", item.span);
       this.put(made, item, s.name, "name", (x) => this.string(x, `the name of ${label}`, "subagents"));
       this.put(made, item, s.description, "description", (x) => this.string(x, `the description of ${label}`, "subagents"));

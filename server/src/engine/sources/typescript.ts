@@ -15,8 +15,7 @@ import type { Entry, Value } from "./values";
 export function typeScriptCalls(tree: SyntaxTree, text: string): AgentCall[] {
   const file = new TypeScriptFile(tree.rootNode, text);
   const calls: AgentCall[] = [];
-  for (const call of tree.rootNode.descendantsOfType("call_expression")) {
-    if (!call) continue;
+  for (const call of file.calls) {
     const callee = call.childForFieldName("function");
     if (!callee || file.runtimeName(callee) !== "createDeepAgent") continue;
     const args = call.childForFieldName("arguments");
@@ -32,8 +31,7 @@ export function typeScriptCalls(tree: SyntaxTree, text: string): AgentCall[] {
   }
   // A half-typed call (`createDeepAgent({ permissions: [...], middleware: [` and no end yet): tree-sitter keeps
   // the callee and the complete `key: value` pairs as children of an ERROR node. They are read as the options.
-  for (const error of tree.rootNode.descendantsOfType("ERROR")) {
-    if (!error) continue;
+  for (const error of file.errors) {
     const children = parts(error);
     children.forEach((callee, i) => {
       if (file.runtimeName(callee) !== "createDeepAgent") return;
@@ -52,8 +50,15 @@ export function typeScriptCalls(tree: SyntaxTree, text: string): AgentCall[] {
 }
 
 class TypeScriptFile extends SourceFile {
+  /** Every call of the file, in order (found in the walk that reads the bindings), and every ERROR node. */
+  readonly calls: SyntaxNode[] = [];
+  readonly errors: SyntaxNode[];
+
   constructor(root: SyntaxNode, text: string) {
     super(text);
+    // Apart (a list of types that includes ERROR matches nothing at all in this build of the parser), and only in a
+    // tree that has one: the walk costs as much as parsing after an edit.
+    this.errors = root.hasError ? root.descendantsOfType("ERROR").filter((n): n is SyntaxNode => n !== null) : [];
     for (const statement of parts(root)) {
       if (statement.type !== "import_statement") continue;
       const source = statement.childForFieldName("source");
@@ -75,9 +80,12 @@ class TypeScriptFile extends SourceFile {
       }
     }
     const declare = (name: string, value: SyntaxNode | null) => this.bound.set(name, this.bound.has(name) ? null : value);
-    for (const declarator of root.descendantsOfType(["variable_declarator", "function_declaration", "class_declaration", "assignment_expression", "augmented_assignment_expression", "required_parameter", "optional_parameter", "formal_parameters"])) {
+    for (const declarator of root.descendantsOfType(["variable_declarator", "function_declaration", "class_declaration", "assignment_expression", "augmented_assignment_expression", "required_parameter", "optional_parameter", "formal_parameters", "call_expression"])) {
       if (!declarator) continue;
-      if (declarator.type === "variable_declarator") {
+      if (declarator.type === "call_expression") {
+        this.calls.push(declarator);
+        this.markMutated(declarator.childForFieldName("function"), declarator.childForFieldName("arguments"));
+      } else if (declarator.type === "variable_declarator") {
         const name = declarator.childForFieldName("name");
         const value = declarator.childForFieldName("value");
         if (name?.type === "identifier") {
@@ -99,6 +107,8 @@ class TypeScriptFile extends SourceFile {
       } else if (declarator.type === "assignment_expression" || declarator.type === "augmented_assignment_expression") {
         const left = declarator.childForFieldName("left");
         if (left?.type === "identifier") this.bound.set(left.text, null);
+        // `options.permissions = loadRules()`: the object `options` names is not the one its literal wrote.
+        else if (left) this.unbindRoot(left);
       } else if (declarator.type === "formal_parameters") {
         // Parameters shadow: a name that is also a parameter somewhere is not known.
         for (const p of parts(declarator)) {
@@ -112,9 +122,14 @@ class TypeScriptFile extends SourceFile {
     }
   }
 
-  /** `require("x")` → "x". */
+  /** `require("x")`, `import("x")`, `await import("x")` → "x". */
   private requiredModule(node: SyntaxNode): string | undefined {
-    if (node.type !== "call_expression" || node.childForFieldName("function")?.text !== "require") return undefined;
+    if (node.type === "await_expression") {
+      const inner = parts(node)[0];
+      return inner?.type === "call_expression" && inner.childForFieldName("function")?.type === "import" ? this.requiredModule(inner) : undefined;
+    }
+    const callee = node.type === "call_expression" ? node.childForFieldName("function") : null;
+    if (!callee || (callee.text !== "require" && callee.type !== "import")) return undefined;
     const arg = parts(node.childForFieldName("arguments")!)[0];
     return arg?.type === "string" ? arg.text.slice(1, -1) : undefined;
   }
@@ -124,10 +139,14 @@ class TypeScriptFile extends SourceFile {
     return module === "deepagents" || module.startsWith("deepagents/");
   }
 
-  protected importOf(callee: SyntaxNode): Imported | undefined {
+  protected importOf(callee: SyntaxNode, depth = 0): Imported | undefined {
+    callee = unwrapped(callee);
     if (callee.type === "identifier") {
       const found = this.imports.get(callee.text);
-      return found && found.name !== "*" ? found : undefined;
+      if (found) return found.name !== "*" ? found : undefined;
+      // `const make = createDeepAgent as unknown as Factory`: a name bound once to an imported function is that function.
+      const value = this.bound.get(callee.text);
+      return value && depth < MAX_DEPTH ? this.importOf(value, depth + 1) : undefined;
     }
     if (callee.type === "member_expression") {
       const object = callee.childForFieldName("object");
@@ -262,6 +281,29 @@ class TypeScriptFile extends SourceFile {
     const argsNode = node.childForFieldName("arguments");
     if (!callee) return dynamicOf(node, this.text);
     const args = argsNode ? parts(argsNode).map((a) => (a.type === "spread_element" ? dynamicOf(a, this.text) : this.evaluate(a, depth + 1))) : [];
+    if (callee.type === "member_expression") {
+      const object = callee.childForFieldName("object");
+      const property = callee.childForFieldName("property")?.text;
+      // `` `...`.trim() ``: a known string without its surrounding whitespace (JavaScript's own definition of it).
+      if (property === "trim" && object && args.length === 0) {
+        const base = this.evaluate(object, depth + 1);
+        if (base.kind === "string") return { kind: "string", value: base.value.trim(), span: spanOf(node) };
+      }
+      // `Object.assign({}, defaults, { ... })`: the objects' properties in order, later ones winning, as a spread does.
+      if (property === "assign" && object?.type === "identifier" && object.text === "Object" && !this.bound.has("Object") && !this.imports.has("Object")) {
+        const spreads: Value[] = [];
+        const entries: Entry[] = [];
+        for (const arg of args) {
+          if (arg.kind === "object") {
+            entries.push(...arg.entries);
+            spreads.push(...this.spreadsOf(arg));
+          } else spreads.push(arg);
+        }
+        const merged: Value & { kind: "object" } = { kind: "object", entries, span: spanOf(node) };
+        if (spreads.length) this.spreads.set(merged, spreads);
+        return merged;
+      }
+    }
     // `[...].concat([...])`: a known list with known lists added.
     if (callee.type === "member_expression" && callee.childForFieldName("property")?.text === "concat") {
       const object = callee.childForFieldName("object");
@@ -283,6 +325,17 @@ class TypeScriptFile extends SourceFile {
     }
     return result;
   }
+}
+
+/** The expression inside type assertions and parentheses (`x as unknown as T`, `(x)`, `x!`). */
+function unwrapped(node: SyntaxNode): SyntaxNode {
+  let inner = node;
+  while (["as_expression", "satisfies_expression", "non_null_expression", "parenthesized_expression"].includes(inner.type)) {
+    const first = parts(inner)[0];
+    if (!first) break;
+    inner = first;
+  }
+  return inner;
 }
 
 export type { Span };
