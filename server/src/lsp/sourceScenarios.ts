@@ -10,6 +10,7 @@ import { sourceLanguageOf } from "../engine/sources";
 import type { SourceSampleWorkspace } from "./customRequests";
 import type { SourceAgent } from "../engine/sources";
 import type { Analysis } from "./engineFacade";
+import { registeredMap } from "../engine/caches";
 
 /** What one scenario file names. */
 export interface ScenarioOfSource {
@@ -25,7 +26,7 @@ export interface ScenarioOfSource {
   workspace?: SourceSampleWorkspace;
 }
 
-const parsed = new Map<string, { text: string; names: ScenarioOfSource | undefined }>();
+const parsed = registeredMap("lsp/sourceScenarios.parsed", "one per scenario file of the workspace, forgotten when the file goes", new Map<string, { text: string; names: ScenarioOfSource | undefined }>());
 
 /** What a scenario file names, when its `config` is a source file (parsed once per text). */
 export function scenarioOfSource(uri: string, scenarioPath: string, text: string): ScenarioOfSource | undefined {
