@@ -4,8 +4,8 @@ import { ANALYSIS_CHECKS, CHECKS } from "./checks";
 import { subagentEscalation } from "./checks/subagent/subagentEscalation";
 import type { Check, CheckContext } from "./checks/check";
 import { PatternTable } from "./checks/common/patternTable";
-import { buildModel, type ConfigModel } from "./config/model";
-import { parseJsonc } from "./config/parse";
+import { allRuleLists, buildModel, type ConfigModel, type RuleListSpec } from "./config/model";
+import { parseJsonc, spanOf } from "./config/parse";
 import { SchemaValidator, type Schema } from "./config/schemaValidator";
 import type { Finding, Severity, Skipped } from "./diagnostics";
 import type { RuntimeId } from "./runtime";
@@ -13,6 +13,7 @@ import { byCodePoints, compareFindings, finishFindings, type SeverityOverrides }
 import { LineIndex } from "./text";
 import { AnalysisCancelled } from "./cancellation";
 import { withdrawFailingFixes } from "./fixVerification";
+import { listsHeldBack } from "./fixes";
 import { FixRendering, type FixRenderer } from "./fixOperations";
 import { jsoncFrontEnd } from "./config/jsoncFrontEnd";
 import { blockedChecks } from "./config/dynamic";
@@ -130,6 +131,10 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
   // what they are given under the check that is running. Forty-odd contexts, each with its own closures, were a
   // fifth of what a small file's check allocated.
   let check: Check = CHECKS[0]!;
+  // A round of fix-all proves nothing on a list another safe fix of the round changes (`applySafeFixes` would leave
+  // the proof for the next round): the other checks' safe fixes are known before the analysis runs, and it leaves
+  // those lists unread (filled below). A proof on the text as given was a walk over every rule, thrown away.
+  const heldBack = new Set<RuleListSpec>();
   const context: CheckContext = {
     model,
     text,
@@ -141,6 +146,7 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
     analysis: !!(options.analysis || options.analysisOnly),
     analysisOnly: !!options.analysisOnly,
     ...(options.automataSteps !== undefined ? { automataSteps: options.automataSteps } : {}),
+    ...(options.fixRound ? { heldBackLists: heldBack } : {}),
     report: (f) => {
       // Built field by field rather than spread: every check reports objects of its own shape, and a spread of
       // so many shapes takes V8's slow path.
@@ -158,9 +164,18 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
     },
   };
   const checks = options.analysisOnly ? [subagentEscalation, ...ANALYSIS_CHECKS] : options.analysis ? [...CHECKS, ...ANALYSIS_CHECKS] : CHECKS;
+  const firstAnalysisCheck = ANALYSIS_CHECKS[0];
   // A check that would need a value the front end could not read would take its absence for a fact: it does not run.
   const blocked = model.dynamic?.length ? blockedChecks(model.dynamic) : undefined;
   for (check of checks) {
+    if (options.fixRound && check === firstAnalysisCheck) {
+      const lists = allRuleLists(model);
+      const spans = lists.map((list) => spanOf(list.node));
+      const held = new Set(listsHeldBack(finishFindings(out, text, new LineIndex(text), options.severities), spans));
+      lists.forEach((list, i) => held.has(spans[i]!) && heldBack.add(list));
+      // Every safe fix the analysis offers is proved on a list: with every list held back, it has none to offer.
+      if (heldBack.size === lists.length) break;
+    }
     if (blocked?.has(check.code)) continue;
     // A check turned off is not run at all: its findings would all be dropped, and some checks are the slowest part
     // of a large file (dotfiles-unprotected's witness search, the exact analysis).

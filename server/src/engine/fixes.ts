@@ -15,15 +15,10 @@ export interface AppliedFix {
  * again on the re-checked text, next round.
  */
 export function applySafeFixes(text: string, findings: readonly Finding[]): { text: string; codes: string[]; applied: AppliedFix[] } {
-  const safe = findings.map((f) => ({ code: f.code, fix: f.fixes?.find((x) => x.safe) })).filter((f): f is { code: string; fix: Fix } => f.fix !== undefined);
+  const safe = safeFixes(findings);
   const proofLists = [...new Map(safe.flatMap((f) => (f.fix.provenOn ? [[spanKey(f.fix.provenOn), f.fix.provenOn] as const] : []))).values()];
-  const within = (list: Span, edit: Edit) => edit.span.start >= list.start && edit.span.end <= list.end;
   // Lists another fix of this round changes: their proofs wait for the re-check.
-  const busy = new Set<string>();
-  for (const { fix } of safe) {
-    if (fix.provenOn) continue;
-    for (const list of proofLists) if (fix.edits.some((e) => within(list, e))) busy.add(spanKey(list));
-  }
+  const busy = new Set(listsChangedBy(safe, proofLists).map(spanKey));
   const chosen = new ChosenEdits();
   const applied: AppliedFix[] = [];
   const describe = (code: string, fix: Fix): AppliedFix => ({ code, did: fix.applied ?? fix.title });
@@ -46,6 +41,42 @@ export function applySafeFixes(text: string, findings: readonly Finding[]): { te
     applied.push(describe(code, fix));
   }
   return { text: applyEdits(text, chosen.edits), codes: applied.map((a) => a.code), applied };
+}
+
+/** The first safe fix of each finding that has one: the fix fix-all would apply. */
+function safeFixes(findings: readonly Finding[]): { code: string; fix: Fix }[] {
+  return findings.map((f) => ({ code: f.code, fix: f.fixes?.find((x) => x.safe) })).filter((f): f is { code: string; fix: Fix } => f.fix !== undefined);
+}
+
+/** Of `lists` (rule lists: they never nest), those an edit of a safe fix not proved on a list (no `provenOn`) falls within. */
+function listsChangedBy(safe: readonly { fix: Fix }[], lists: readonly Span[]): Span[] {
+  // By start, for a binary search per edit: a file of 10,000 subagents has as many lists, and as many fixes.
+  const sorted = [...lists].sort((a, b) => a.start - b.start || a.end - b.end);
+  const changed = new Set<Span>();
+  for (const { fix } of safe) {
+    if (fix.provenOn) continue;
+    for (const edit of fix.edits) {
+      let low = 0;
+      let high = sorted.length;
+      while (low < high) {
+        const mid = (low + high) >>> 1;
+        if (sorted[mid]!.start <= edit.span.start) low = mid + 1;
+        else high = mid;
+      }
+      // Lists that start where the edit does or before it, nearest first (one span may be given twice).
+      for (let k = low - 1; k >= 0 && sorted[k]!.end >= edit.span.start; k--) if (edit.span.end <= sorted[k]!.end) changed.add(sorted[k]!);
+    }
+  }
+  return lists.filter((list) => changed.has(list));
+}
+
+/**
+ * The rule lists (their spans) whose proofs a round of fix-all on `findings` would hold back: lists the safe fixes
+ * among `findings` that are not proved on a list change. A round may leave them unproved (checkConfig.ts
+ * `fixRound`): whatever safe fix is proved on one of them, `applySafeFixes` leaves it for the next round.
+ */
+export function listsHeldBack(findings: readonly Finding[], lists: readonly Span[]): Span[] {
+  return listsChangedBy(safeFixes(findings), lists);
 }
 
 /**
