@@ -16,7 +16,7 @@ import { performance } from "node:perf_hooks";
 import { ANALYSIS_SIZES, ANALYSIS_TARGET, analysisTargetMet, formatAnalysisBench, runAnalysisBench, type AnalysisBenchRow } from "./analysis";
 import { BAD_INPUT_TARGET_MS, badInputTargetMet, benchBadInput } from "./badInput";
 import { formatDryRunBench, runDryRunBench, type DryRunBenchResult } from "./dryrun";
-import { benchLargeFiles, LARGE_FILE_TARGET, largeFileTargetMet } from "./largeFiles";
+import { benchLargeFiles, FIX_TARGET_MS, LARGE_FILE_TARGET, largeFileTargetMet } from "./largeFiles";
 import { benchCheck, type CheckResultRow } from "./check";
 import { benchCli, benchCliExample } from "./cli";
 import { benchDecisions, type DecisionResult } from "./decisions";
@@ -361,7 +361,8 @@ async function main(): Promise<void> {
   const largeFiles = benchLargeFiles(LARGE_FILE_RUNS);
   endProgress();
   console.log(`8. Large files (issue 27): the whole CLI process, \`check <file> --format json\` with the default options (the exact analysis on),`);
-  console.log(`   wall ms, CPU ms and peak memory (max RSS), medians of ${LARGE_FILE_RUNS} runs interleaved with \`node -e 0\` (not subtracted); bound: < ${LARGE_FILE_TARGET.ms / 1000} s and < ${LARGE_FILE_TARGET.rssMB} MB.\n`);
+  console.log(`   and \`check --fix\` on a fresh copy each run; wall ms, CPU ms and peak memory (max RSS), medians of ${LARGE_FILE_RUNS} runs interleaved with`);
+  console.log(`   \`node -e 0\` (not subtracted); bound: < ${LARGE_FILE_TARGET.ms / 1000} s (--fix: < ${FIX_TARGET_MS / 1000} s) and < ${LARGE_FILE_TARGET.rssMB} MB.\n`);
   if ("skipped" in largeFiles) console.log(`  SKIPPED: ${largeFiles.skipped}\n`);
   else {
     console.log(
@@ -408,7 +409,7 @@ async function main(): Promise<void> {
   if ("skipped" in badInput) targets.push({ what: `bad input: a clear answer in < ${BAD_INPUT_TARGET_MS} ms`, measured: "not measured", pass: undefined });
   else for (const r of badInput) targets.push({ what: `bad input, ${r.name}: a clear answer in < ${BAD_INPUT_TARGET_MS} ms`, measured: `${r.timedOut ? "> " : ""}${fmtMs(r.ms)} ms${r.clear ? "" : ", not the clear answer"}`, pass: badInputTargetMet(r) });
   if ("skipped" in largeFiles) targets.push({ what: `large files: < ${LARGE_FILE_TARGET.ms / 1000} s and < ${LARGE_FILE_TARGET.rssMB} MB`, measured: "not measured", pass: undefined });
-  else for (const r of largeFiles) targets.push({ what: `${r.name}: < ${LARGE_FILE_TARGET.ms / 1000} s, < ${LARGE_FILE_TARGET.rssMB} MB`, measured: `${r.timedOut ? "> " : ""}${fmtMs(r.ms)} ms, ${r.rssMB.toFixed(0)} MB`, pass: largeFileTargetMet(r) });
+  else for (const r of largeFiles) targets.push({ what: `${r.name}: < ${r.targetMs / 1000} s, < ${LARGE_FILE_TARGET.rssMB} MB`, measured: `${r.timedOut ? "> " : ""}${fmtMs(r.ms)} ms, ${r.rssMB.toFixed(0)} MB`, pass: largeFileTargetMet(r) });
   targets.push(...dryRunTargets(dryrun));
   if ("failed" in lsp) targets.push({ what: "the editor's figures (bench/lsp.ts)", measured: "not measured", pass: false });
   else for (const t of lsp.targets) targets.push({ what: t.what, measured: t.measured, pass: t.pass });

@@ -42,7 +42,11 @@ test("a fix round offers exactly the full check's safe fixes, but those proved o
     });
     assert.deepEqual(safeFixes(roundFindings), safeFixes(kept), name);
     // And fix-all's round applies the very same edits, in the same order, either way.
-    assert.deepEqual(applySafeFixes(text, roundFindings), applySafeFixes(text, fullFindings), name);
+    const applied = (findings: readonly Finding[]) => {
+      const { text: fixed, applied } = applySafeFixes(text, findings);
+      return { fixed, applied };
+    };
+    assert.deepEqual(applied(roundFindings), applied(fullFindings), name);
     compared += safeFixes(kept).length;
     heldBack += safeFixes(fullFindings).length - safeFixes(kept).length;
   }
@@ -66,4 +70,65 @@ test("fix-all with fix rounds reaches the same text, and the text is reported as
   const alone = checkConfigText(lean.text, options);
   assert.deepEqual(reported.findings, alone.findings);
   assert.deepEqual(reported.skipped, alone.skipped);
+});
+
+test("fix-all whose last round's check is the full one (finalCheck): the same text and fixes, the same report", (t) => {
+  const options: CheckOptions = { analysis: true };
+  const roundOptions: CheckOptions = { ...options, fixRound: true };
+  let finalChecked = 0;
+  let wentOn = 0;
+  for (const { name, text } of configs()) {
+    exactAnalysis().clearAnalysisResults();
+    const rounds = applyAllSafeFixes(text, checkConfigText(text, roundOptions), (t) => checkConfigText(t, roundOptions));
+    exactAnalysis().clearAnalysisResults();
+    let fullChecks = 0;
+    const merged = applyAllSafeFixes(text, checkConfigText(text, roundOptions), (t) => checkConfigText(t, roundOptions), undefined, (t) => {
+      fullChecks++;
+      return checkAfterFixRounds(t, options);
+    });
+    assert.equal(merged.text, rounds.text, name);
+    assert.deepEqual(merged.applied, rounds.applied, name);
+    assert.equal(merged.complete, rounds.complete, name);
+    if (!merged.finalChecked) continue;
+    finalChecked++;
+    // A full check that still offered safe fixes: the rounds went on from it.
+    if (fullChecks > 1) wentOn++;
+    exactAnalysis().clearAnalysisResults();
+    const alone = checkConfigText(merged.text, options);
+    assert.deepEqual(merged.result.findings, alone.findings, name);
+    assert.deepEqual(merged.result.skipped, alone.skipped, name);
+  }
+  t.diagnostic(`${finalChecked} fixed points reached with the full check (${wentOn} after a full check that offered more)`);
+  assert.ok(finalChecked > 20, `${finalChecked} fixed points reached with the full check`);
+});
+
+test("fix-all's full check that still offers safe fixes goes on from them; a round that held lists back is not the last", () => {
+  type Result = { findings: Finding[]; heldBack?: number; by: string };
+  const upper = (text: string, at: number): Finding => ({
+    code: "schema", severity: "error", message: "Lower case.", span: { start: at, end: at + 1 },
+    fixes: [{ title: "Upper case", safe: true, edits: [{ span: { start: at, end: at + 1 }, newText: text[at]!.toUpperCase() }] }],
+  });
+  // Each check offers to upper-case the first lower-case letter: one fix a round, each round's fix making the next.
+  const check = (by: string) => (text: string): Result => {
+    const at = text.search(/[a-z]/);
+    return { findings: at < 0 ? [] : [upper(text, at)], by };
+  };
+  const calls: string[] = [];
+  const logged = (f: (t: string) => Result) => (t: string) => {
+    const r = f(t);
+    calls.push(r.by);
+    return r;
+  };
+  const all = applyAllSafeFixes("abc", check("round")("abc"), logged(check("round")), undefined, logged(check("full")));
+  assert.equal(all.text, "ABC");
+  assert.deepEqual(all.applied.map((a) => a.did), ["Upper case", "Upper case", "Upper case"]);
+  assert.equal(all.complete, true);
+  assert.equal(all.finalChecked, true);
+  // No fix left behind: each round's text is checked in full, which offers the next fix.
+  assert.deepEqual(calls, ["full", "full", "full"]);
+  // A round whose check held a list back: the next check is a round's.
+  calls.length = 0;
+  const held = applyAllSafeFixes("ab", { ...check("round")("ab"), heldBack: 1 }, logged(check("round")), undefined, logged(check("full")));
+  assert.equal(held.text, "AB");
+  assert.deepEqual(calls, ["round", "full"]);
 });

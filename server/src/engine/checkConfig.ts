@@ -68,6 +68,11 @@ export interface CheckResult {
    * order, then, with the analysis, what the exact analysis could not decide.
    */
   skipped: Skipped[];
+  /**
+   * A fix round's check only (`fixRound`): how many rule lists it left unproved because another safe fix of the
+   * round changes them (present when some). The next round proves them: it is not the last.
+   */
+  heldBack?: number;
 }
 
 const configValidator = new SchemaValidator(configSchema as unknown as Schema);
@@ -81,6 +86,7 @@ export function checkConfigText(text: string, options: CheckOptions = {}): Check
   const findings: Finding[] = whole ? [...parsed.findings] : [];
   let model: ConfigModel | undefined;
   const skipped: Skipped[] = [];
+  let heldBack = 0;
   // The JSONC front end built the tree the schema and the model read: it renders their fixes.
   const fixes = new FixRendering(jsoncFrontEnd.renderer(text));
   if (parsed.root) {
@@ -89,7 +95,7 @@ export function checkConfigText(text: string, options: CheckOptions = {}): Check
     } else {
       if (whole) for (const f of configValidator.validate(parsed.root)) findings.push(fixes.finding(f));
       model = buildModel(parsed.root, options.defaultRuntime);
-      runChecks(model, text, options, findings, skipped, fixes);
+      heldBack = runChecks(model, text, options, findings, skipped, fixes);
     }
   }
   skipped.sort((a, b) => a.span.start - b.span.start || byCodePoints(a.what, b.what));
@@ -104,7 +110,7 @@ export function checkConfigText(text: string, options: CheckOptions = {}): Check
     const recheck = (t: string) => checkConfigText(t, { ...options, analysis: false, analysisOnly: false, verifyFixes: false, severities }).findings;
     shown = withdrawFailingFixes(text, shown, recheck);
   }
-  return { findings: shown, model, lines, skipped };
+  return heldBack > 0 ? { findings: shown, model, lines, skipped, heldBack } : { findings: shown, model, lines, skipped };
 }
 
 /**
@@ -121,9 +127,9 @@ export function checkAfterFixRounds(text: string, options: CheckOptions = {}): C
 
 /**
  * Every check of the run on `model`, built from `text` by a front end; `fixes` renders the checks' fixes (operations
- * on the model) into edits of `text` in that front end's syntax.
+ * on the model) into edits of `text` in that front end's syntax. Returns how many rule lists a fix round held back.
  */
-function runChecks(model: ConfigModel, text: string, options: CheckOptions, out: Finding[], skipped: Skipped[], fixes: FixRendering): void {
+function runChecks(model: ConfigModel, text: string, options: CheckOptions, out: Finding[], skipped: Skipped[], fixes: FixRendering): number {
   const runtimes = [...new Set([model.runtime, ...model.compatibleWith.map((c) => c.value).filter((r) => r !== model.runtime)])];
   // One table for the whole run: the checks ask about the same patterns, and each is compiled once.
   const patterns = new PatternTable();
@@ -164,11 +170,18 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
     },
   };
   const checks = options.analysisOnly ? [subagentEscalation, ...ANALYSIS_CHECKS] : options.analysis ? [...CHECKS, ...ANALYSIS_CHECKS] : CHECKS;
-  const firstAnalysisCheck = ANALYSIS_CHECKS[0];
+  let proving = false;
   // A check that would need a value the front end could not read would take its absence for a fact: it does not run.
   const blocked = model.dynamic?.length ? blockedChecks(model.dynamic) : undefined;
   for (check of checks) {
-    if (options.fixRound && check === firstAnalysisCheck) {
+    if (blocked?.has(check.code)) continue;
+    // A check turned off is not run at all: its findings would all be dropped, and some checks are the slowest part
+    // of a large file (dotfiles-unprotected's witness search, the exact analysis).
+    if (options.severities?.[check.code] === "off") continue;
+    if (options.fixRound && (NO_SAFE_FIXES.has(check.code) || (check.code === "rule-redundant" && runtimes.length > 1))) continue;
+    if (options.fixRound && !proving && ANALYSIS_CODES.has(check.code)) {
+      // The analysis checks run last: every other safe fix of the round is known.
+      proving = true;
       const lists = allRuleLists(model);
       const spans = lists.map((list) => spanOf(list.node));
       const held = new Set(listsHeldBack(finishFindings(out, text, new LineIndex(text), options.severities), spans));
@@ -176,11 +189,6 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
       // Every safe fix the analysis offers is proved on a list: with every list held back, it has none to offer.
       if (heldBack.size === lists.length) break;
     }
-    if (blocked?.has(check.code)) continue;
-    // A check turned off is not run at all: its findings would all be dropped, and some checks are the slowest part
-    // of a large file (dotfiles-unprotected's witness search, the exact analysis).
-    if (options.severities?.[check.code] === "off") continue;
-    if (options.fixRound && (NO_SAFE_FIXES.has(check.code) || (check.code === "rule-redundant" && runtimes.length > 1))) continue;
     try {
       check.run(context);
     } catch (error) {
@@ -196,7 +204,10 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
       });
     }
   }
+  return heldBack.size;
 }
+
+const ANALYSIS_CODES: ReadonlySet<string> = new Set(ANALYSIS_CHECKS.map((c) => c.code));
 
 /**
  * Every check on a model a front end other than the JSONC parser built (server/src/engine/sources/): no syntax or

@@ -14,7 +14,7 @@ export interface AppliedFix {
  * a group proved together (`together`) goes whole, first; otherwise one such fix per list. What is left is proved
  * again on the re-checked text, next round.
  */
-export function applySafeFixes(text: string, findings: readonly Finding[]): { text: string; codes: string[]; applied: AppliedFix[] } {
+export function applySafeFixes(text: string, findings: readonly Finding[]): { text: string; codes: string[]; applied: AppliedFix[]; left: number } {
   const safe = safeFixes(findings);
   const proofLists = [...new Map(safe.flatMap((f) => (f.fix.provenOn ? [[spanKey(f.fix.provenOn), f.fix.provenOn] as const] : []))).values()];
   // Lists another fix of this round changes: their proofs wait for the re-check.
@@ -25,22 +25,29 @@ export function applySafeFixes(text: string, findings: readonly Finding[]): { te
   // Groups first: the members' edits go in as the group made them (they may touch one another, never overlap).
   const groups = new Map<FixGroup, { code: string; fix: Fix }[]>();
   for (const f of safe) if (f.fix.together) groups.set(f.fix.together, [...(groups.get(f.fix.together) ?? []), f]);
+  const goneWith = new Set<FixGroup>();
   for (const [group, members] of groups) {
     const list = spanKey(group.list);
     if (busy.has(list) || group.edits.some((e) => chosen.touches(e))) continue;
     busy.add(list);
+    goneWith.add(group);
     for (const e of group.edits) chosen.add(e);
     for (const did of group.applied) applied.push({ code: members[0]!.code, did });
   }
+  // Safe fixes this round leaves for the next one (neither applied nor gone with their group).
+  let left = 0;
   for (const { code, fix } of safe) {
+    if (fix.together && goneWith.has(fix.together)) continue;
     const list = fix.provenOn && spanKey(fix.provenOn);
-    if (list && busy.has(list)) continue;
-    if (fix.edits.some((e) => chosen.touches(e))) continue;
+    if ((list && busy.has(list)) || fix.edits.some((e) => chosen.touches(e))) {
+      left++;
+      continue;
+    }
     if (list) busy.add(list);
     for (const e of fix.edits) chosen.add(e);
     applied.push(describe(code, fix));
   }
-  return { text: applyEdits(text, chosen.edits), codes: applied.map((a) => a.code), applied };
+  return { text: applyEdits(text, chosen.edits), codes: applied.map((a) => a.code), applied, left };
 }
 
 /** The first safe fix of each finding that has one: the fix fix-all would apply. */
@@ -129,28 +136,39 @@ export const FIX_ROUNDS = 100;
  * text, the last check's result, what was applied, and whether the fixed point was reached (`complete`: false when
  * FIX_ROUNDS rounds ran and safe fixes are still offered, or a round broke the file). A round whose text no longer
  * parses (a bug of ours: a fix must never do that) is dropped, and fixing stops there.
+ *
+ * With `finalCheck` (a host whose rounds check only what offers safe fixes, checkConfig.ts `fixRound`, and which
+ * reports a full check of the text they end with): a round that left no safe fix and no unproved list
+ * (`heldBack`) for the next one has, as a rule, reached the fixed point, so its text gets the full check at once,
+ * instead of a round's check and then the full one. Its safe fixes are a round's (fixRound.test.ts), so a fixed point not reached goes on as before;
+ * `finalChecked` says whether `result` is that full check of `text`.
  */
-export function applyAllSafeFixes<R extends { findings: readonly Finding[] }>(
+export function applyAllSafeFixes<R extends { findings: readonly Finding[]; heldBack?: number }>(
   text: string,
   checked: R,
   recheck: (text: string) => R,
   rounds = FIX_ROUNDS,
-): { text: string; result: R; codes: string[]; applied: AppliedFix[]; complete: boolean; rounds: number } {
+  finalCheck?: (text: string) => R,
+): { text: string; result: R; codes: string[]; applied: AppliedFix[]; complete: boolean; rounds: number; finalChecked: boolean } {
   let result = checked;
+  let finalChecked = false;
   const applied: AppliedFix[] = [];
   const broken = (r: R) => r.findings.some((f) => f.code === "json-syntax");
   let round = 0;
   for (; ; round++) {
     const next = applySafeFixes(text, result.findings);
-    if (next.applied.length === 0) return { text, result, codes: applied.map((a) => a.code), applied, complete: true, rounds: round };
+    if (next.applied.length === 0) return { text, result, codes: applied.map((a) => a.code), applied, complete: true, rounds: round, finalChecked };
     if (round === rounds) break;
-    const after = recheck(next.text);
+    // Not when the round's check held lists back (checkConfig.ts `fixRound`): their proofs are the next round's.
+    const last = finalCheck !== undefined && next.left === 0 && !result.heldBack;
+    const after = last ? finalCheck(next.text) : recheck(next.text);
     if (broken(after) && !broken(result)) break;
     text = next.text;
     result = after;
+    finalChecked = last;
     applied.push(...next.applied);
   }
-  return { text, result, codes: applied.map((a) => a.code), applied, complete: false, rounds: round };
+  return { text, result, codes: applied.map((a) => a.code), applied, complete: false, rounds: round, finalChecked };
 }
 
 /** The text with non-overlapping `edits` applied, in one pass (100,000 fixes in a large file took minutes one slice at a time). */
