@@ -26,21 +26,24 @@ export function applySafeFixes(text: string, findings: readonly Finding[]): { te
   const groups = new Map<FixGroup, { code: string; fix: Fix }[]>();
   for (const f of safe) if (f.fix.together) groups.set(f.fix.together, [...(groups.get(f.fix.together) ?? []), f]);
   const goneWith = new Set<FixGroup>();
+  const listsGrouped = new Set<string>();
   for (const [group, members] of groups) {
     const list = spanKey(group.list);
     if (busy.has(list) || group.edits.some((e) => chosen.touches(e))) continue;
     busy.add(list);
     goneWith.add(group);
+    listsGrouped.add(list);
     for (const e of group.edits) chosen.add(e);
     for (const did of group.applied) applied.push({ code: members[0]!.code, did });
   }
-  // Safe fixes this round leaves for the next one (neither applied nor gone with their group).
+  // Safe fixes this round leaves for the next one: neither applied nor gone with their group, nor left out of the
+  // group of their list (a group takes its list to its fixed point: rule-redundant's groupRemovals).
   let left = 0;
   for (const { code, fix } of safe) {
     if (fix.together && goneWith.has(fix.together)) continue;
     const list = fix.provenOn && spanKey(fix.provenOn);
     if ((list && busy.has(list)) || fix.edits.some((e) => chosen.touches(e))) {
-      left++;
+      if (!(list && listsGrouped.has(list))) left++;
       continue;
     }
     if (list) busy.add(list);
