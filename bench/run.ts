@@ -18,7 +18,7 @@ import { ANALYSIS_SIZES, ANALYSIS_TARGET, analysisTargetMet, formatAnalysisBench
 import { BAD_INPUT_TARGET_MS, badInputTargetMet, benchBadInput } from "./badInput";
 import { formatDryRunBench, runDryRunBench, type DryRunBenchResult } from "./dryrun";
 import { formatSourcesBench, runSourcesBench, type SourcesBenchResult } from "./sources";
-import { benchLargeFiles, LARGE_FILE_TARGET, largeFileTargetMet } from "./largeFiles";
+import { benchLargeFiles, FIX_TARGET_MS, LARGE_FILE_TARGET, largeFileTargetMet } from "./largeFiles";
 import { benchCheck, type CheckResultRow } from "./check";
 import { benchCli, benchCliExample } from "./cli";
 import { benchDecisions, type DecisionResult } from "./decisions";
@@ -384,7 +384,8 @@ async function main(): Promise<void> {
   const largeFiles = benchLargeFiles(LARGE_FILE_RUNS);
   endProgress();
   console.log(`8. Large files (issue 27): the whole CLI process, \`check <file> --format json\` with the default options (the exact analysis on),`);
-  console.log(`   wall ms, CPU ms and peak memory (max RSS), medians of ${LARGE_FILE_RUNS} runs interleaved with \`node -e 0\` (not subtracted); bound: < ${LARGE_FILE_TARGET.ms / 1000} s and < ${LARGE_FILE_TARGET.rssMB} MB.\n`);
+  console.log(`   and \`check --fix\` on a fresh copy each run; wall ms, CPU ms and peak memory (max RSS), medians of ${LARGE_FILE_RUNS} runs interleaved with`);
+  console.log(`   \`node -e 0\` (not subtracted); bound: < ${LARGE_FILE_TARGET.ms / 1000} s (--fix: < ${FIX_TARGET_MS / 1000} s) and < ${LARGE_FILE_TARGET.rssMB} MB.\n`);
   if ("skipped" in largeFiles) console.log(`  SKIPPED: ${largeFiles.skipped}\n`);
   else {
     console.log(
@@ -434,7 +435,7 @@ async function main(): Promise<void> {
   if ("skipped" in badInput) targets.push({ what: `bad input: a clear answer in < ${BAD_INPUT_TARGET_MS} ms`, measured: "not measured", pass: undefined });
   else for (const r of badInput) targets.push({ what: `bad input, ${r.name}: a clear answer in < ${BAD_INPUT_TARGET_MS} ms`, measured: `${r.timedOut ? "> " : ""}${fmtMs(r.ms)} ms${r.clear ? "" : ", not the clear answer"}`, pass: badInputTargetMet(r) });
   if ("skipped" in largeFiles) targets.push({ what: `large files: < ${LARGE_FILE_TARGET.ms / 1000} s and < ${LARGE_FILE_TARGET.rssMB} MB`, measured: "not measured", pass: undefined });
-  else for (const r of largeFiles) targets.push({ what: `${r.name}: < ${LARGE_FILE_TARGET.ms / 1000} s, < ${LARGE_FILE_TARGET.rssMB} MB`, measured: `${r.timedOut ? "> " : ""}${fmtMs(r.ms)} ms, ${r.rssMB.toFixed(0)} MB`, pass: largeFileTargetMet(r) });
+  else for (const r of largeFiles) targets.push({ what: `${r.name}: < ${r.targetMs / 1000} s, < ${LARGE_FILE_TARGET.rssMB} MB`, measured: `${r.timedOut ? "> " : ""}${fmtMs(r.ms)} ms, ${r.rssMB.toFixed(0)} MB`, pass: largeFileTargetMet(r) });
   targets.push(...dryRunTargets(dryrun));
   targets.push(...sourcesTargets(sources));
   if ("failed" in lsp) targets.push({ what: "the editor's figures (bench/lsp.ts)", measured: "not measured", pass: false });

@@ -4,8 +4,8 @@ import { ANALYSIS_CHECKS, CHECKS } from "./checks";
 import { subagentEscalation } from "./checks/subagent/subagentEscalation";
 import type { Check, CheckContext } from "./checks/check";
 import { PatternTable } from "./checks/common/patternTable";
-import { buildModel, type ConfigModel } from "./config/model";
-import { parseJsonc } from "./config/parse";
+import { allRuleLists, buildModel, type ConfigModel, type RuleListSpec } from "./config/model";
+import { parseJsonc, spanOf } from "./config/parse";
 import { SchemaValidator, type Schema } from "./config/schemaValidator";
 import type { Finding, Severity, Skipped } from "./diagnostics";
 import type { RuntimeId } from "./runtime";
@@ -13,6 +13,7 @@ import { byCodePoints, compareFindings, finishFindings, type SeverityOverrides }
 import { LineIndex } from "./text";
 import { AnalysisCancelled } from "./cancellation";
 import { withdrawFailingFixes } from "./fixVerification";
+import { listsHeldBack } from "./fixes";
 import { FixRendering, type FixRenderer } from "./fixOperations";
 import { jsoncFrontEnd } from "./config/jsoncFrontEnd";
 import { blockedChecks } from "./config/dynamic";
@@ -67,6 +68,11 @@ export interface CheckResult {
    * order, then, with the analysis, what the exact analysis could not decide.
    */
   skipped: Skipped[];
+  /**
+   * A fix round's check only (`fixRound`): how many rule lists it left unproved because another safe fix of the
+   * round changes them (present when some). The next round proves them: it is not the last.
+   */
+  heldBack?: number;
 }
 
 const configValidator = new SchemaValidator(configSchema as unknown as Schema);
@@ -80,6 +86,7 @@ export function checkConfigText(text: string, options: CheckOptions = {}): Check
   const findings: Finding[] = whole ? [...parsed.findings] : [];
   let model: ConfigModel | undefined;
   const skipped: Skipped[] = [];
+  let heldBack = 0;
   // The JSONC front end built the tree the schema and the model read: it renders their fixes.
   const fixes = new FixRendering(jsoncFrontEnd.renderer(text));
   if (parsed.root) {
@@ -88,7 +95,7 @@ export function checkConfigText(text: string, options: CheckOptions = {}): Check
     } else {
       if (whole) for (const f of configValidator.validate(parsed.root)) findings.push(fixes.finding(f));
       model = buildModel(parsed.root, options.defaultRuntime);
-      runChecks(model, text, options, findings, skipped, fixes);
+      heldBack = runChecks(model, text, options, findings, skipped, fixes);
     }
   }
   skipped.sort((a, b) => a.span.start - b.span.start || byCodePoints(a.what, b.what));
@@ -103,7 +110,7 @@ export function checkConfigText(text: string, options: CheckOptions = {}): Check
     const recheck = (t: string) => checkConfigText(t, { ...options, analysis: false, analysisOnly: false, verifyFixes: false, severities }).findings;
     shown = withdrawFailingFixes(text, shown, recheck);
   }
-  return { findings: shown, model, lines, skipped };
+  return heldBack > 0 ? { findings: shown, model, lines, skipped, heldBack } : { findings: shown, model, lines, skipped };
 }
 
 /**
@@ -120,9 +127,9 @@ export function checkAfterFixRounds(text: string, options: CheckOptions = {}): C
 
 /**
  * Every check of the run on `model`, built from `text` by a front end; `fixes` renders the checks' fixes (operations
- * on the model) into edits of `text` in that front end's syntax.
+ * on the model) into edits of `text` in that front end's syntax. Returns how many rule lists a fix round held back.
  */
-function runChecks(model: ConfigModel, text: string, options: CheckOptions, out: Finding[], skipped: Skipped[], fixes: FixRendering): void {
+function runChecks(model: ConfigModel, text: string, options: CheckOptions, out: Finding[], skipped: Skipped[], fixes: FixRendering): number {
   const runtimes = [...new Set([model.runtime, ...model.compatibleWith.map((c) => c.value).filter((r) => r !== model.runtime)])];
   // One table for the whole run: the checks ask about the same patterns, and each is compiled once.
   const patterns = new PatternTable();
@@ -130,6 +137,10 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
   // what they are given under the check that is running. Forty-odd contexts, each with its own closures, were a
   // fifth of what a small file's check allocated.
   let check: Check = CHECKS[0]!;
+  // A round of fix-all proves nothing on a list another safe fix of the round changes (`applySafeFixes` would leave
+  // the proof for the next round): the other checks' safe fixes are known before the analysis runs, and it leaves
+  // those lists unread (filled below). A proof on the text as given was a walk over every rule, thrown away.
+  const heldBack = new Set<RuleListSpec>();
   const context: CheckContext = {
     model,
     text,
@@ -141,6 +152,7 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
     analysis: !!(options.analysis || options.analysisOnly),
     analysisOnly: !!options.analysisOnly,
     ...(options.automataSteps !== undefined ? { automataSteps: options.automataSteps } : {}),
+    ...(options.fixRound ? { heldBackLists: heldBack } : {}),
     report: (f) => {
       // Built field by field rather than spread: every check reports objects of its own shape, and a spread of
       // so many shapes takes V8's slow path.
@@ -158,6 +170,7 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
     },
   };
   const checks = options.analysisOnly ? [subagentEscalation, ...ANALYSIS_CHECKS] : options.analysis ? [...CHECKS, ...ANALYSIS_CHECKS] : CHECKS;
+  let proving = false;
   // A check that would need a value the front end could not read would take its absence for a fact: it does not run.
   const blocked = model.dynamic?.length ? blockedChecks(model.dynamic) : undefined;
   for (check of checks) {
@@ -166,6 +179,16 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
     // of a large file (dotfiles-unprotected's witness search, the exact analysis).
     if (options.severities?.[check.code] === "off") continue;
     if (options.fixRound && (NO_SAFE_FIXES.has(check.code) || (check.code === "rule-redundant" && runtimes.length > 1))) continue;
+    if (options.fixRound && !proving && ANALYSIS_CODES.has(check.code)) {
+      // The analysis checks run last: every other safe fix of the round is known.
+      proving = true;
+      const lists = allRuleLists(model);
+      const spans = lists.map((list) => spanOf(list.node));
+      const held = new Set(listsHeldBack(finishFindings(out, text, new LineIndex(text), options.severities), spans));
+      lists.forEach((list, i) => held.has(spans[i]!) && heldBack.add(list));
+      // Every safe fix the analysis offers is proved on a list: with every list held back, it has none to offer.
+      if (heldBack.size === lists.length) break;
+    }
     try {
       check.run(context);
     } catch (error) {
@@ -181,7 +204,10 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
       });
     }
   }
+  return heldBack.size;
 }
+
+const ANALYSIS_CODES: ReadonlySet<string> = new Set(ANALYSIS_CHECKS.map((c) => c.code));
 
 /**
  * Every check on a model a front end other than the JSONC parser built (server/src/engine/sources/): no syntax or

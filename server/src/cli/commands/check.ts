@@ -160,8 +160,9 @@ function checkFiles(args: ParsedArgs, io: Io, files: readonly string[], sources:
     // bigger steps (v8Flags.ts).
     if (options.analysis && !dryRun && !deerFlowKind) setAnalysisV8Flags();
     // With --fix, the rounds read only safe fixes (checkConfigText's `fixRound`), and the text reported is checked
-    // in full once, at the end, reusing their analysis.
+    // in full once, at the end (or as the last round's check, applyAllSafeFixes's `finalCheck`), reusing their analysis.
     const fixRounds = fix && !dryRun && !deerFlowKind;
+    let checkedInFull = false;
     const run = (t: string) => {
       noteInputCharacters(t.length);
       if (deerFlowKind) return later.deerflow().checkDeerFlowText(t, deerFlowKind, { ...relativeAccess(file), severities, named: true, fileLabel: displayPath(file) });
@@ -177,7 +178,11 @@ function checkFiles(args: ParsedArgs, io: Io, files: readonly string[], sources:
     if (fix && !dryRun && !syntaxErrors) {
       const unfixed = result;
       // Fixes can touch the same lines; apply what does not overlap, re-check, repeat (the editor's fix-all too).
-      const all = later.fixes().applyAllSafeFixes(text, result, run);
+      const all = later.fixes().applyAllSafeFixes(text, result, run, undefined, undefined, fixRounds ? (t: string) => {
+        noteInputCharacters(t.length);
+        return later.checkConfig().checkAfterFixRounds(t, options);
+      } : undefined);
+      checkedInFull = all.finalChecked;
       const applied = all.applied;
       const fixed = all.text;
       result = all.result;
@@ -197,11 +202,12 @@ function checkFiles(args: ParsedArgs, io: Io, files: readonly string[], sources:
           io.err(`agent-sandbox: ${displayPath(file)}: ${writeError}\n`);
           result = unfixed;
           reportedText = text;
+          checkedInFull = false;
           unwritable++;
         }
       }
     }
-    if (fixRounds) {
+    if (fixRounds && !checkedInFull) {
       noteInputCharacters(reportedText.length);
       result = later.checkConfig().checkAfterFixRounds(reportedText, options);
     }
