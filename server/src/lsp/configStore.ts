@@ -181,14 +181,26 @@ export class ConfigStore {
   }
 
   private async startSecondPhase(uri: string, entry: CacheEntry, fsPath: string, settings: AnalysisSettings, kind: FileKind): Promise<Analysis | undefined> {
-    const first = entry.analysis;
+    let first = entry.analysis;
     // The files open in the editor that the first phase read go along: the worker has no editor to ask.
     const openTexts: Record<string, string> = {};
     for (const dependency of first.dependencies) {
       const open = this.openText(dependency);
       if (open !== undefined) openTexts[dependency] = open;
     }
-    const result = await this.secondPhase!.runner.run(uri, { fsPath, text: first.text, settings, kind, ...(Object.keys(openTexts).length ? { openTexts } : {}) });
+    const job = (scenarioPart: Analysis["scenarioPending"]) =>
+      this.secondPhase!.runner.run(uri, { fsPath, text: first.text, settings, kind, ...(Object.keys(openTexts).length ? { openTexts } : {}), ...(scenarioPart ? { scenarioPart } : {}) });
+    if (first.scenarioPending === "checks") {
+      // A large scenario's static checks first: their findings are shown as soon as they are done, then it runs.
+      const checks = await job("checks");
+      if (!checks || this.cache.get(uri) !== entry) return undefined;
+      const checked = checks.ok ? completeWith(first, checks) : failedSecondPhase(first, checks.error);
+      entry.analysis = checks.ok && checks.runnable ? { ...checked, exact: "pending", scenarioPending: "run" } : checked;
+      this.secondPhase!.completed(uri, entry.analysis);
+      if (entry.analysis.exact !== "pending") return entry.analysis;
+      first = entry.analysis;
+    }
+    const result = await job(first.scenarioPending);
     // Dropped, or finished for a text or settings that are no longer current.
     if (!result || this.cache.get(uri) !== entry) return undefined;
     entry.analysis = result.ok ? completeWith(first, result) : failedSecondPhase(first, result.error);

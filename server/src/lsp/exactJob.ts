@@ -1,9 +1,10 @@
 /**
- * One job of the editor's second phase (exactPhase.ts): the exact rule analysis of one file's text, reduced to what
- * the first phase's analysis lacks (plain data, so that it crosses from the worker thread by structured clone).
+ * One job of the editor's second phase (exactPhase.ts): the exact rule analysis of one file's text, or a dry-run
+ * scenario's static checks or run, reduced to what the first phase's analysis lacks (plain data, so that it crosses
+ * from the worker thread by structured clone).
  */
 import { AnalysisCancelled, runCancellable } from "../engine/cancellation";
-import { analyze, type AnalysisSettings, type FileKind, type OpenText, type SecondPhaseResult } from "./engineFacade";
+import { analyze, analyzeScenarioPart, type AnalysisSettings, type FileKind, type OpenText, type SecondPhaseResult } from "./engineFacade";
 
 function openTextIn(texts: Record<string, string> | undefined): OpenText | undefined {
   return texts ? (fsPath) => (Object.hasOwn(texts, fsPath) ? texts[fsPath] : undefined) : undefined;
@@ -17,6 +18,8 @@ export interface ExactJob {
   kind: FileKind;
   /** Files open in the editor that the first phase read (a scenario's config), by absolute path: their text there. */
   openTexts?: Record<string, string>;
+  /** A dry-run scenario's part to do (engineFacade.ts `scenarioPending`): a large one's static checks, or the run. */
+  scenarioPart?: "checks" | "run";
 }
 
 /** `interrupted`: the job was dropped while it ran, and stopped there rather than finishing. */
@@ -36,9 +39,15 @@ export function runExactJob(job: ExactJob, flags?: Int32Array): ExactJobResult {
   try {
     // The analysis alone: the first phase has every other finding of this text (completeWith joins them), so the
     // worker neither repeats those checks nor copies their findings back.
-    const analysis = runCancellable(dropped, () => analyze(job.fsPath, job.text, { ...job.settings, analysis: true }, job.kind, true, openTextIn(job.openTexts)));
+    // A scenario's part: its static checks (a large one's) or its run, which also says whether it can run.
+    const { analysis, runnable } = runCancellable(dropped, () =>
+      job.kind === "dry-run"
+        ? analyzeScenarioPart(job.fsPath, job.text, job.settings, job.scenarioPart ?? "run", openTextIn(job.openTexts))
+        : { analysis: analyze(job.fsPath, job.text, { ...job.settings, analysis: true }, job.kind, true, openTextIn(job.openTexts)), runnable: undefined },
+    );
     if (dropped()) return { id: job.id, dropped: true };
     return {
+      ...(runnable !== undefined ? { runnable } : {}),
       id: job.id,
       ok: true,
       findings: analysis.findings,
