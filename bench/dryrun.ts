@@ -8,7 +8,8 @@
  *   model of the conformance suite over a `FilesystemBackend` in virtual mode on a temporary copy of the sample
  *   workspace (test/helpers/realDeepAgent.ts). The real agent runs the whole scenario, all 10,000 steps, in the
  *   same run as the engine, and the ratio is taken on that scenario: it costs some 10 ms of CPU a step at first
- *   and more as its message list grows, so this takes minutes. `--quick` runs only the first 250 steps through it
+ *   and more as its message list grows (until its summarisation middleware cuts the list, a model call the
+ *   scripted model answers with a summary), so this takes minutes. `--quick` runs only the first 250 steps through it
  *   (the ratio then on that prefix, against the engine on the same prefix);
  * - the capability map of a generated 100,000-file workspace, written to a temporary folder outside the repository
  *   and read through the CLI's read-only view (`hostWorkspace`, as `agent-sandbox map` reads it), against a bare
@@ -68,7 +69,7 @@ export interface DryRunBenchResult {
      * The real agent on the same scenario (all of it; with `--quick`, its first 250 steps), against the engine on
      * the same steps.
      */
-    real: { steps: number; wallMs: number; cpuMs: number; engineMs: number; ratio: number }[];
+    real: { steps: number; wallMs: number; cpuMs: number; engineMs: number; ratio: number; summaries: number }[];
     /** Whether the real agent ran the whole scenario (not with `--quick`). */
     realFullMeasured: boolean;
   };
@@ -163,7 +164,7 @@ export async function benchScenario(quick: boolean): Promise<DryRunBenchResult["
     if (run.director.problems.length) throw new Error(`the scripted agent went wrong: ${run.director.problems[0]}`);
     // The ratio on CPU time, as the engine's side is timed (on a shared machine wall time counts the others' turns
     // on the cores); wall time is reported beside it (it also counts the real agent's waits on its files).
-    real.push({ steps: n, wallMs, cpuMs, engineMs: engine, ratio: cpuMs / engine });
+    real.push({ steps: n, wallMs, cpuMs, engineMs: engine, ratio: cpuMs / engine, summaries: run.director.summaries });
   }
   return {
     steps: countSteps(steps),
@@ -432,7 +433,7 @@ export function formatDryRunBench(r: DryRunBenchResult): string {
   const lines = [
     `  scenario: ${n(s.steps)} steps (${(s.bytes / 1024).toFixed(0)} KB), through the engine from the texts: ${fmt(s.engineMs)} ms; the run alone: ${fmt(s.engineRunMs)} ms (${fmt((s.engineRunMs * 1000) / s.steps)} µs a step)`,
     ...s.real.map((p) =>
-      `    the real deepagents on ${p.steps === s.steps ? `all ${n(p.steps)} steps` : `the first ${n(p.steps)} steps (--quick)`}: ${fmt(p.cpuMs / 1000)} s CPU (${fmt(p.cpuMs / p.steps)} ms a step; ${fmt(p.wallMs / 1000)} s wall); the engine on the same: ${fmt(p.engineMs)} ms; ratio ${fmt(p.ratio)}×`),
+      `    the real deepagents on ${p.steps === s.steps ? `all ${n(p.steps)} steps` : `the first ${n(p.steps)} steps (--quick)`}: ${fmt(p.cpuMs / 1000)} s CPU (${fmt(p.cpuMs / p.steps)} ms a step; ${fmt(p.wallMs / 1000)} s wall; its conversation summarised ${p.summaries} times); the engine on the same: ${fmt(p.engineMs)} ms; ratio ${fmt(p.ratio)}×`),
     `  map: ${n(r.map.files)} files in ${n(r.map.dirs)} folders (${n(r.map.entries)} entries), through the CLI's read-only view: ${fmt(r.map.hostMs)} ms; a bare readdir walk of the same tree: ${fmt(r.map.walkMs)} ms (ratio ${fmt(r.map.ratio)}×);`,
     `    the engine on the listing held in memory: ${fmt(r.map.memoryMs)} ms; \`agent-sandbox map --format json\` as a process: ${fmt(r.map.cliWallMs)} ms wall, ${fmt(r.map.cliCpuMs)} ms CPU`,
     `  diagnostics: a ${n(r.diagnostics.steps)}-step scenario (${(r.diagnostics.bytes / 1024).toFixed(0)} KB, ${r.diagnostics.findings} findings) through the language server: ${fmt(r.diagnostics.pushAboveDebounceMs)} ms wall after the debounce (median of ${r.diagnostics.rounds}; first edit ${fmt(r.diagnostics.firstEditAboveDebounceMs)} ms);
