@@ -61,6 +61,13 @@ for (const [name, scenario] of Object.entries(SCENARIOS)) {
     const checks = checkDryRunText(text, { ...OPTIONS, phase: "checks" });
     assert.deepEqual(mergeFindings(mergeFindings(shape.findings, checks.findings), second.findings), whole.findings);
     assert.deepEqual(mergeFindings(shape.findings, checks.findings), first.findings);
+    // The worker's part of a large scenario: the static checks and the run together, the static findings handed on
+    // first, exactly the checks part's.
+    const handed: [unknown, boolean][] = [];
+    const together = checkDryRunText(text, { ...OPTIONS, phase: "checks-and-run", onStaticChecked: (found, runnable) => handed.push([found, runnable]) });
+    assert.deepEqual(mergeFindings(shape.findings, together.findings), whole.findings);
+    assert.deepEqual(handed, [[checks.findings, whole.runnable]]);
+    assert.equal(together.run?.steps.length, whole.run?.steps.length);
     assert.ok(shape.findings.every((f) => f.code === "json-syntax" || f.code === "schema"), shape.findings.map((f) => f.code).join(", "));
     assert.equal(checks.runnable, whole.runnable);
     assert.equal(shape.scenario?.steps.length, whole.scenario?.steps.length, "the shape part reads the steps");

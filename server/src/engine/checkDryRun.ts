@@ -50,7 +50,9 @@ export function checkDryRunText(text: string, options: DryRunCheckOptions = {}):
   if (parsed.root && withShape) for (const f of validator.validate(parsed.root)) findings.push(fixes.finding(f));
   const result: DryRunCheckResult = { findings, lines, runnable: false };
   if (parsed.root && !parsed.findings.some((f) => f.code === "json-syntax")) {
-    const checked = scenarioFindings(parsed.root, text, options);
+    // The static findings handed on early are finished as the whole list is.
+    const onStaticChecked = options.onStaticChecked;
+    const checked = scenarioFindings(parsed.root, text, onStaticChecked ? { ...options, onStaticChecked: (found, runnable) => onStaticChecked(finishFindings([...findings, ...found], text, lines, options.severities), runnable) } : options);
     findings.push(...checked.findings);
     result.scenario = checked.scenario;
     result.runnable = checked.runnable;

@@ -22,6 +22,7 @@ import {
   type AnalysisSettings,
   type FileKind,
   type SampleWorkspace,
+  type SecondPhaseResult,
 } from "./engineFacade";
 import type { ExactPhase } from "./exactPhase";
 import { URI } from "./uri";
@@ -181,26 +182,24 @@ export class ConfigStore {
   }
 
   private async startSecondPhase(uri: string, entry: CacheEntry, fsPath: string, settings: AnalysisSettings, kind: FileKind): Promise<Analysis | undefined> {
-    let first = entry.analysis;
+    const first = entry.analysis;
     // The files open in the editor that the first phase read go along: the worker has no editor to ask.
     const openTexts: Record<string, string> = {};
     for (const dependency of first.dependencies) {
       const open = this.openText(dependency);
       if (open !== undefined) openTexts[dependency] = open;
     }
-    const job = (scenarioPart: Analysis["scenarioPending"]) =>
-      this.secondPhase!.runner.run(uri, { fsPath, text: first.text, settings, kind, ...(Object.keys(openTexts).length ? { openTexts } : {}), ...(scenarioPart ? { scenarioPart } : {}) });
-    if (first.scenarioPending === "checks") {
-      // A large scenario's static checks first: their findings are shown as soon as they are done, then it runs.
-      const checks = await job("checks");
-      if (!checks || this.cache.get(uri) !== entry) return undefined;
-      const checked = checks.ok ? completeWith(first, checks) : failedSecondPhase(first, checks.error);
-      entry.analysis = checks.ok && checks.runnable ? { ...checked, exact: "pending", scenarioPending: "run" } : checked;
+    // A large scenario's static checks come first (progress): shown at once, while its run goes on.
+    const progress = (checked: SecondPhaseResult) => {
+      if (this.cache.get(uri) !== entry) return;
+      entry.analysis = { ...completeWith(first, checked), exact: "pending", scenarioPending: "run" };
       this.secondPhase!.completed(uri, entry.analysis);
-      if (entry.analysis.exact !== "pending") return entry.analysis;
-      first = entry.analysis;
-    }
-    const result = await job(first.scenarioPending);
+    };
+    const result = await this.secondPhase!.runner.run(
+      uri,
+      { fsPath, text: first.text, settings, kind, ...(Object.keys(openTexts).length ? { openTexts } : {}), ...(first.scenarioPending ? { scenarioPart: first.scenarioPending } : {}) },
+      first.scenarioPending === "checks-and-run" ? progress : undefined,
+    );
     // Dropped, or finished for a text or settings that are no longer current.
     if (!result || this.cache.get(uri) !== entry) return undefined;
     entry.analysis = result.ok ? completeWith(first, result) : failedSecondPhase(first, result.error);

@@ -78,10 +78,10 @@ export interface Analysis {
    */
   exact?: "pending" | "done";
   /**
-   * A dry-run scenario's part the worker does next while `exact` is `pending`: `checks` (a large scenario: its
+   * A dry-run scenario's part the worker does while `exact` is `pending`: `checks-and-run` (a large scenario: its
    * static checks, then its run) or `run` (analyzeFirstPhase).
    */
-  scenarioPending?: "checks" | "run";
+  scenarioPending?: "checks-and-run" | "run";
   /** A dry-run scenario's steps, with their results once it ran (scenarioRun.ts). */
   scenario?: ScenarioSummary;
   /** A dry-run scenario's config as it read it, by absolute path (`null`: it could not be read). */
@@ -182,12 +182,24 @@ export const SCENARIO_STATIC_OFF_THREAD_CHARS = 64 * 1024;
  * (`checks`), and the run and the expectations it fails (`run`). Without a phase, all of them (what `check` gives).
  * The scenario's config is a dependency: an edit of it re-checks and re-runs the scenario.
  */
-function analyzeScenario(fsPath: string, text: string, settings: AnalysisSettings, phase: ScenarioPhase | undefined, openText: OpenText | undefined): { analysis: Analysis; result: DryRunCheckResult } {
+function analyzeScenario(
+  fsPath: string,
+  text: string,
+  settings: AnalysisSettings,
+  phase: ScenarioPhase | undefined,
+  openText: OpenText | undefined,
+  onStaticChecked?: (checked: { findings: Finding[]; runnable: boolean; dependencies: string[]; durationMs: number }) => void,
+): { analysis: Analysis; result: DryRunCheckResult } {
   const started = performance.now();
   const dependencies = new Set<string>();
   const readTexts: Record<string, string | null> = {};
   const readFile = recordingAccess(fsPath, dependencies, openText, readTexts).readFile;
-  const result = checkDryRunText(text, { ...scenarioCheckOptions(fsPath, readFile), severities: settings.severities, ...(phase ? { phase } : {}) });
+  const result = checkDryRunText(text, {
+    ...scenarioCheckOptions(fsPath, readFile),
+    severities: settings.severities,
+    ...(phase ? { phase } : {}),
+    ...(onStaticChecked ? { onStaticChecked: (findings: Finding[], runnable: boolean) => onStaticChecked({ findings, runnable, dependencies: [...dependencies], durationMs: performance.now() - started }) } : {}),
+  });
   if (phase === "shape" && result.scenario?.config !== undefined) {
     // Read, not checked: the config is a dependency from the first phase on, and its text (the editor's, when it is
     // open) goes to the worker with the job.
@@ -195,7 +207,7 @@ function analyzeScenario(fsPath: string, text: string, settings: AnalysisSetting
   }
   const analysis: Analysis = { kind: "dry-run", text, lines: result.lines, findings: result.findings, model: undefined, dependencies, durationMs: performance.now() - started, skipped: [], readTexts };
   // The steps as the shape part read them are the same in every part; only a run adds results.
-  if (phase !== "checks") {
+  if (phase !== "checks" || result.run) {
     const scenario = summarizeScenario(result, fsPath);
     if (scenario) analysis.scenario = scenario;
   }
@@ -212,16 +224,25 @@ function scenarioFirstPhase(fsPath: string, text: string, settings: AnalysisSett
   const configChars = Object.values(read).reduce((n, t) => n + (t?.length ?? 0), 0);
   // A file that does not parse (or is refused: too large, too deep) has only its syntax findings: nothing more to do.
   if (!shape.result.scenario) return shape.analysis;
-  if (text.length + configChars >= SCENARIO_STATIC_OFF_THREAD_CHARS) return { ...shape.analysis, exact: "pending", scenarioPending: "checks" };
+  if (text.length + configChars >= SCENARIO_STATIC_OFF_THREAD_CHARS) return { ...shape.analysis, exact: "pending", scenarioPending: "checks-and-run" };
   const { analysis, result } = analyzeScenario(fsPath, text, settings, "static", openText);
   // Only a scenario that can run has a run to wait for (one that cannot is complete with its static findings).
   return result.runnable ? { ...analysis, exact: "pending", scenarioPending: "run" } : analysis;
 }
 
-/** A scenario's part in the worker thread (exactJob.ts): a large one's static checks, or the run. */
-export function analyzeScenarioPart(fsPath: string, text: string, settings: AnalysisSettings, part: "checks" | "run", openText?: OpenText): { analysis: Analysis; runnable: boolean } {
-  const { analysis, result } = analyzeScenario(fsPath, text, settings, part, openText);
-  return { analysis, runnable: result.runnable };
+/**
+ * A scenario's part in the worker thread (exactJob.ts): a large one's static checks and run (what the static checks
+ * found handed to `onStaticChecked` before it runs), or a small one's run.
+ */
+export function analyzeScenarioPart(
+  fsPath: string,
+  text: string,
+  settings: AnalysisSettings,
+  part: NonNullable<Analysis["scenarioPending"]>,
+  openText?: OpenText,
+  onStaticChecked?: (checked: { findings: Finding[]; runnable: boolean; dependencies: string[]; durationMs: number }) => void,
+): Analysis {
+  return analyzeScenario(fsPath, text, settings, part, openText, onStaticChecked).analysis;
 }
 
 /** What the second phase sends back: the exact analysis's findings of the same text (the rest are the first phase's). */
@@ -232,7 +253,7 @@ export interface SecondPhaseResult {
   durationMs: number;
   /** A dry-run scenario's steps with their results. */
   scenario?: ScenarioSummary;
-  /** After a scenario's static checks: whether it can run (then its run is the worker's next job). */
+  /** A large scenario's static checks, done before it runs: whether it can run (then its run follows). */
   runnable?: boolean;
 }
 

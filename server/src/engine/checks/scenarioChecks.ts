@@ -62,7 +62,7 @@ export function scenarioFindings(root: JsonNode, text: string, options: Scenario
   const roleKnown = scenario.role === null || (model !== undefined && (policyOf(model)?.roles.includes(scenario.role) ?? false));
   const runnable = !!model && !!findAgent(model, scenario.agent) && roleKnown && scenario.config !== undefined;
   // Only the run part runs the scenario (the static parts never do, whatever a check asks).
-  const mayRun = options.phase === undefined || options.phase === "run";
+  const mayRun = options.phase === undefined || options.phase === "run" || options.phase === "checks-and-run";
   let ran: DryRunResult | undefined | null = null;
   const run = (): DryRunResult | undefined => {
     if (ran === null) {
@@ -78,8 +78,11 @@ export function scenarioFindings(root: JsonNode, text: string, options: Scenario
   const findings: Finding[] = [];
   // A scenario file is JSONC: its fixes are rendered by the JSONC front end.
   const rendering = new FixRendering(jsoncFrontEnd.renderer(text));
-  for (const check of SCENARIO_CHECKS) {
-    if (options.phase === "run" ? !check.needsRun : options.phase !== undefined && check.needsRun) continue;
+  const statics = options.phase === "run" ? [] : SCENARIO_CHECKS.filter((c) => !c.needsRun);
+  const runs = mayRun ? SCENARIO_CHECKS.filter((c) => c.needsRun) : [];
+  // The static checks first: a host may show their findings before the run's (`onStaticChecked`).
+  for (const check of [...statics, ...runs]) {
+    if (check === runs[0]) options.onStaticChecked?.([...findings], runnable);
     // A host that stopped this check (the language server's worker: a newer text came) hears it between checks.
     throwIfCancelled();
     const context: ScenarioCheckContext = {
