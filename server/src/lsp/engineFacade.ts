@@ -27,7 +27,7 @@ import { CompiledRuleList } from "../engine/permissions/ruleList";
 import { FILESYSTEM_TOOLS, OPERATIONS, RUNTIME_IDS, type Operation, type RuntimeId } from "../engine/runtime";
 import { LineIndex } from "../engine/text";
 import { checkSourceText, isLanguageLoaded, sourceLanguageOf, type SourceAgent } from "../engine/sources";
-import { summarizeScenario, type ScenarioSummary } from "./scenarioRun";
+import { summarizeScenario, withRunResults, type ScenarioRunResults, type ScenarioSummary } from "./scenarioRun";
 
 /**
  * A config or dry-run file, one of DeerFlow's own files checked in place (config.yaml, SKILL.md), or `source`: an
@@ -251,8 +251,8 @@ export interface SecondPhaseResult {
   skipped: SkippedAnalysis[];
   dependencies: string[];
   durationMs: number;
-  /** A dry-run scenario's steps with their results. */
-  scenario?: ScenarioSummary;
+  /** A dry-run scenario's run: its results, to join the first phase's steps. */
+  scenarioRun?: ScenarioRunResults;
   /** A large scenario's static checks, done before it runs: whether it can run (then its run follows). */
   runnable?: boolean;
 }
@@ -273,7 +273,7 @@ export function completeWith(first: Analysis, result: SecondPhaseResult): Analys
     dependencies: new Set([...first.dependencies, ...result.dependencies]),
     durationMs: result.durationMs,
     exact: "done",
-    ...(result.scenario ? { scenario: result.scenario } : {}),
+    ...(result.scenarioRun && first.scenario ? { scenario: withRunResults(first.scenario, result.scenarioRun) } : {}),
   };
 }
 

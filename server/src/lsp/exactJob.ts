@@ -5,6 +5,7 @@
  */
 import { AnalysisCancelled, runCancellable } from "../engine/cancellation";
 import type { Finding } from "../engine/diagnostics";
+import { runResultsOf } from "./scenarioRun";
 import { analyze, analyzeScenarioPart, type AnalysisSettings, type FileKind, type OpenText, type SecondPhaseResult } from "./engineFacade";
 
 function openTextIn(texts: Record<string, string> | undefined): OpenText | undefined {
@@ -60,7 +61,7 @@ export function runExactJob(job: ExactJob, flags?: Int32Array, progress?: (messa
       skipped: [...analysis.skipped],
       dependencies: [...analysis.dependencies],
       durationMs: analysis.durationMs,
-      ...(analysis.scenario ? { scenario: analysis.scenario } : {}),
+      ...(analysis.scenario?.ran ? { scenarioRun: runResultsOf(analysis.scenario) } : {}),
     };
   } catch (error) {
     if (error instanceof AnalysisCancelled) return { id: job.id, dropped: true, interrupted: true };
