@@ -37,6 +37,22 @@ test("a 10 MB scenario, 100,000 steps (long and short), a task nested 10,000 dee
   }
 });
 
+test("check on a scenario whose run stops at its step limit: a scenario-run-stopped finding on the step where it stopped", () => {
+  const dir = scratchDir("dryrun-stopped");
+  const file = join(dir, "many.dryrun.jsonc");
+  const text = hundredThousandSteps(CONFIG);
+  writeFileSync(file, text);
+  const r = spawnSync(process.execPath, [CLI, "check", file, "--format", "json"], { encoding: "utf8", maxBuffer: 1 << 28 });
+  assert.doesNotMatch(r.stderr, /\n\s+at /);
+  const found = JSON.parse(r.stdout).files[0].diagnostics.filter((d: { code: string }) => d.code === "scenario-run-stopped");
+  assert.equal(found.length, 1, r.stdout.slice(0, 500));
+  assert.equal(found[0].message, "The dry run stopped at this step: the scenario has more than 20,000 steps.");
+  // The 20,001st step's tool (every step is 23 characters and a comma; its tool's value 8 characters in).
+  const step = '{"tool":"ls","args":{}},';
+  const at = text.indexOf("[") + 1 + step.length * 20_000 + step.indexOf('"ls"');
+  assert.deepEqual(found[0].range.start, { line: 0, character: at });
+});
+
 test("a 1 MB argument runs, and the text output shortens it", () => {
   const r = dryRun(JSON.stringify({ config: CONFIG, role: "admin", steps: [{ tool: "write_file", args: { file_path: "/workspace/notes/a.md", content: "y".repeat(1024 * 1024) }, expect: "ok" }, { tool: "grep", args: { pattern: "y".repeat(1024 * 1024), path: "/workspace/notes" }, expect: "ok" }] }));
   assert.equal(r.code, 0, r.out.slice(0, 500));

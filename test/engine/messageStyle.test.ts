@@ -11,10 +11,12 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { checkConfigText, type CheckOptions } from "../../server/src/engine/checkConfig";
 import { checkDryRunText } from "../../server/src/engine/checkDryRun";
-import { memoryWorkspace } from "../../server/src/engine/workspace/source";
+import { MAX_RUN_STEPS } from "../../server/src/engine/dryrun/runner";
+import { memoryWorkspace, type WorkspaceSource } from "../../server/src/engine/workspace/source";
 import { knownCodes } from "../../server/src/engine/checks/index";
 import { checkDeerFlowConfigText } from "../../server/src/engine/deerflow/checkDeerFlow";
 import type { Finding } from "../../server/src/engine/diagnostics";
+import { millionFileWorkspace } from "../helpers/dryRunBadInputs";
 import { MAX_MESSAGE_WORDS, STYLE_EXEMPT_CODES, styleProblems } from "../helpers/messageStyle";
 
 const ROOT = join(__dirname, "..", "..");
@@ -153,12 +155,19 @@ const SCENARIOS: unknown[] = [
   },
 ];
 
-function scenarioFindings(scenario: unknown): Finding[] {
+/** Scenarios whose run stops at a limit: too many steps, and a sample workspace too large to list. */
+const STOPPED_SCENARIOS: [unknown, (() => WorkspaceSource)?][] = [
+  [{ config: "./agent-sandbox.jsonc", steps: Array.from({ length: MAX_RUN_STEPS + 1 }, () => ({ tool: "ls", args: { path: "/workspace" } })) }],
+  [{ config: "./agent-sandbox.jsonc", steps: [{ tool: "glob", args: { pattern: "**", path: "/workspace" } }] }, () => millionFileWorkspace()],
+];
+
+function scenarioFindings(scenario: unknown, workspace = () => memoryWorkspace({ "README.md": "hi\n", ".env": "X=1\n" })): Finding[] {
   return checkDryRunText(JSON.stringify(scenario, null, 2), {
     readFile: (p) => SCENARIO_FILES[p.replace(/^\.\//, "")],
-    workspace: () => memoryWorkspace({ "README.md": "hi\n", ".env": "X=1\n" }),
+    workspace,
   }).findings;
 }
+const stoppedFindings = () => STOPPED_SCENARIOS.flatMap(([scenario, workspace]) => scenarioFindings(scenario, workspace));
 
 /** DeerFlow's config.yaml checked in place: what only YAML can get wrong. */
 const YAML_CORPUS = ["authorization:\n  enabled: [\n", "authorization: {enabled: true}\nt: !custom x\n", "a: 1\n---\nb: 2\n"];
@@ -174,7 +183,7 @@ function findingsOf([text, options]: [string, CheckOptions?]): Finding[] {
 }
 
 test("the corpus makes every code fire but internal-error (and those reworded on their own branches)", () => {
-  const seen = new Set([...CORPUS.flatMap(findingsOf), ...SCENARIOS.flatMap(scenarioFindings), ...YAML_CORPUS.flatMap(yamlFindings)].map((f) => f.code));
+  const seen = new Set([...CORPUS.flatMap(findingsOf), ...SCENARIOS.flatMap((s) => scenarioFindings(s)), ...stoppedFindings(), ...YAML_CORPUS.flatMap(yamlFindings)].map((f) => f.code));
   // source-dynamic fires only on source files (its wordings are held to the style in test/checks/source-dynamic.test.ts).
   assert.deepEqual(knownCodes().filter((c) => !seen.has(c) && c !== "internal-error" && c !== "source-dynamic" && !STYLE_EXEMPT_CODES.has(c)), []);
 });
@@ -182,7 +191,7 @@ test("the corpus makes every code fire but internal-error (and those reworded on
 test("every message of the corpus, the example and the every-section fixture is in the house style", () => {
   const files = [join(ROOT, "examples", "research-agent", "agent-sandbox.jsonc"), join(ROOT, "test", "cli", "fixtures", "every-section", "agent-sandbox.jsonc")];
   const entries: [string, CheckOptions?][] = [...CORPUS, ...files.map((f): [string] => [readFileSync(f, "utf8")])];
-  const all = [...entries.flatMap(findingsOf), ...SCENARIOS.flatMap(scenarioFindings)];
+  const all = [...entries.flatMap(findingsOf), ...SCENARIOS.flatMap((s) => scenarioFindings(s)), ...stoppedFindings()];
   const problems = all.filter((f) => !STYLE_EXEMPT_CODES.has(f.code)).flatMap(styleProblems);
   assert.deepEqual(problems, []);
 });

@@ -182,7 +182,12 @@ export interface Frame {
   pending?: { id: string; step: StepInput };
 }
 
+/** How deepagents' summarisation middleware's prompt begins (its DEFAULT_SUMMARY_PROMPT, deepagents@1.14.1). */
+const SUMMARY_PROMPT_START = "You are a conversation summarizer.";
+
 export class Director {
+  /** How many times the runtime asked for a summary of the conversation (ScriptedModel). */
+  summaries = 0;
   readonly frames: Frame[] = [];
   readonly answers = new Map<StepInput, RealAnswer>();
   readonly problems: string[] = [];
@@ -234,6 +239,14 @@ export class ScriptedModel extends BaseChatModel {
     return new ScriptedModel(this.director, tools.map((t) => String(t.name)));
   }
   async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    // The runtime's summarisation middleware asks the model for a summary once an agent's messages pass its token
+    // threshold (170,000 by default: some thousands of steps in one agent). That call is the runtime's, not a
+    // step of the scenario: it gets a summary, and the script goes on where it was.
+    const only = messages.length === 1 ? messages[0] : undefined;
+    if (only && HumanMessage.isInstance(only) && textOf(only.content).startsWith(SUMMARY_PROMPT_START)) {
+      this.director.summaries++;
+      return { generations: [{ text: "", message: new AIMessage("The scripted run so far: tool calls and their results.") }] };
+    }
     const system = messages.find((m) => SystemMessage.isInstance(m));
     const text = system ? textOf(system.content) : "";
     const agent = /SUB:([\w-]+);/.exec(text)?.[1] ?? (text.startsWith("MAIN") ? "main" : "general-purpose");

@@ -20,9 +20,12 @@ export interface DryRunCheckResult {
   lines: LineIndex;
   /** The scenario as read (absent when the file does not parse). */
   scenario?: ScenarioFile;
-  /** Whether the scenario can run (its config, agent and role exist); hosts that run it in a second phase ask. */
+  /**
+   * Whether the scenario can run (its config, agent and role exist); hosts that run it in a second phase ask. Not
+   * known in the `shape` part, which reads no config (false there).
+   */
   runnable: boolean;
-  /** The run the checks made, when they ran it (not in the `static` phase). */
+  /** The run the checks made, when they ran it (only in the `run` part or the whole check). */
   run?: DryRunResult;
 }
 
@@ -38,15 +41,18 @@ export type DryRunCheckOptions = Pick<CheckOptions, "severities" | "defaultRunti
 export function checkDryRunText(text: string, options: DryRunCheckOptions = {}): DryRunCheckResult {
   const lines = new LineIndex(text);
   const parsed = parseJsonc(text);
-  // The run phase reports only what running finds: syntax and shape are the static phase's (the two together are
-  // exactly the whole check, which is what `check` prints).
-  const findings = options.phase === "run" ? [] : [...parsed.findings];
+  // Syntax and shape are the `shape` part's (in `static` and the whole check too); the `checks` and `run` parts
+  // report only what their checks find (the parts together are exactly the whole check, which `check` prints).
+  const withShape = options.phase === undefined || options.phase === "static" || options.phase === "shape";
+  const findings = withShape ? [...parsed.findings] : [];
   // A scenario file is JSONC: the JSONC front end renders the schema's fixes.
   const fixes = new FixRendering(jsoncFrontEnd.renderer(text));
-  if (parsed.root && options.phase !== "run") for (const f of validator.validate(parsed.root)) findings.push(fixes.finding(f));
+  if (parsed.root && withShape) for (const f of validator.validate(parsed.root)) findings.push(fixes.finding(f));
   const result: DryRunCheckResult = { findings, lines, runnable: false };
   if (parsed.root && !parsed.findings.some((f) => f.code === "json-syntax")) {
-    const checked = scenarioFindings(parsed.root, text, options);
+    // The static findings handed on early are finished as the whole list is.
+    const onStaticChecked = options.onStaticChecked;
+    const checked = scenarioFindings(parsed.root, text, onStaticChecked ? { ...options, onStaticChecked: (found, runnable) => onStaticChecked(finishFindings([...findings, ...found], text, lines, options.severities), runnable) } : options);
     findings.push(...checked.findings);
     result.scenario = checked.scenario;
     result.runnable = checked.runnable;

@@ -36,5 +36,5 @@ const port = parentPort;
 if (port) {
   lowerThisThreadsPriority();
   const flags = (workerData as { flags?: Int32Array } | undefined)?.flags;
-  port.on("message", (job: ExactJob) => port.postMessage(runExactJob(job, flags)));
+  port.on("message", (job: ExactJob) => port.postMessage(runExactJob(job, flags, (progress) => port.postMessage(progress))));
 }

@@ -22,6 +22,7 @@ import {
   type AnalysisSettings,
   type FileKind,
   type SampleWorkspace,
+  type SecondPhaseResult,
 } from "./engineFacade";
 import type { ExactPhase } from "./exactPhase";
 import { URI } from "./uri";
@@ -188,7 +189,17 @@ export class ConfigStore {
       const open = this.openText(dependency);
       if (open !== undefined) openTexts[dependency] = open;
     }
-    const result = await this.secondPhase!.runner.run(uri, { fsPath, text: first.text, settings, kind, ...(Object.keys(openTexts).length ? { openTexts } : {}) });
+    // A large scenario's static checks come first (progress): shown at once, while its run goes on.
+    const progress = (checked: SecondPhaseResult) => {
+      if (this.cache.get(uri) !== entry) return;
+      entry.analysis = { ...completeWith(first, checked), exact: "pending", scenarioPending: "run" };
+      this.secondPhase!.completed(uri, entry.analysis);
+    };
+    const result = await this.secondPhase!.runner.run(
+      uri,
+      { fsPath, text: first.text, settings, kind, ...(Object.keys(openTexts).length ? { openTexts } : {}), ...(first.scenarioPending ? { scenarioPart: first.scenarioPending } : {}) },
+      first.scenarioPending === "checks-and-run" ? progress : undefined,
+    );
     // Dropped, or finished for a text or settings that are no longer current.
     if (!result || this.cache.get(uri) !== entry) return undefined;
     entry.analysis = result.ok ? completeWith(first, result) : failedSecondPhase(first, result.error);

@@ -15,7 +15,8 @@ import { agentsOf, findAgent, rulesForAgent } from "../engine/agents/agents";
 import { effectiveTools, policyOf, userToolsOf, type EffectiveTool } from "../engine/agents/effectiveTools";
 import { promptPreview, renderPromptPreview } from "../engine/agents/promptPreview";
 import { checkConfigText, mergeFindings, type CheckOptions } from "../engine/checkConfig";
-import { checkDryRunText } from "../engine/checkDryRun";
+import { checkDryRunText, type DryRunCheckResult } from "../engine/checkDryRun";
+import type { ScenarioPhase } from "../engine/checks/scenarioCheck";
 import { checkDeerFlowText } from "../engine/deerflow/checkDeerFlow";
 import { deerFlowKindOf, type DeerFlowFileKind } from "../engine/deerflow/fileNames";
 import type { SkippedAnalysis } from "../engine/analysis";
@@ -27,7 +28,7 @@ import { FILESYSTEM_TOOLS, OPERATIONS, RUNTIME_IDS, type Operation, type Runtime
 import { LineIndex } from "../engine/text";
 import { checkSourceText, isLanguageLoaded, sourceLanguageOf, type SourceAgent, type SourceLanguage } from "../engine/sources";
 import { fixAllInSource } from "../engine/sources/fixAll";
-import { summarizeScenario, type ScenarioSummary } from "./scenarioRun";
+import { summarizeScenario, withRunResults, type ScenarioRunResults, type ScenarioSummary } from "./scenarioRun";
 
 /**
  * A config or dry-run file, one of DeerFlow's own files checked in place (config.yaml, SKILL.md), or `source`: an
@@ -79,6 +80,11 @@ export interface Analysis {
    * analysis was not asked for, or there is nothing for it to analyse (no model).
    */
   exact?: "pending" | "done";
+  /**
+   * A dry-run scenario's part the worker does while `exact` is `pending`: `checks-and-run` (a large scenario: its
+   * static checks, then its run) or `run` (analyzeFirstPhase).
+   */
+  scenarioPending?: "checks-and-run" | "run";
   /** A dry-run scenario's steps, with their results once it ran (scenarioRun.ts). */
   scenario?: ScenarioSummary;
   /** A dry-run scenario's config as it read it, by absolute path (`null`: it could not be read). */
@@ -122,7 +128,7 @@ export function fileKindOfLanguage(languageId: string): FileKind | undefined {
 
 /** Check one file. `fsPath` anchors relative inputs (`systemPromptFile`, skills); an unsaved file has none on disk. */
 export function analyze(fsPath: string, text: string, settings: AnalysisSettings, kind: FileKind = fileKindOf(fsPath) ?? "config", analysisOnly = false, openText?: OpenText): Analysis {
-  if (kind === "dry-run") return analyzeScenario(fsPath, text, settings, analysisOnly ? "run" : undefined, openText);
+  if (kind === "dry-run") return analyzeScenario(fsPath, text, settings, analysisOnly ? "run" : undefined, openText).analysis;
   const started = performance.now();
   const dependencies = new Set<string>();
   if (kind === "deerflow-config" || kind === "skill") {
@@ -172,30 +178,88 @@ export function fixAllOfSource(fsPath: string, text: string, settings: AnalysisS
  * or without a model to analyse, this is `analyze` itself.
  */
 export function analyzeFirstPhase(fsPath: string, text: string, settings: AnalysisSettings, kind: FileKind = fileKindOf(fsPath) ?? "config", openText?: OpenText): Analysis {
-  if (kind === "dry-run") return analyzeScenario(fsPath, text, settings, "static", openText);
+  if (kind === "dry-run") return scenarioFirstPhase(fsPath, text, settings, openText);
   if (!settings.analysis || kind !== "config") return analyze(fsPath, text, settings, kind);
   const first = analyze(fsPath, text, { ...settings, analysis: false }, kind);
   return first.model ? { ...first, exact: "pending" } : first;
 }
 
 /**
- * A dry-run scenario, in the editor's two phases as a config is: `static`, every scenario check but the run (its
- * config, agent, role, tools, arguments), at once; `run`, the scenario's run and the expectations it fails, in the
- * worker thread (a 10,000-step scenario must not hold up the thread that answers requests). Without a phase, both
- * (what `check` gives). The scenario's config is a dependency: an edit of it re-checks and re-runs the scenario.
+ * A scenario whose text and its config's together are at least this long is large: its static checks (the config's
+ * own check among them, and one pass over every step) run in the worker thread too, and the thread that answers
+ * requests only parses it and checks its shape. A smaller one is checked statically at once (a few milliseconds),
+ * so that its findings never wait behind another file's analysis in the worker.
  */
-function analyzeScenario(fsPath: string, text: string, settings: AnalysisSettings, phase: "static" | "run" | undefined, openText: OpenText | undefined): Analysis {
+export const SCENARIO_STATIC_OFF_THREAD_CHARS = 64 * 1024;
+
+/**
+ * A dry-run scenario in the editor's phases: at once, its static checks (`static`: the config, agent, role, tools,
+ * arguments), or for a large one its syntax and shape alone (`shape`); then in the worker thread (a 10,000-step
+ * scenario or a large config must not hold up the thread that answers requests) the large one's static checks
+ * (`checks`), and the run and the expectations it fails (`run`). Without a phase, all of them (what `check` gives).
+ * The scenario's config is a dependency: an edit of it re-checks and re-runs the scenario.
+ */
+function analyzeScenario(
+  fsPath: string,
+  text: string,
+  settings: AnalysisSettings,
+  phase: ScenarioPhase | undefined,
+  openText: OpenText | undefined,
+  onStaticChecked?: (checked: { findings: Finding[]; runnable: boolean; dependencies: string[]; durationMs: number }) => void,
+): { analysis: Analysis; result: DryRunCheckResult } {
   const started = performance.now();
   const dependencies = new Set<string>();
   const readTexts: Record<string, string | null> = {};
   const readFile = recordingAccess(fsPath, dependencies, openText, readTexts).readFile;
-  const result = checkDryRunText(text, { ...scenarioCheckOptions(fsPath, readFile), severities: settings.severities, ...(phase ? { phase } : {}) });
+  const result = checkDryRunText(text, {
+    ...scenarioCheckOptions(fsPath, readFile),
+    severities: settings.severities,
+    ...(phase ? { phase } : {}),
+    ...(onStaticChecked ? { onStaticChecked: (findings: Finding[], runnable: boolean) => onStaticChecked({ findings, runnable, dependencies: [...dependencies], durationMs: performance.now() - started }) } : {}),
+  });
+  if (phase === "shape" && result.scenario?.config !== undefined) {
+    // Read, not checked: the config is a dependency from the first phase on, and its text (the editor's, when it is
+    // open) goes to the worker with the job.
+    readFile?.(result.scenario.config);
+  }
   const analysis: Analysis = { kind: "dry-run", text, lines: result.lines, findings: result.findings, model: undefined, dependencies, durationMs: performance.now() - started, skipped: [], readTexts };
-  const scenario = summarizeScenario(result, fsPath);
-  if (scenario) analysis.scenario = scenario;
-  // Only a scenario that can run has a second phase (one that cannot is complete with its static findings).
-  if (phase === "static" && result.runnable) analysis.exact = "pending";
-  return analysis;
+  // The steps as the shape part read them are the same in every part; only a run adds results.
+  if (phase !== "checks" || result.run) {
+    const scenario = summarizeScenario(result, fsPath);
+    if (scenario) analysis.scenario = scenario;
+  }
+  return { analysis, result };
+}
+
+/**
+ * The editor's first phase of a scenario: its shape and, unless it is large, its static checks; `exact: "pending"`
+ * when the worker has more to do (a large scenario's static checks, or the run of one that can run).
+ */
+function scenarioFirstPhase(fsPath: string, text: string, settings: AnalysisSettings, openText: OpenText | undefined): Analysis {
+  const shape = analyzeScenario(fsPath, text, settings, "shape", openText);
+  const read = shape.analysis.readTexts ?? {};
+  const configChars = Object.values(read).reduce((n, t) => n + (t?.length ?? 0), 0);
+  // A file that does not parse (or is refused: too large, too deep) has only its syntax findings: nothing more to do.
+  if (!shape.result.scenario) return shape.analysis;
+  if (text.length + configChars >= SCENARIO_STATIC_OFF_THREAD_CHARS) return { ...shape.analysis, exact: "pending", scenarioPending: "checks-and-run" };
+  const { analysis, result } = analyzeScenario(fsPath, text, settings, "static", openText);
+  // Only a scenario that can run has a run to wait for (one that cannot is complete with its static findings).
+  return result.runnable ? { ...analysis, exact: "pending", scenarioPending: "run" } : analysis;
+}
+
+/**
+ * A scenario's part in the worker thread (exactJob.ts): a large one's static checks and run (what the static checks
+ * found handed to `onStaticChecked` before it runs), or a small one's run.
+ */
+export function analyzeScenarioPart(
+  fsPath: string,
+  text: string,
+  settings: AnalysisSettings,
+  part: NonNullable<Analysis["scenarioPending"]>,
+  openText?: OpenText,
+  onStaticChecked?: (checked: { findings: Finding[]; runnable: boolean; dependencies: string[]; durationMs: number }) => void,
+): Analysis {
+  return analyzeScenario(fsPath, text, settings, part, openText, onStaticChecked).analysis;
 }
 
 /** What the second phase sends back: the exact analysis's findings of the same text (the rest are the first phase's). */
@@ -204,8 +268,10 @@ export interface SecondPhaseResult {
   skipped: SkippedAnalysis[];
   dependencies: string[];
   durationMs: number;
-  /** A dry-run scenario's steps with their results. */
-  scenario?: ScenarioSummary;
+  /** A dry-run scenario's run: its results, to join the first phase's steps. */
+  scenarioRun?: ScenarioRunResults;
+  /** A large scenario's static checks, done before it runs: whether it can run (then its run follows). */
+  runnable?: boolean;
 }
 
 /**
@@ -214,8 +280,9 @@ export interface SecondPhaseResult {
  * which is what `check` prints (the parity test holds the two together).
  */
 export function completeWith(first: Analysis, result: SecondPhaseResult): Analysis {
+  const { scenarioPending: _done, ...rest } = first;
   return {
-    ...first,
+    ...rest,
     // The second phase ran the analysis alone (exactJob.ts): its findings join the first phase's, in the order the
     // whole check gives them; what the first phase's checks left unfinished stays listed too.
     findings: mergeFindings(first.findings, result.findings),
@@ -223,7 +290,7 @@ export function completeWith(first: Analysis, result: SecondPhaseResult): Analys
     dependencies: new Set([...first.dependencies, ...result.dependencies]),
     durationMs: result.durationMs,
     exact: "done",
-    ...(result.scenario ? { scenario: result.scenario } : {}),
+    ...(result.scenarioRun && first.scenario ? { scenario: withRunResults(first.scenario, result.scenarioRun) } : {}),
   };
 }
 
@@ -237,7 +304,8 @@ export function failedSecondPhase(first: Analysis, error: string): Analysis {
     detail: `It failed with: ${reason}`,
     span: { start: 0, end: 0 },
   };
-  return { ...first, findings: [finding, ...first.findings], exact: "done" };
+  const { scenarioPending: _done, ...rest } = first;
+  return { ...rest, findings: [finding, ...first.findings], exact: "done" };
 }
 
 /**

@@ -12,12 +12,14 @@
  */
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
-import { DROPPED_JOB, runExactJob, type ExactJob, type ExactJobResult } from "./exactJob";
+import { DROPPED_JOB, runExactJob, type ExactJob, type ExactJobProgress, type ExactJobResult } from "./exactJob";
 
 interface Waiting {
   key: string;
   job: ExactJob;
   resolve: (result: SecondPhaseOutcome | undefined) => void;
+  /** Told what the job sends before its result (a large scenario's static checks), while it is still wanted. */
+  progress?: (message: ExactJobProgress) => void;
   /** Set once `cancel` dropped it while it ran. */
   dropped?: boolean;
 }
@@ -47,11 +49,11 @@ export class ExactPhase {
    * Queue the exact analysis of `job.text`; settles with `undefined` when a newer request for `key` (or `cancel`) comes
    * first, whether the job was still waiting or already running.
    */
-  run(key: string, job: Omit<ExactJob, "id">): Promise<SecondPhaseOutcome | undefined> {
+  run(key: string, job: Omit<ExactJob, "id">, progress?: (message: ExactJobProgress) => void): Promise<SecondPhaseOutcome | undefined> {
     this.cancel(key);
     if (this.disposed) return Promise.resolve(undefined);
     return new Promise((resolve) => {
-      this.waiting.set(key, { key, job: { ...job, id: this.nextId++ }, resolve });
+      this.waiting.set(key, { key, job: { ...job, id: this.nextId++ }, resolve, ...(progress ? { progress } : {}) });
       this.pump();
     });
   }
@@ -92,12 +94,16 @@ export class ExactPhase {
     this.running = waiting;
     const worker = this.startWorker();
     if (worker) worker.postMessage(waiting.job);
-    else setImmediate(() => this.finish(waiting.job.id, runExactJob(waiting.job, this.flags)));
+    else setImmediate(() => this.finish(waiting.job.id, runExactJob(waiting.job, this.flags, (progress) => this.finish(progress.id, progress))));
   }
 
-  private finish(id: number, result: ExactJobResult): void {
+  private finish(id: number, result: ExactJobResult | ExactJobProgress): void {
     const running = this.running;
     if (!running || running.job.id !== id) return;
+    if ("progress" in result) {
+      if (!running.dropped) running.progress?.(result);
+      return;
+    }
     this.running = undefined;
     // A dropped job's caller heard `undefined` already (a promise settles once).
     running.resolve("dropped" in result ? undefined : result);
@@ -115,7 +121,7 @@ export class ExactPhase {
       this.workerFile = undefined;
       return undefined;
     }
-    worker.on("message", (result: ExactJobResult) => this.finish(result.id, result));
+    worker.on("message", (result: ExactJobResult | ExactJobProgress) => this.finish(result.id, result));
     worker.on("error", (error) => this.log(`The exact rule analysis worker failed: ${error.stack ?? error}`));
     worker.on("exit", (code) => {
       if (this.worker === worker) this.worker = undefined;

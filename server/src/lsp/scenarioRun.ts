@@ -80,6 +80,46 @@ export function summarizeScenario(checked: DryRunCheckResult, scenarioPath: stri
   return summary;
 }
 
+/**
+ * A run's results as they cross from the worker thread: the run's own data and each step's result by its id. The
+ * steps themselves (labels, ranges) are the first phase's, from the same text: a 100,000-step scenario's would be
+ * copied across for nothing.
+ */
+export interface ScenarioRunResults {
+  ran: boolean;
+  passed: boolean;
+  agent: string;
+  runtime?: string;
+  transcript: string;
+  results: [id: string, result: NonNullable<ScenarioStepSummary["result"]>][];
+}
+
+export function runResultsOf(summary: ScenarioSummary): ScenarioRunResults {
+  const results: ScenarioRunResults["results"] = [];
+  const walk = (steps: readonly ScenarioStepSummary[]) => {
+    for (const s of steps) {
+      if (s.result) results.push([s.id, s.result]);
+      if (s.steps) walk(s.steps);
+    }
+  };
+  walk(summary.steps);
+  return { ran: summary.ran, passed: summary.passed, agent: summary.agent, ...(summary.runtime !== undefined ? { runtime: summary.runtime } : {}), transcript: summary.transcript, results };
+}
+
+/** The first phase's steps with the run's results (new objects: the first phase's analysis is left as it was). */
+export function withRunResults(summary: ScenarioSummary, run: ScenarioRunResults): ScenarioSummary {
+  const byId = new Map(run.results);
+  const attach = (steps: readonly ScenarioStepSummary[]): ScenarioStepSummary[] =>
+    steps.map((s) => {
+      const result = byId.get(s.id);
+      const { result: _old, ...step } = s;
+      return { ...step, ...(result ? { result } : {}), ...(s.steps ? { steps: attach(s.steps) } : {}) };
+    });
+  const out: ScenarioSummary = { ...summary, ran: run.ran, passed: run.passed, agent: run.agent, transcript: run.transcript, steps: attach(summary.steps) };
+  if (run.runtime !== undefined) out.runtime = run.runtime;
+  return out;
+}
+
 function cut(output: string): string {
   return output.length > MAX_OUTPUT_CHARS ? `${output.slice(0, MAX_OUTPUT_CHARS)}… (${output.length - MAX_OUTPUT_CHARS} more characters)` : output;
 }

@@ -121,6 +121,7 @@ export const SCENARIO_CHECK_CODES = [
   "scenario-tool-unknown",
   "scenario-args-invalid",
   "scenario-expectation-failed",
+  "scenario-run-stopped",
 ] as const;
 
 /**

@@ -84,7 +84,14 @@ export interface DryRunResult {
    * steps after it have no result; the run has not passed.
    */
   stopped?: string;
+  /** Which limit stopped the run (with `stopped`). */
+  stoppedBy?: RunLimit;
+  /** The step where the run stopped (with `stopped`): the first one it did not take, or the one that met the wall. */
+  stoppedAt?: StepInput;
 }
+
+/** The limits a run stops at rather than go on: its steps (`MAX_RUN_STEPS`), the sample workspace's size (`MAX_WORKSPACE_ENTRIES`). */
+export type RunLimit = "steps" | "workspace";
 
 /** How deep `task` calls may nest before the run stops descending (a bad input must not exhaust the stack). */
 export const MAX_TASK_DEPTH = 64;
@@ -108,19 +115,23 @@ export function runScenario(model: ConfigModel, scenario: ScenarioInput, workspa
     role: scenario.role,
     steps: run.results,
     journal: run.journal,
-    passed: run.stopped === undefined && run.results.every((s) => s.passed !== false),
+    passed: run.stop === undefined && run.results.every((s) => s.passed !== false),
     runtime: model.runtime.label,
     snapshot: () => run.snapshot(),
   };
-  if (run.stopped !== undefined) result.stopped = run.stopped;
+  if (run.stop) {
+    result.stopped = run.stop.why;
+    result.stoppedBy = run.stop.limit;
+    result.stoppedAt = run.stop.at;
+  }
   return result;
 }
 
 class Run {
   readonly results: StepResult[] = [];
   readonly journal: DenialEntry[] = [];
-  /** Why the run stopped early, once it has. */
-  stopped: string | undefined;
+  /** Why, by which limit and where the run stopped early, once it has. */
+  stop: { why: string; limit: RunLimit; at: StepInput } | undefined;
   private calls = 0;
   private readonly backends = new Map<unknown, DryBackend>();
   private readonly contexts = new Map<AgentRef, { ctx: ToolContext; tools: EffectiveTool[] }>();
@@ -136,9 +147,9 @@ class Run {
 
   runSteps(agent: AgentRef, steps: readonly StepInput[], depth: number): void {
     for (const step of steps) {
-      if (this.stopped !== undefined) return;
+      if (this.stop) return;
       if (this.results.length >= MAX_RUN_STEPS) {
-        this.stopped = `the scenario has more than ${MAX_RUN_STEPS.toLocaleString("en")} steps; the dry run stops after that many`;
+        this.stop = { why: `the scenario has more than ${MAX_RUN_STEPS.toLocaleString("en")} steps; the dry run stops after that many`, limit: "steps", at: step };
         return;
       }
       this.runStep(agent, step, depth);
@@ -157,8 +168,8 @@ class Run {
     } catch (error) {
       if (!(error instanceof WorkspaceTooLarge)) throw error;
       // Every later step would meet the same wall: the run ends here, with this step as its error.
-      this.stopped = `${error.message}; the dry run reads no more of it`;
-      answer = { outcome: "error", output: `Error: ${this.stopped}` };
+      this.stop = { why: `${error.message}; the dry run reads no more of it`, limit: "workspace", at: step };
+      answer = { outcome: "error", output: `Error: ${this.stop.why}` };
     }
     result.outcome = answer.outcome;
     result.output = answer.output;
