@@ -76,8 +76,10 @@ export function main(argv: readonly string[], io: Io): number | Promise<number> 
     switch (args.command) {
       case "check":
         return check(args, io);
-      case "dry-run":
-        return (require("./commands/dryRun") as typeof import("./commands/dryRun")).dryRun(args, io);
+      case "dry-run": {
+        const ran = (require("./commands/dryRun") as typeof import("./commands/dryRun")).dryRun(args, io);
+        return typeof ran === "number" ? ran : ran.catch((error: unknown) => failed(error, io));
+      }
       case "explain":
       case "tools":
       case "prompt":

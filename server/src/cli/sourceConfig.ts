@@ -1,7 +1,9 @@
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
+import type { CheckOptions } from "../engine/checkConfig";
 import type { DynamicValue } from "../engine/config/dynamic";
 import type { Finding } from "../engine/diagnostics";
+import type { ConfigReference } from "../engine/configReference";
 import type { SourceAgent, SourceLanguage } from "../engine/sources";
 import type { LineIndex } from "../engine/text";
 import { UsageError } from "./args";
@@ -13,32 +15,23 @@ import type { Io } from "./stdio";
  * `createDeepAgent` / `create_deep_agent`) or `FILE:LINE` (the call on that line, for a file with several). The
  * call is read statically (never run) into the model the equivalent agent-sandbox.jsonc gives.
  */
-export interface ConfigTarget {
-  /** The file, without `:LINE`. */
-  file: string;
-  /** 1-based, as editors and compilers number lines. */
-  line?: number;
-  /** Set when the file is source code. */
-  language?: SourceLanguage;
-}
+export type ConfigTarget = ConfigReference;
 
 /**
- * `agent.ts:12` → the file and the line. A name that exists as written is a file name, colon and all; `:LINE` is
- * taken off only when the rest is a source file's name.
+ * `agent.ts:12` → the file and the line (engine/configReference.ts). A name that exists as written is a file name,
+ * colon and all. A `:LINE` after a file that is not source code is a usage error.
  */
 export function configTarget(argument: string): ConfigTarget {
-  const { sourceLanguageOf } = later.sources();
-  const withLine = /^(.+):(\d+)$/.exec(argument);
-  if (withLine && !existsSync(argument)) {
-    const file = withLine[1]!;
-    const language = sourceLanguageOf(basename(file));
-    if (!language) throw new UsageError(`${argument}: a :LINE picks one call in a source file (.ts, .tsx, .js, .mjs, .cjs, .py); ${file} is not one`);
-    const line = Number(withLine[2]);
-    if (line < 1) throw new UsageError(`${argument}: lines are numbered from 1`);
-    return { file, line, language };
+  const { configReference } = later.configReference();
+  if (existsSync(argument)) {
+    const language = later.sources().sourceLanguageOf(basename(argument));
+    return language ? { file: argument, language } : { file: argument };
   }
-  const language = sourceLanguageOf(basename(argument));
-  return language ? { file: argument, language } : { file: argument };
+  const reference = configReference(argument);
+  const withLine = /^(.+):(\d+)$/.exec(argument);
+  if (withLine && reference.line === undefined) throw new UsageError(`${argument}: a :LINE picks one call in a source file (.ts, .tsx, .js, .mjs, .cjs, .py); ${withLine[1]} is not one`);
+  if (reference.line !== undefined && reference.line < 1) throw new UsageError(`${argument}: lines are numbered from 1`);
+  return reference;
 }
 
 /**
@@ -64,33 +57,16 @@ export interface PickedCall {
 /**
  * The call a source CONFIG names: the only one in the file, or the one on `line` (whose span covers it; of nested
  * calls, the innermost). No call, several without a line, or none on the line: a usage error that lists the
- * calls' lines, so the next command can be typed from it.
+ * calls as FILE:LINE, so the next command can be typed from it.
  */
-export function pickCall(target: ConfigTarget, text: string, options: { readFile?: (p: string) => string | undefined; fileExists?: (p: string) => boolean; listDirectory?: (p: string) => string[] | undefined }): PickedCall {
-  const { checkSourceText } = later.sources();
+export function pickCall(target: ConfigTarget, text: string, options: CheckOptions): PickedCall {
   const { displayPath } = later.files();
   const shownFile = displayPath(target.file);
-  const result = checkSourceText(text, target.language!, options);
-  const { agents, lines } = result;
-  const lineOf = (a: SourceAgent) => lines.positionAt(a.call.span.start).line + 1;
-  const listed = () => agents.map((a) => `${shownFile}:${lineOf(a)}`).join(", ");
-  if (agents.length === 0) {
-    throw new UsageError(`${shownFile} has no call of ${target.language === "python" ? "create_deep_agent" : "createDeepAgent"} imported from deepagents (nothing to read)`);
-  }
-  let agent: SourceAgent | undefined;
-  if (target.line === undefined) {
-    if (agents.length > 1) throw new UsageError(`${shownFile} has ${agents.length} calls, on lines ${agents.map(lineOf).join(", ")}: name one as FILE:LINE (${listed()})`);
-    agent = agents[0];
-  } else {
-    const line = target.line - 1;
-    const covering = agents.filter((a) => lines.positionAt(a.call.span.start).line <= line && line <= lines.positionAt(a.call.span.end).line);
-    // Nested calls (a subagent built by its own call inside the options): the innermost, which starts last.
-    agent = covering.sort((a, b) => b.call.span.start - a.call.span.start)[0];
-    if (!agent) throw new UsageError(`${shownFile}:${target.line} is on no call; the file's calls are on lines ${agents.map(lineOf).join(", ")} (${listed()})`);
-  }
-  const span = agent!.call.span;
-  const findings = result.findings.filter((f) => f.span.start >= span.start && f.span.end <= span.end);
-  return { agent: agent!, findings, lines, shown: `${shownFile}:${lineOf(agent!)}` };
+  const result = later.configReference().checkConfigReference(target, text, options);
+  const calls = result.callLines?.length ? ` (${result.callLines.map((l) => `${shownFile}:${l}`).join(", ")})` : "";
+  if (!result.agent) throw new UsageError(`${shownFile}: ${result.error ?? "no call could be read"}${calls}`);
+  const line = result.lines.positionAt(result.agent.call.span.start).line + 1;
+  return { agent: result.agent, findings: result.findings, lines: result.lines, shown: `${shownFile}:${line}` };
 }
 
 /**
@@ -101,4 +77,23 @@ export function noteDynamic(io: Io, shown: string, dynamic: readonly DynamicValu
   if (!dynamic?.length) return;
   const list = [...dynamic].sort((a, b) => a.span.start - b.span.start).map((d) => `${d.what} (${d.expression})`).join("; ");
   io.err(`agent-sandbox: note: ${shown}: not analysed, as only running the code would tell: ${list}; the answer leaves ${dynamic.length === 1 ? "it" : "them"} out\n`);
+}
+
+/** The language of the source file a scenario's `config` names, if it names one (its grammar must be loaded first). */
+export function scenarioConfigLanguage(scenarioText: string): SourceLanguage | undefined {
+  const { parseJsonc } = require("../engine/config/parse") as typeof import("../engine/config/parse");
+  const { scenarioOf } = require("../engine/dryrun/scenario") as typeof import("../engine/dryrun/scenario");
+  const config = scenarioOf(parseJsonc(scenarioText).root).config;
+  return config === undefined ? undefined : later.configReference().configReference(config).language;
+}
+
+/** Runs `run` once the grammars of `languages` are loaded; a grammar that cannot be loaded is exit 2. */
+export function afterGrammars(languages: Iterable<SourceLanguage | undefined>, io: Io, run: () => number): number | Promise<number> {
+  const { loadLanguage, isLanguageLoaded } = later.sources();
+  const needed = [...new Set(languages)].filter((l): l is SourceLanguage => l !== undefined && !isLanguageLoaded(l));
+  if (needed.length === 0) return run();
+  return Promise.all(needed.map((l) => loadLanguage(l, later.grammarFiles().grammarFiles))).then(run, (error: Error) => {
+    io.err(`agent-sandbox: cannot load the parser for source files: ${error.message}\n`);
+    return 2;
+  });
 }

@@ -11,6 +11,7 @@ import type { Io } from "../stdio";
 import type { DeerFlowFileKind } from "../../engine/deerflow/fileNames";
 import type { SourceLanguage } from "../../engine/sources";
 import { textReport } from "../text";
+import { scenarioConfigLanguage } from "../sourceConfig";
 import { noteInputCharacters, setAnalysisV8Flags } from "../v8Flags";
 
 interface FileReport {
@@ -84,6 +85,16 @@ export function check(args: ParsedArgs, io: Io): number | Promise<number> {
     if (kind) deerFlowKinds.set(f, kind);
   }
   const languages = new Set([...sources.values()].filter((s) => s.text !== undefined && later.sources().mayCallRuntime(s.text)).map((s) => s.language));
+  // A scenario whose config is a source file's call needs that file's grammar too.
+  for (const f of files) {
+    if (!isDryRunFileName(basename(f))) continue;
+    try {
+      const language = scenarioConfigLanguage(later.files().readTextFile(f).text);
+      if (language) languages.add(language);
+    } catch {
+      // Unreadable: the check says so when it comes to the file.
+    }
+  }
   if (languages.size === 0) return checkFiles(args, io, files, sources, deerFlowKinds);
   const { loadLanguage } = later.sources();
   return Promise.all([...languages].map((l) => loadLanguage(l, later.grammarFiles().grammarFiles))).then(
