@@ -79,12 +79,9 @@ export function noteDynamic(io: Io, shown: string, dynamic: readonly DynamicValu
   io.err(`agent-sandbox: note: ${shown}: not analysed, as only running the code would tell: ${list}; the answer leaves ${dynamic.length === 1 ? "it" : "them"} out\n`);
 }
 
-/** The language of the source file a scenario's `config` names, if it names one (its grammar must be loaded first). */
+/** See engine/configReference.ts. */
 export function scenarioConfigLanguage(scenarioText: string): SourceLanguage | undefined {
-  const { parseJsonc } = require("../engine/config/parse") as typeof import("../engine/config/parse");
-  const { scenarioOf } = require("../engine/dryrun/scenario") as typeof import("../engine/dryrun/scenario");
-  const config = scenarioOf(parseJsonc(scenarioText).root).config;
-  return config === undefined ? undefined : later.configReference().configReference(config).language;
+  return later.configReference().scenarioConfigLanguage(scenarioText);
 }
 
 /** Runs `run` once the grammars of `languages` are loaded; a grammar that cannot be loaded is exit 2. */

@@ -1,6 +1,8 @@
 import { checkConfigText, type CheckOptions, type CheckResult } from "./checkConfig";
 import { checkSourceText, isLanguageLoaded, sourceLanguageOf, type SourceAgent, type SourceLanguage } from "./sources";
 import { LineIndex } from "./text";
+import { parseJsonc } from "./config/parse";
+import { scenarioOf } from "./dryrun/scenario";
 
 /**
  * A config named by a dry-run scenario's `config` (and, through the CLI, by a command's CONFIG): an
@@ -85,4 +87,13 @@ export function checkConfigReference(reference: ConfigReference, text: string, o
     agent: picked.agent,
     callLines: result.agents.map((a) => result.lines.positionAt(a.call.span.start).line + 1),
   };
+}
+
+/**
+ * The language of the source file a scenario's `config` names, or undefined (a config file, no `config`, a file
+ * that does not parse): what a host loads before it checks the scenario.
+ */
+export function scenarioConfigLanguage(scenarioText: string): SourceLanguage | undefined {
+  const config = scenarioOf(parseJsonc(scenarioText).root).config;
+  return config === undefined ? undefined : configReference(config).language;
 }
