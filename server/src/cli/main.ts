@@ -8,7 +8,7 @@ import { tools } from "./commands/tools";
 import { later } from "./later";
 import { loadModel } from "./loadModel";
 import { VERSION } from "./product";
-import { afterGrammar, configTarget } from "./sourceConfig";
+import { afterGrammar, configTarget, mayNameSource } from "./sourceConfig";
 import { isTerminal, writeAll, type Io } from "./stdio";
 
 const USAGE = `agent-sandbox ${VERSION}: see and check your agents' sandbox configuration
@@ -88,7 +88,8 @@ export function main(argv: readonly string[], io: Io): number | Promise<number> 
       case "import": {
         // A source file's CONFIG needs its grammar, loaded (asynchronously) before the command reads it.
         const command = args.command;
-        const target = args.positionals.length === 1 ? configTarget(args.positionals[0]!) : undefined;
+        const only = args.positionals.length === 1 ? args.positionals[0]! : undefined;
+        const target = only !== undefined && mayNameSource(only) ? configTarget(only) : undefined;
         const ran = afterGrammar(target, () => guarded(io, () => configCommand(command, args, io)));
         if (typeof ran === "number") return ran;
         return ran.then(undefined, (error: Error) => {

@@ -18,6 +18,14 @@ import type { Io } from "./stdio";
 export type ConfigTarget = ConfigReference;
 
 /**
+ * Whether an argument may name a source file (`agent.py`, `agent.ts:12`), by its ending alone: the engine, which
+ * knows the file names exactly, is loaded only then (a usage error on a config file never loads it).
+ */
+export function mayNameSource(argument: string): boolean {
+  return /\.(?:[mc]?ts|tsx|jsx?|mjs|cjs|pyi?)(?::\d+)?$/.test(argument);
+}
+
+/**
  * `agent.ts:12` → the file and the line (engine/configReference.ts). A name that exists as written is a file name,
  * colon and all. A `:LINE` after a file that is not source code is a usage error.
  */

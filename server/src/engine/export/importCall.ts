@@ -26,7 +26,7 @@ const WIDTH = 100;
 export function importConfig(root: JsonNode, dynamic: readonly DynamicValue[], options: ImportOptions): string {
   const header = [`The agent read by agent-sandbox${options.source ? ` from ${options.source}` : ""}${options.callee ? ` (${options.callee})` : ""}, without running it.`];
   if (dynamic.length > 0) header.push(`${dynamic.length === 1 ? "One value" : `${dynamic.length} values`} could not be read: each is a comment where it belongs, and the checks that need it stay silent.`);
-  const printer = new JsoncPrinter(dynamic);
+  const printer = new JsoncPrinter(dynamic, options.runtime);
   const lead = [`"version": 1`, `"runtime": ${JSON.stringify(options.runtime)}`];
   const body = printer.container(root, 0, lead);
   return `${header.map((l) => `// ${l}`).join("\n")}\n${body}\n`;
@@ -41,7 +41,10 @@ class JsoncPrinter {
   /** Each dynamic value, placed once: in the innermost container that holds it. */
   private readonly placed = new Set<DynamicValue>();
 
-  constructor(private readonly dynamic: readonly DynamicValue[]) {}
+  constructor(
+    private readonly dynamic: readonly DynamicValue[],
+    private readonly runtime: RuntimeId,
+  ) {}
 
   /** An object or list, with `lead` lines first (the top level's `version` and `runtime`). */
   container(node: JsonNode, depth: number, lead: string[] = []): string {
@@ -58,20 +61,26 @@ class JsoncPrinter {
       if (isObject) {
         const [key, value] = child.children ?? [];
         if (!key || !value) continue;
-        items.push({ offset: child.offset, text: `${JSON.stringify(String(key.value))}: ${this.value(value, depth + 1)}${setNote(value)}` });
-      } else items.push({ offset: child.offset, text: `${this.value(child, depth + 1)}${setNote(child)}` });
+        const unread = this.unreadTools(String(key.value), value);
+        if (unread) {
+          items.push({ offset: child.offset, text: `// ${unread}`, comment: true });
+          continue;
+        }
+        items.push({ offset: child.offset, text: `${JSON.stringify(String(key.value))}: ${this.value(value, depth + 1)}` });
+      } else items.push({ offset: child.offset, text: this.value(child, depth + 1) });
     }
     // A comment goes before the first entry that starts after the value it stands for (a stable sort keeps order).
     const comments = inside.map((d) => ({ offset: d.span.start, text: `// ${dynamicWords(d)}`, comment: true }));
     const all = [...items, ...comments].sort((a, b) => a.offset - b.offset);
+    const hasComment = all.some((e) => e.comment);
     const open = isObject ? "{" : "[";
     const close = isObject ? "}" : "]";
     const entries = [...lead.map((text) => ({ text, comment: false })), ...all];
     if (entries.length === 0) return `${open}${close}`;
     // One line when it fits and holds no comment or line break.
-    if (comments.length === 0 && !top) {
+    if (!hasComment && !top) {
       const flat = isObject ? `{ ${items.map((i) => i.text).join(", ")} }` : `[${items.map((i) => i.text).join(", ")}]`;
-      if (!flat.includes("\n") && !flat.includes("//") && flat.length + depth * 2 <= WIDTH - 10) return flat;
+      if (!flat.includes("\n") && !flat.includes("//") && flat.length + depth * 2 <= WIDTH) return flat;
     }
     const pad = "  ".repeat(depth + 1);
     const lines: string[] = [];
@@ -81,15 +90,22 @@ class JsoncPrinter {
     return `${open}\n${lines.join("\n")}\n${"  ".repeat(depth)}${close}`;
   }
 
+  /**
+   * deepagents-py reads a filesystem middleware's `tools` only as a list: a set or tuple there keeps all eight tools
+   * (tools-not-list), which a JSONC list would not say. The key is left out, as the runtime leaves the value out,
+   * and a comment says why. (deepagents-js copies any iterable, so a `new Set([...])` is the list it holds.)
+   */
+  private unreadTools(key: string, value: JsonNode): string | undefined {
+    const collection = (value as { collection?: string }).collection;
+    if (key !== "tools" || !collection || this.runtime !== "deepagents-py") return undefined;
+    const items = (value.children ?? []).map((c) => JSON.stringify(c.value ?? null)).join(", ");
+    return `tools: a ${collection} in the source (${items}), which deepagents-py does not read as a list: all eight tools stay (tools-not-list)`;
+  }
+
   private value(node: JsonNode, depth: number): string {
     if (node.type === "object" || node.type === "array") return this.container(node, depth);
     return JSON.stringify(node.value ?? null);
   }
-}
-
-/** A Python set or tuple is written as a list; a set says so, since deepagents-py reads some options only as a list. */
-function setNote(node: JsonNode): string {
-  return (node as { collection?: string }).collection === "set" ? " /* a set in the source */" : "";
 }
 
 function valueOf(child: JsonNode): JsonNode | undefined {
