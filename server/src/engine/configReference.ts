@@ -1,5 +1,5 @@
 import { checkConfigText, type CheckOptions, type CheckResult } from "./checkConfig";
-import { checkSourceText, isLanguageLoaded, sourceLanguageOf, type SourceAgent, type SourceLanguage } from "./sources";
+import { checkSourceText, isLanguageLoaded, readAgents, sourceLanguageOf, type SourceAgent, type SourceLanguage } from "./sources";
 import { LineIndex } from "./text";
 import { parseJsonc } from "./config/parse";
 import { scenarioOf } from "./dryrun/scenario";
@@ -75,16 +75,19 @@ export function checkConfigReference(reference: ConfigReference, text: string, o
     ...(callLines ? { callLines } : {}),
   });
   if (!isLanguageLoaded(reference.language)) return refused("its parser is not loaded");
-  const result = checkSourceText(text, reference.language, options);
-  const picked = pickAgent(result.agents, result.lines, reference);
+  // The calls are read once to pick one, then that call alone is checked: its findings may lie outside the call
+  // (on a list bound to a name above it), so they cannot be told apart by place.
+  const picked = pickAgent(readAgents(text, reference.language), lines, reference);
   if ("error" in picked) return refused(picked.error, picked.callLines);
-  const span = picked.agent.call.span;
+  const start = picked.agent.call.span.start;
+  const result = checkSourceText(text, reference.language, options, (a) => a.call.span.start === start);
+  const agent = result.agents.find((a) => a.call.span.start === start)!;
   return {
-    findings: result.findings.filter((f) => f.span.start >= span.start && f.span.end <= span.end),
-    model: picked.agent.model,
+    findings: result.findings,
+    model: agent.model,
     lines: result.lines,
-    skipped: result.skipped.filter((s) => s.span.start >= span.start && s.span.end <= span.end),
-    agent: picked.agent,
+    skipped: result.skipped,
+    agent,
     callLines: result.agents.map((a) => result.lines.positionAt(a.call.span.start).line + 1),
   };
 }

@@ -80,7 +80,7 @@ export function runScenarioSource(text: string, path: string, dir: string): Scen
   }
   const notes: string[] = [];
   // What the source computes at run time is not in the model: the run goes without it, and says so.
-  if (model.dynamic?.length) notes.push(`not read from the source, as only running it would tell: ${model.dynamic.map((d) => `${d.what} (${d.expression})`).join("; ")}; the run goes without ${model.dynamic.length === 1 ? "it" : "them"}`);
+  if (model.dynamic?.length) notes.push(`not read from the source, as only running it would tell: ${[...model.dynamic].sort((a, b) => a.span.start - b.span.start).map((d) => `${d.what} (${d.expression})`).join("; ")}; the run goes without ${model.dynamic.length === 1 ? "it" : "them"}`);
   const errors = result.findings.filter((f) => f.severity === "error");
   if (errors.length > 0) notes.push(`the config has ${errors.length} error(s) (the first: ${errors[0]!.message}); the run uses it as written, which the runtime may refuse`);
   if (!findAgent(model, scenario.agent)) return { ...report, notes, error: `the config has no agent named ${JSON.stringify(scenario.agent)}` };
