@@ -20,6 +20,7 @@ export const DEEPAGENTS_JS: Dialect = {
   filesystemMiddleware: { names: ["createFilesystemMiddleware"], tools: "tools", permissions: "permissions", backend: "backend", systemPrompt: "systemPrompt" },
   backends: { ...BACKENDS_OF_BOTH, LangSmithSandbox: { type: "sandbox", provider: "langsmith" } },
   rootDir: "rootDir",
+  virtualMode: "virtualMode",
   composite: { default: "default", routes: "routes" },
   // `runnable`: a CompiledSubAgent; `graphId`/`url`: an AsyncSubAgent (run elsewhere).
   compiledSubagentKeys: ["runnable", "graphId", "url"],
@@ -47,6 +48,7 @@ export const DEEPAGENTS_PY: Dialect = {
   rule: { names: ["FilesystemPermission"], positional: ["operations", "paths", "mode"] },
   backends: BACKENDS_OF_BOTH,
   rootDir: "root_dir",
+  virtualMode: "virtual_mode",
   composite: { default: "default", routes: "routes" },
   compiledSubagentKeys: ["runnable", "graph_id", "url"],
   modes: {},
