@@ -49,7 +49,7 @@ const fixtures = [...sourceFixtures("ts"), ...sourceFixtures("py")];
 
 for (const fixture of fixtures) {
   test(`${fixture.language === "python" ? "py" : "ts"}/${fixture.name}: explain, tools, prompt, map and dry-run say on the source what they say on the config`, async () => {
-    const { source, config, workspace, sourceScenario, configScenario } = setUp(fixture);
+    const { dir, source, config, workspace, sourceScenario, configScenario } = setUp(fixture);
     // A fixture whose config names the other runtime's behaviour in a comment only: the file's runtime is the config's.
     const commands: string[][] = [
       ["explain", "--op", "read", "--path", "/workspace/.env", "--format", "json"],
@@ -78,6 +78,11 @@ for (const fixture of fixtures) {
     assert.equal(bySource.scenarios[0]!.error, undefined, fixture.name);
     assert.deepEqual(bySource.scenarios[0]!.steps, byConfig.scenarios[0]!.steps, fixture.name);
     assert.equal(bySource.scenarios[0]!.runtime, byConfig.scenarios[0]!.runtime, fixture.name);
+    // A recorded run, against the source's call and against the config.
+    const recording = join(dir, "run.json");
+    writeFileSync(recording, JSON.stringify([{ type: "ai", content: "", tool_calls: [{ id: "c1", name: "read_file", args: { file_path: "/workspace/.env" } }, { id: "c2", name: "write_file", args: { file_path: "/secrets/x", content: "x" } }] }]));
+    const recorded = async (target: string) => (JSON.parse((await run(["dry-run", "--from-messages", recording, "--config", target, "--format", "json"])).out) as typeof bySource).scenarios[0]!.steps;
+    assert.deepEqual(await recorded(source), await recorded(config), fixture.name);
   });
 }
 
