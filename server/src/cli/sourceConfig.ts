@@ -30,6 +30,8 @@ export function mayNameSource(argument: string): boolean {
  * colon and all. A `:LINE` after a file that is not source code is a usage error.
  */
 export function configTarget(argument: string): ConfigTarget {
+  // A config file's name: nothing of the source front ends is loaded.
+  if (!mayNameSource(argument) && !/:\d+$/.test(argument)) return { file: argument };
   const { configReference } = later.configReference();
   if (existsSync(argument)) {
     const language = later.sources().sourceLanguageOf(basename(argument));
