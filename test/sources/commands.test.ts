@@ -101,6 +101,12 @@ agent = create_deep_agent(permissions=load_rules(), backend=make_backend(), syst
     assert.equal(notes.length, 1, r.err);
     assert.match(notes[0]!, /agent\.py:4: not analysed, as only running the code would tell: permissions \(load_rules\(\)\); the backend \(make_backend\(\)\); the answer leaves them out$/);
   }
+  // check's JSON lists them once, where each is written.
+  const checked = JSON.parse((await run(["check", file, "--format", "json"])).out) as { files: { dynamic: { range: { start: { line: number; character: number } }; reason: string }[] }[] };
+  assert.deepEqual(checked.files[0]!.dynamic.map((d) => [d.range.start, d.reason]), [
+    [{ line: 3, character: 38 }, "permissions: load_rules() could not be read without running the code"],
+    [{ line: 3, character: 60 }, "the backend: make_backend() could not be read without running the code"],
+  ]);
   // A scenario naming the file runs, and notes the same.
   writeFileSync(join(dir, "a.dryrun.jsonc"), JSON.stringify({ config: "agent.py:4", steps: [{ tool: "ls", args: { path: "/" } }] }));
   const dry = JSON.parse((await run(["dry-run", join(dir, "a.dryrun.jsonc"), "--format", "json"])).out) as { scenarios: { notes: string[]; runtime: string }[] };

@@ -18,6 +18,11 @@ interface FileReport {
   path: string;
   diagnostics: DiagnosticJson[];
   /**
+   * A source file's values that only running the code would tell, for every call (cli.md): where each is written
+   * and what could not be read. Present only for source files with such values.
+   */
+  dynamic?: { range: DiagnosticJson["range"]; reason: string }[];
+  /**
    * What the checks left unchecked (a work budget, a construct without an automaton), said once per file: they
    * stayed silent there rather than guess. Present only when something was skipped.
    */
@@ -151,6 +156,11 @@ function checkFiles(args: ParsedArgs, io: Io, files: readonly string[], sources:
       // --fix leaves source files alone.
       const result = later.sources().checkSourceText(source.text, source.language, { ...relativeAccess(file), severities, analysis: analysisWanted(args) });
       const report: FileReport = { path: displayPath(file), diagnostics: result.findings.map((f: Finding) => later.output().toDiagnosticJson(f, result.lines)) };
+      const dynamic = result.agents.flatMap((a) => a.config.dynamic).sort((a, b) => a.span.start - b.span.start);
+      if (dynamic.length > 0) {
+        const { dynamicWords } = require("../../engine/export/importCall") as typeof import("../../engine/export/importCall");
+        report.dynamic = dynamic.map((d) => ({ range: { start: result.lines.positionAt(d.span.start), end: result.lines.positionAt(d.span.end) }, reason: dynamicWords(d) }));
+      }
       if (result.skipped.length > 0) {
         report.skipped = result.skipped.map((s) => ({ what: s.what, why: s.why, checks: [...s.checks], range: { start: result.lines.positionAt(s.span.start), end: result.lines.positionAt(s.span.end) } }));
       }
