@@ -97,6 +97,9 @@ export function checkConfigReference(reference: ConfigReference, text: string, o
  * that does not parse): what a host loads before it checks the scenario.
  */
 export function scenarioConfigLanguage(scenarioText: string): SourceLanguage | undefined {
+  // Most scenarios name a config file: a text in which no string ends like a source file's name is not parsed
+  // (the editor asks before every check of a scenario, on the thread that answers requests).
+  if (!/\.(?:[mc]?ts|tsx|jsx?|mjs|cjs|pyi?)(?::\d+)?["']/.test(scenarioText)) return undefined;
   const config = scenarioOf(parseJsonc(scenarioText).root).config;
   return config === undefined ? undefined : configReference(config).language;
 }
