@@ -59,6 +59,8 @@ const CORPUS: [string, CheckOptions?][] = [
     `{ "operations": [], "paths": ["/x"], "mode": "deny" }`,
     `{ "operations": ["read", "raed", "delete", "exec"], "paths": ["/y"], "mode": "block" }`,
     `{ "operations": ["read"], "paths": ["/z"], "mode": "Deny" }`,
+    `{ "operations": ["read"], "paths": "/abc", "mode": "deny" }`,
+    `{ "operations": ["read"], "paths": "/", "mode": "deny" }`,
     `{ "operations": ["write"], "paths": ["/z"], "mode": "interrupt" }`,
     `{ "operations": "readwrite", "paths": ["/a"], "mode": "deny" }`,
     `{ "operations": "rw", "paths": ["/b"], "mode": "deny" }`,

@@ -146,6 +146,37 @@ describe("dry-run scenarios in the language server", () => {
     assert.deepEqual(codesOf(await client.pullCompleteDiagnostics(scenario.uri)), ["scenario-expectation-failed"]);
   });
 
+  it("a scenario whose config is a source file's call: it runs against the call, and an unsaved edit of the source re-runs it", async () => {
+    const source = `import { createDeepAgent } from "deepagents";
+
+export const other = createDeepAgent({ permissions: [] });
+
+export const agent = createDeepAgent({
+  permissions: [{ operations: ["read"], paths: ["/workspace/.env"], mode: "deny" }],
+});
+`;
+    const opened = await session.open({
+      file: "source.dryrun.jsonc",
+      files: { "agent.ts": source },
+      text: `{ "config": "agent.ts:5", "steps": [{ "tool": "read_file", "args": { "file_path": "/workspace/.env" }, "expect": "permission-denied" }] }\n`,
+    });
+    const first = await run(opened.uri);
+    assert.equal(first.ran, true, first.reason);
+    assert.equal(first.passed, true, JSON.stringify(first.steps));
+    assert.equal(first.configUri, pathToFileURL(join(opened.folder, "agent.ts")).href);
+    const agentUri = pathToFileURL(join(opened.folder, "agent.ts")).href;
+    await client.open(agentUri, source, "typescript");
+    await client.replaceAll(agentUri, source.replace('mode: "deny"', 'mode: "allow"'));
+    await eventually("the scenario to fail against the edited source", async () => ((await run(opened.uri)).passed ? undefined : true));
+    assert.deepEqual(codesOf(await client.pullCompleteDiagnostics(opened.uri)), ["scenario-expectation-failed"]);
+    await client.close(agentUri);
+    await eventually("the scenario to pass again against the source on disk", async () => ((await run(opened.uri)).passed ? true : undefined));
+    // Without a line, two calls are one too many: the scenario says which lines to choose from.
+    const ambiguous = await session.open({ file: "ambiguous.dryrun.jsonc", files: { "agent.ts": source }, text: `{ "config": "agent.ts", "steps": [] }\n` });
+    const diagnostics = await client.pullCompleteDiagnostics(ambiguous.uri);
+    assert.deepEqual(codesOf(diagnostics), ["scenario-config-invalid"]);
+  });
+
   it("a scenario file that is not open runs from disk (Test Explorer runs every scenario of the workspace)", async () => {
     const written = session.folder.write(SCENARIO);
     const result = await run(written.uri);

@@ -21,6 +21,7 @@ export const later = {
   fixes: () => require("../engine/fixes") as typeof import("../engine/fixes"),
   analysis: () => (require("../engine/analysisLoader") as typeof import("../engine/analysisLoader")).exactAnalysis(),
   // The source front ends (and, on first use, the parser's WebAssembly: sources/treeSitter.ts).
+  configReference: () => require("../engine/configReference") as typeof import("../engine/configReference"),
   sources: () => require("../engine/sources") as typeof import("../engine/sources"),
   grammarFiles: () => require("../host/grammarFiles") as typeof import("../host/grammarFiles"),
   sarif: () => require("./sarif") as typeof import("./sarif"),

@@ -7,6 +7,7 @@ import { unknownNameMessage } from "./output";
 import { counted } from "./text";
 import type { Io } from "./stdio";
 import { noteInputCharacters } from "./v8Flags";
+import { configTarget, noteDynamic, pickCall } from "./sourceConfig";
 
 /** A file's text as the editor shows it (`readTextFile`), or why it cannot be read, once stderr has said so. */
 export function readOrSay(file: string, io: Io): { text: string; byteOrderMark: boolean } | string {
@@ -20,7 +21,7 @@ export function readOrSay(file: string, io: Io): { text: string; byteOrderMark: 
   }
 }
 
-/** The one CONFIG argument of `explain`, `tools`, `prompt` and `map`. */
+/** The one CONFIG argument of `explain`, `tools`, `prompt`, `map`, `export` and `import` (a file, or a source file's `FILE:LINE`). */
 export function configArgument(args: ParsedArgs, command: string): string {
   const configPath = args.positionals[0];
   if (!configPath || args.positionals.length > 1) throw new UsageError(`${command} takes exactly one CONFIG file`);
@@ -47,31 +48,44 @@ export function noteErrors(io: Io, shownPath: string, result: { findings: readon
   return errors;
 }
 
-/** Reads and models one CONFIG argument; a config that cannot be modelled is exit 2 with its first problem. */
+/**
+ * Reads and models one CONFIG argument: a config file, or a source file's call (`FILE`, `FILE:LINE`, whose grammar
+ * the caller has loaded: main.ts `afterGrammar`). A config that cannot be modelled is exit 2 with its first problem.
+ */
 export function loadModel(args: ParsedArgs, io: Io, command: string) {
-  const configPath = configArgument(args, command);
+  const target = configTarget(configArgument(args, command));
+  const configPath = target.file;
   const { displayPath, relativeAccess } = later.files();
   const read = readOrSay(configPath, io);
   if (typeof read === "string") return undefined;
   const text = read.text;
   const access = relativeAccess(configPath);
   noteInputCharacters(text.length);
-  const result = later.checkConfig().checkConfigText(text, access);
-  if (!result.model) {
-    const first = result.findings[0];
-    const where = first ? `:${result.lines.positionAt(first.span.start).line + 1}` : "";
-    io.err(`agent-sandbox: ${displayPath(configPath)}${where}: ${first?.message ?? "not a configuration"}\n`);
-    return undefined;
+  let model: ConfigModel;
+  let errors: number;
+  if (target.language) {
+    const picked = pickCall(target, text, access);
+    model = picked.agent.model;
+    errors = noteErrors(io, picked.shown, picked);
+    noteDynamic(io, picked.shown, model.dynamic);
+  } else {
+    const result = later.checkConfig().checkConfigText(text, access);
+    if (!result.model) {
+      const first = result.findings[0];
+      const where = first ? `:${result.lines.positionAt(first.span.start).line + 1}` : "";
+      io.err(`agent-sandbox: ${displayPath(configPath)}${where}: ${first?.message ?? "not a configuration"}\n`);
+      return undefined;
+    }
+    errors = noteErrors(io, displayPath(configPath), result);
+    model = result.model;
   }
-  const errors = noteErrors(io, displayPath(configPath), result);
-  const model = result.model;
   const agent = flag(args, "agent");
   const { agentsOf, findAgent } = later.agents();
   if (agent !== undefined && !findAgent(model, agent)) {
     throw new UsageError(unknownNameMessage("agent", "Agents", agent, agentsOf(model).map((a) => a.name)));
   }
   const { role, policy } = roleOf(args, model);
-  return { model, agent, role, roles: policy?.roles ?? [], readFile: access.readFile, listDirectory: access.listDirectory, exitCode: errors > 0 ? 1 : 0 };
+  return { model, configPath, agent, role, roles: policy?.roles ?? [], readFile: access.readFile, listDirectory: access.listDirectory, exitCode: errors > 0 ? 1 : 0 };
 }
 
 /** `--role`, which must be a role of the config's enabled `authorization` block (explain, tools, prompt). */

@@ -8,6 +8,9 @@ import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { runExactJob, type ExactJob } from "./exactJob";
+import { scenarioConfigLanguage } from "../engine/configReference";
+import { isLanguageLoaded, loadLanguage, sourceLanguageOf } from "../engine/sources";
+import { grammarFiles } from "../host/grammarFiles";
 
 /**
  * The analysis is background work: on a machine with fewer free cores than busy threads (two cores, a build
@@ -36,5 +39,14 @@ const port = parentPort;
 if (port) {
   lowerThisThreadsPriority();
   const flags = (workerData as { flags?: Int32Array } | undefined)?.flags;
-  port.on("message", (job: ExactJob) => port.postMessage(runExactJob(job, flags, (progress) => port.postMessage(progress))));
+  // Jobs run in the order they come; one whose file needs a grammar this thread has not loaded yet (a source file,
+  // a scenario whose config is one) waits for it, and the jobs after it wait in turn.
+  let queue: Promise<void> = Promise.resolve();
+  port.on("message", (job: ExactJob) => {
+    queue = queue.then(async () => {
+      const language = job.kind === "dry-run" ? scenarioConfigLanguage(job.text) : job.kind === "source" ? sourceLanguageOf(job.fsPath) : undefined;
+      if (language && !isLanguageLoaded(language)) await loadLanguage(language, grammarFiles).catch(() => undefined);
+      port.postMessage(runExactJob(job, flags, (progress) => port.postMessage(progress)));
+    });
+  });
 }

@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import { withoutByteOrderMark } from "../engine/text";
 import type { ConfigStore } from "./configStore";
 import { URI } from "./uri";
+import { sourceLanguageOf } from "../engine/sources";
 
 export class ConfigEdits {
   /** Edited configs whose scenarios have not been re-run yet, by path: the timer, and what it runs. */
@@ -20,10 +21,15 @@ export class ConfigEdits {
     private readonly log: (message: string) => void,
   ) {}
 
-  /** A document changed or closed: when it is a config, its scenarios re-run after the debounce. */
+  /**
+   * A document changed or closed: when it is a config, or a source file (a scenario may name its call as its
+   * config), its scenarios re-run after the debounce.
+   */
   edited(uri: string): void {
     const fsPath = URI.toFsPath(uri);
-    if (!fsPath || this.store.targetOf(uri)?.kind !== "config") return;
+    // (A closed source file is no longer the store's: it is known by its name.)
+    const kind = this.store.targetOf(uri)?.kind;
+    if (!fsPath || (kind !== "config" && kind !== "source" && !sourceLanguageOf(fsPath))) return;
     clearTimeout(this.pending.get(fsPath)?.timer);
     const rerun = async () => {
       this.pending.delete(fsPath);

@@ -28,6 +28,7 @@ import type { ExactPhase } from "./exactPhase";
 import { URI } from "./uri";
 import { withoutByteOrderMark } from "../engine/text";
 import { loadLanguage, mayCallRuntime, sourceLanguageOf } from "../engine/sources";
+import { scenarioConfigLanguage } from "../engine/configReference";
 import { grammarFiles } from "../host/grammarFiles";
 
 /** The `agentSandbox` settings section (package.json `contributes.configuration`). */
@@ -144,6 +145,11 @@ export class ConfigStore {
     if (kind === "source") {
       const language = sourceLanguageOf(fsPath);
       if (language && mayCallRuntime(text)) await loadLanguage(language, grammarFiles);
+    }
+    // So is the grammar of a source file that a scenario names as its config.
+    if (kind === "dry-run") {
+      const language = scenarioConfigLanguage(text);
+      if (language) await loadLanguage(language, grammarFiles);
     }
     // The document may have changed while settings were resolved: answer for the text as it is now.
     const now = this.documents.get(uri);

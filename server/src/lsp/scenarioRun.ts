@@ -13,6 +13,7 @@ import type { StepInput, StepResult } from "../engine/dryrun/runner";
 import type { Span } from "../engine/text";
 import type { ScenarioRunResult, ScenarioStepRun } from "../protocol";
 import type { Analysis } from "./engineFacade";
+import { configReference } from "../engine/configReference";
 
 /** One step as plain data (offsets in the scenario's text; ranges are made when a request asks). */
 export interface ScenarioStepSummary {
@@ -75,7 +76,8 @@ export function summarizeScenario(checked: DryRunCheckResult, scenarioPath: stri
     transcript: "",
   };
   if (run) summary.runtime = run.runtime;
-  if (scenario.config !== undefined) summary.config = resolve(dirname(scenarioPath), scenario.config);
+  // A source file's call (`agent.ts:12`) is the file's.
+  if (scenario.config !== undefined) summary.config = resolve(dirname(scenarioPath), configReference(scenario.config).file);
   summary.transcript = run ? transcriptOf(summary, run.steps) : "";
   return summary;
 }

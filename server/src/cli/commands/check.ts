@@ -11,11 +11,17 @@ import type { Io } from "../stdio";
 import type { DeerFlowFileKind } from "../../engine/deerflow/fileNames";
 import type { SourceLanguage } from "../../engine/sources";
 import { textReport } from "../text";
+import { scenarioConfigLanguage } from "../sourceConfig";
 import { noteInputCharacters, setAnalysisV8Flags } from "../v8Flags";
 
 interface FileReport {
   path: string;
   diagnostics: DiagnosticJson[];
+  /**
+   * A source file's values that only running the code would tell, for every call (cli.md): where each is written
+   * and what could not be read. Present only for source files with such values.
+   */
+  dynamic?: { range: DiagnosticJson["range"]; reason: string }[];
   /**
    * What the checks left unchecked (a work budget, a construct without an automaton), said once per file: they
    * stayed silent there rather than guess. Present only when something was skipped.
@@ -84,6 +90,16 @@ export function check(args: ParsedArgs, io: Io): number | Promise<number> {
     if (kind) deerFlowKinds.set(f, kind);
   }
   const languages = new Set([...sources.values()].filter((s) => s.text !== undefined && later.sources().mayCallRuntime(s.text)).map((s) => s.language));
+  // A scenario whose config is a source file's call needs that file's grammar too.
+  for (const f of files) {
+    if (!isDryRunFileName(basename(f))) continue;
+    try {
+      const language = scenarioConfigLanguage(later.files().readTextFile(f).text);
+      if (language) languages.add(language);
+    } catch {
+      // Unreadable: the check says so when it comes to the file.
+    }
+  }
   if (languages.size === 0) return checkFiles(args, io, files, sources, deerFlowKinds);
   const { loadLanguage } = later.sources();
   return Promise.all([...languages].map((l) => loadLanguage(l, later.grammarFiles().grammarFiles))).then(
@@ -140,6 +156,11 @@ function checkFiles(args: ParsedArgs, io: Io, files: readonly string[], sources:
       // --fix leaves source files alone.
       const result = later.sources().checkSourceText(source.text, source.language, { ...relativeAccess(file), severities, analysis: analysisWanted(args) });
       const report: FileReport = { path: displayPath(file), diagnostics: result.findings.map((f: Finding) => later.output().toDiagnosticJson(f, result.lines)) };
+      const dynamic = result.agents.flatMap((a) => a.config.dynamic).sort((a, b) => a.span.start - b.span.start);
+      if (dynamic.length > 0) {
+        const { dynamicWords } = require("../../engine/export/importCall") as typeof import("../../engine/export/importCall");
+        report.dynamic = dynamic.map((d) => ({ range: { start: result.lines.positionAt(d.span.start), end: result.lines.positionAt(d.span.end) }, reason: dynamicWords(d) }));
+      }
       if (result.skipped.length > 0) {
         report.skipped = result.skipped.map((s) => ({ what: s.what, why: s.why, checks: [...s.checks], range: { start: result.lines.positionAt(s.span.start), end: result.lines.positionAt(s.span.end) } }));
       }

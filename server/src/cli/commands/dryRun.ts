@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
-import { checkConfigText } from "../../engine/checkConfig";
+import { checkConfigReference, configReference } from "../../engine/configReference";
 import { parseJsonc } from "../../engine/config/parse";
 import { findAgent } from "../../engine/agents/agents";
 import { runScenario, type StepResult } from "../../engine/dryrun/runner";
@@ -11,6 +11,7 @@ import { memoryWorkspace } from "../../engine/workspace/source";
 import { flag, oneOf, UsageError, type ParsedArgs } from "../args";
 import { displayPath, findFiles, isDirectory, isDryRunFileName, readTextFile, relativeAccess } from "../../host/files";
 import { paint } from "../text";
+import { afterGrammars, scenarioConfigLanguage } from "../sourceConfig";
 import type { Io } from "../stdio";
 import { hostWorkspace } from "../../host/workspace";
 
@@ -62,17 +63,24 @@ export function runScenarioSource(text: string, path: string, dir: string): Scen
   const syntax = checked.findings.find((f) => f.code === "json-syntax");
   if (syntax || !root) return { ...report, error: `the scenario cannot be read as JSON: ${syntax?.message ?? "the file is empty"}` };
   if (scenario.config === undefined) return { ...report, error: "the scenario names no config (the key config is missing)" };
-  const configPath = resolve(dir, scenario.config);
+  // The config, or a source file's call (`agent.ts`, `agent.ts:12`) read without running it.
+  const reference = configReference(scenario.config);
+  const configPath = resolve(dir, reference.file);
   let configText: string;
   try {
     configText = readTextFile(configPath).text;
   } catch (error) {
     return { ...report, error: `cannot read the config ${displayPath(configPath)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
   }
-  const result = checkConfigText(configText, relativeAccess(configPath));
+  const result = checkConfigReference({ ...reference, file: configPath }, configText, relativeAccess(configPath));
   const model = result.model;
-  if (!model) return { ...report, error: `the config ${displayPath(configPath)} is not a configuration: ${result.findings[0]?.message ?? "no content"}` };
+  if (!model) {
+    const why = result.error ?? result.findings[0]?.message ?? "no content";
+    return { ...report, error: reference.language ? `the config ${displayPath(configPath)} cannot be read: ${why}` : `the config ${displayPath(configPath)} is not a configuration: ${why}` };
+  }
   const notes: string[] = [];
+  // What the source computes at run time is not in the model: the run goes without it, and says so.
+  if (model.dynamic?.length) notes.push(`not read from the source, as only running it would tell: ${[...model.dynamic].sort((a, b) => a.span.start - b.span.start).map((d) => `${d.what} (${d.expression})`).join("; ")}; the run goes without ${model.dynamic.length === 1 ? "it" : "them"}`);
   const errors = result.findings.filter((f) => f.severity === "error");
   if (errors.length > 0) notes.push(`the config has ${errors.length} error(s) (the first: ${errors[0]!.message}); the run uses it as written, which the runtime may refuse`);
   if (!findAgent(model, scenario.agent)) return { ...report, notes, error: `the config has no agent named ${JSON.stringify(scenario.agent)}` };
@@ -101,14 +109,18 @@ function stepJson(s: StepResult): StepJson {
   return j;
 }
 
-export function dryRun(args: ParsedArgs, io: Io): number {
+/** A promise only when a scenario's config is a source file, whose grammar loads first. */
+export function dryRun(args: ParsedArgs, io: Io): number | Promise<number> {
   const format = oneOf(flag(args, "format"), ["text", "json", "junit"] as const, "format", "text");
   const junitFile = flag(args, "junit");
   const recording = flag(args, "from-messages");
   if (recording !== undefined) {
-    const scenario = scenarioFromRecording(args, io, recording);
-    if (!scenario) return 2;
-    return report([scenario], 0, format, junitFile, io);
+    const config = flag(args, "config");
+    return afterGrammars([config !== undefined ? configReference(config).language : undefined], io, () => {
+      const scenario = scenarioFromRecording(args, io, recording);
+      if (!scenario) return 2;
+      return report([scenario], 0, format, junitFile, io);
+    });
   }
   for (const only of ["config", "write", "agent", "role"]) if (flag(args, only) !== undefined) throw new UsageError(`--${only} goes with --from-messages`);
   const targets = args.positionals.length ? args.positionals : ["."];
@@ -121,6 +133,17 @@ export function dryRun(args: ParsedArgs, io: Io): number {
     io.err(`agent-sandbox: no dry-run scenarios (*.dryrun.jsonc) found in ${targets.join(", ")}\n`);
     return 2;
   }
+  const languages = files.map((file) => {
+    try {
+      return scenarioConfigLanguage(readTextFile(file).text);
+    } catch {
+      return undefined;
+    }
+  });
+  return afterGrammars(languages, io, () => runFiles(files, format, junitFile, io));
+}
+
+function runFiles(files: readonly string[], format: "text" | "json" | "junit", junitFile: string | undefined, io: Io): number {
   const scenarios: ScenarioJson[] = [];
   let unreadable = 0;
   for (const file of files) {

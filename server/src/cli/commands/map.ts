@@ -8,15 +8,18 @@ import { hostWorkspace } from "../../host/workspace";
 
 
 /** `agent-sandbox map CONFIG`: the capability map of the sample workspace (cli.md). `load` is main's config loader. */
-export function map(args: ParsedArgs, io: Io, load: () => { model: ConfigModel; agent: string | undefined; role: string | null; exitCode: number } | undefined): number {
+export function map(args: ParsedArgs, io: Io, load: () => { model: ConfigModel; configPath: string; agent: string | undefined; role: string | null; exitCode: number } | undefined): number {
   const format = oneOf(flag(args, "format"), ["text", "json"] as const, "format", "text");
   const loaded = load();
   if (!loaded) return 2;
   const { model, role } = loaded;
   const agent = loaded.agent ?? "main";
-  const root = model.workspace?.root?.value;
-  if (root === undefined) throw new UsageError("map needs a `workspace` with a `root` in the config (the sample files to map)");
-  const workspace = hostWorkspace(resolve(dirname(resolve(args.positionals[0]!)), root));
+  // --workspace DIR (relative to the working folder) gives the sample files to a config that names none, as a
+  // source file's call never does; the config's own `root` is relative to the config.
+  const given = flag(args, "workspace");
+  const root = given ?? model.workspace?.root?.value;
+  if (root === undefined) throw new UsageError("map needs the sample files to map: a `workspace` with a `root` in the config, or --workspace DIR");
+  const workspace = hostWorkspace(given !== undefined ? resolve(given) : resolve(dirname(resolve(loaded.configPath)), root));
   if (!workspace) {
     io.err(`agent-sandbox: cannot read the sample workspace ${root}\n`);
     return 2;

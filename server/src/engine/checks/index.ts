@@ -19,6 +19,7 @@ import { pathEmpty } from "./path/pathEmpty";
 import { pathNotAbsolute } from "./path/pathNotAbsolute";
 import { pathParentSegment } from "./path/pathParentSegment";
 import { pathTildeSegment } from "./path/pathTildeSegment";
+import { pathsNotList } from "./path/pathsNotList";
 import { patternTooComplex } from "./pattern/patternTooComplex";
 import { patternClassNegation } from "./pattern/patternClassNegation";
 import { patternNeverMatches } from "./pattern/patternNeverMatches";
@@ -58,6 +59,7 @@ export const CHECKS: readonly Check[] = [
   pathEmpty,
   pathParentSegment,
   pathTildeSegment,
+  pathsNotList,
   patternTooComplex,
   patternNeverMatches,
   patternClassNegation,

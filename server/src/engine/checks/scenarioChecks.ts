@@ -1,4 +1,5 @@
-import { checkConfigText, type CheckResult } from "../checkConfig";
+import type { CheckResult } from "../checkConfig";
+import { checkConfigReference, configReference } from "../configReference";
 import { findAgent } from "../agents/agents";
 import { policyOf } from "../agents/effectiveTools";
 import type { JsonNode } from "../config/parse";
@@ -52,9 +53,11 @@ export function scenarioFindings(root: JsonNode, text: string, options: Scenario
   if (!options.readFile || options.phase === "shape") return { findings: [], scenario, runnable: false, run: undefined };
   let config: ScenarioCheckContext["config"];
   if (scenario.config !== undefined && scenario.configNode) {
-    const configText = options.readFile(scenario.config);
+    // A source file's call is a config too (`agent.ts`, `agent.ts:12`): its file is read, the call picked.
+    const reference = configReference(scenario.config);
+    const configText = options.readFile(reference.file);
     let result: CheckResult | undefined;
-    if (configText !== undefined) result = checkConfigText(configText, options.configAccess?.(scenario.config) ?? {});
+    if (configText !== undefined) result = checkConfigReference(reference, configText, options.configAccess?.(reference.file) ?? {});
     config = { path: scenario.config, node: scenario.configNode, text: configText, result };
   }
   const model = config?.result?.model;
@@ -69,7 +72,7 @@ export function scenarioFindings(root: JsonNode, text: string, options: Scenario
       ran = undefined;
       if (runnable && mayRun) {
         const wsRoot = model!.workspace?.root?.value;
-        const workspace = (wsRoot !== undefined ? options.workspace?.(scenario.config!, wsRoot) : undefined) ?? memoryWorkspace({});
+        const workspace = (wsRoot !== undefined ? options.workspace?.(configReference(scenario.config!).file, wsRoot) : undefined) ?? memoryWorkspace({});
         ran = runScenario(model!, scenario, workspace);
       }
     }

@@ -1,6 +1,7 @@
 import { getNodeValue } from "jsonc-parser";
 import type { BackendSpec, ConfigModel, MiddlewareSpec, SubagentSpec } from "../config/model";
 import { property, type JsonNode } from "../config/parse";
+import { EXPORTED_FUNCTION, PARTS } from "./parts";
 import { call, code, construct, list, object, Printer, stringLiteral, value, withComment, type Comment, type Entry, type Expr, type Language } from "./code";
 
 /**
@@ -21,20 +22,7 @@ export interface ExportOptions {
   readFile?: (relativePath: string) => string | undefined;
 }
 
-/** The exported function's name in each language. */
-export const EXPORTED_FUNCTION: Record<Language, string> = { ts: "createAgent", py: "create_agent" };
-
-/**
- * How the exported code reaches what only the application supplies, per language: `tools.web_search` (TypeScript
- * `parts.tools.web_search`, Python `tools["web_search"]`) is the user tool `web_search`, `middleware.Audit` the
- * custom middleware `Audit`, `sandbox("daytona")` a sandbox backend of that provider, `backend("name", caps)` a
- * custom backend. One table, so that a reader of source code (`agent-sandbox import`) can take these spellings back
- * to the config they came from and an export's import gives the same model.
- */
-export const PARTS: Record<Language, { tools: string; middleware: string; sandbox: string; backend: string }> = {
-  ts: { tools: "parts.tools", middleware: "parts.middleware", sandbox: "parts.sandbox", backend: "parts.backend" },
-  py: { tools: "tools", middleware: "middleware", sandbox: "sandbox", backend: "backend" },
-};
+export { EXPORTED_FUNCTION, PARTS } from "./parts";
 
 export function exportConfig(model: ConfigModel, options: ExportOptions): string {
   return new Exporter(model, options).module();

@@ -113,9 +113,11 @@ export interface SourceCheckResult {
  * Every check on every agent call in the file, findings at their source spans, their fixes rendered in the file's
  * own syntax (fixRenderer.ts; a fix it cannot write there is not offered).
  */
-export function checkSourceText(text: string, language: SourceLanguage, options: CheckOptions = {}): SourceCheckResult {
+export function checkSourceText(text: string, language: SourceLanguage, options: CheckOptions = {}, only?: (agent: SourceAgent) => boolean): SourceCheckResult {
   const lines = new LineIndex(text);
-  const { agents, comments } = readSource(text, language);
+  const { agents: all, comments } = readSource(text, language);
+  // `only`: the findings of some calls (a host that names one call as a config); `agents` still lists every call.
+  const agents = only ? all.filter(only) : all;
   const findings: Finding[] = [];
   const skipped: Skipped[] = [];
   const renderer = sourceFixRenderer(text, language === "python" ? "python" : "typescript", language === "python" ? DEEPAGENTS_PY : DEEPAGENTS_JS);
@@ -130,7 +132,7 @@ export function checkSourceText(text: string, language: SourceLanguage, options:
     if (note) findings.push(note);
   }
   // Never the JSONC scanner's comments: it would take a `//` inside a string of this language for one.
-  return { findings: finishFindings(findings, text, lines, options.severities, comments ?? []), agents, lines, skipped };
+  return { findings: finishFindings(findings, text, lines, options.severities, comments ?? []), agents: all, lines, skipped };
 }
 
 /** One information finding per call that has dynamic values: what was not read, and why nothing is said of it. */

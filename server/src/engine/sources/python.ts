@@ -2,6 +2,7 @@ import { dynamicOf, MAX_DEPTH, parts, spanOf, unescape, type AgentCall } from ".
 import { SourceFile, type Imported } from "./sourceFile";
 import type { SyntaxNode, SyntaxTree } from "./treeSitter";
 import type { Entry, Value } from "./values";
+import { EXPORTED_FUNCTION, PARTS } from "../export/parts";
 
 /**
  * The Python front end: finds the calls of deepagents' `create_deep_agent` (`from deepagents import
@@ -213,6 +214,8 @@ class PythonFile extends SourceFile {
       }
       case "call":
         return this.call(node, depth);
+      case "subscript":
+        return this.part(node) ?? dynamicOf(node, this.text);
       case "lambda": {
         const body = node.childForFieldName("body");
         return body ? { kind: "factory", returns: this.evaluate(body, depth + 1), span } : dynamicOf(node, this.text);
@@ -220,6 +223,16 @@ class PythonFile extends SourceFile {
       default:
         return dynamicOf(node, this.text);
     }
+  }
+
+  /** `tools["web_search"]`, `middleware["Audit"]` inside an agent-sandbox export's `create_agent`. */
+  private part(node: SyntaxNode): Value | undefined {
+    const value = node.childForFieldName("value");
+    const key = node.childForFieldName("subscript");
+    const part = value?.text === PARTS.py.tools ? "tools" : value?.text === PARTS.py.middleware ? "middleware" : undefined;
+    const name = key ? this.string(key) : undefined;
+    if (value?.type !== "identifier" || !part || !name || !this.inExportedFunction(node, value.text, ["function_definition"], EXPORTED_FUNCTION.py)) return undefined;
+    return { kind: "part", part, name: name.value, span: spanOf(node) };
   }
 
   private string(node: SyntaxNode): (Value & { kind: "string" }) | undefined {
@@ -330,6 +343,9 @@ class PythonFile extends SourceFile {
       result.module = imported.module;
       if (this.isDeepagents(imported.module)) result.runtime = imported.name;
     }
+    // `sandbox("daytona")`, `backend("name", execute=..., delete=...)` inside an agent-sandbox export's `create_agent`.
+    const part = callee.text === PARTS.py.sandbox ? "sandbox" : callee.text === PARTS.py.backend ? "backend" : undefined;
+    if (callee.type === "identifier" && part && this.inExportedFunction(node, callee.text, ["function_definition"], EXPORTED_FUNCTION.py)) result.part = part;
     if (spreads.length) this.spreads.set(result, spreads);
     return result;
   }

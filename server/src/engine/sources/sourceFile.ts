@@ -68,6 +68,20 @@ export abstract class SourceFile {
     return this.spreads.get(value) ?? [];
   }
 
+  /**
+   * Whether `name` is a parameter of the agent-sandbox export's function (`createAgent(model, parts)`,
+   * `create_agent(model, *, tools, ...)`) that encloses `node`: only there are its parts read (export/parts.ts).
+   */
+  protected inExportedFunction(node: SyntaxNode, name: string, functionTypes: readonly string[], exportedName: string): boolean {
+    for (let at = node.parent; at; at = at.parent) {
+      if (!functionTypes.includes(at.type)) continue;
+      if (at.childForFieldName("name")?.text !== exportedName) return false;
+      const parameters = at.childForFieldName("parameters");
+      return !!parameters?.descendantsOfType("identifier").some((id) => id?.text === name);
+    }
+    return false;
+  }
+
   /** The value a name is bound to, evaluated; a name whose value refers back to itself (`a = [*a]`) is not known. */
   protected evaluateBound(name: SyntaxNode, value: SyntaxNode, depth: number): Value {
     if (this.evaluating.has(value.startIndex)) return dynamicOf(name, this.text);

@@ -73,7 +73,7 @@ class Builder {
   }
 
   private unknown(value: Value, what: string, field: DynamicField): undefined {
-    const expression = value.kind === "dynamic" ? value.expression : value.kind === "call" ? value.expression : value.kind === "function" ? value.name : value.kind;
+    const expression = value.kind === "dynamic" ? value.expression : value.kind === "call" ? value.expression : value.kind === "function" || value.kind === "part" ? value.name : value.kind;
     this.dynamic.push({ what, field, expression, span: value.span });
     return undefined;
   }
@@ -166,7 +166,7 @@ class Builder {
     if (v.kind !== "list") return this.unknown(v, what, "user-tools");
     const list = node("array", v.span);
     for (const item of v.items) {
-      const named = this.d.toolName(item);
+      const named = item.kind === "part" && item.part === "tools" ? { name: item.name, span: item.span } : this.d.toolName(item);
       if (named) add(list, leaf("string", named.name, named.span));
       else this.unknown(item, `a tool in ${what}`, "user-tools");
     }
@@ -176,12 +176,13 @@ class Builder {
   private backend(v: Value, what: string, topLevel: boolean): JsonNode | undefined {
     if (v.kind === "factory") {
       const made = v.returns.kind === "call" ? this.backend(v.returns, what, false) : this.unknown(v.returns, what, "backend");
-      // Only the agent's own backend may be a factory (inside a composite the runtime takes instances), and the
-      // config says so only of a sandbox: a factory of any other backend behaves as its instance does.
+      // Only the agent's and a middleware's own backend may be a factory (inside a composite the runtime takes
+      // instances), and the config says so only of a sandbox: a factory of any other backend behaves as its instance does.
       const type = made?.children?.find((p) => p.children?.[0]?.value === "type")?.children?.[1]?.value;
       if (made && topLevel && type === "sandbox") property(made, "factory", v.span, leaf("boolean", true, v.span));
       return made;
     }
+    if (v.kind === "call" && v.part) return this.exportedBackend(v, v.part);
     if (v.kind !== "call" || !v.runtime || !this.d.backends[v.runtime]) return this.unknown(v, what, "backend");
     const known = this.d.backends[v.runtime]!;
     const backend = node("object", v.span);
@@ -218,6 +219,27 @@ class Builder {
     return backend;
   }
 
+  /**
+   * A backend an agent-sandbox export's function is given (export/parts.ts): `sandbox(provider)` is a sandbox of
+   * that provider, `backend(name, { execute, delete })` a custom backend with those capabilities.
+   */
+  private exportedBackend(v: Value & { kind: "call" }, part: "sandbox" | "backend"): JsonNode {
+    const backend = node("object", v.span);
+    const [first, second] = v.args;
+    property(backend, "type", v.span, leaf("string", part === "sandbox" ? "sandbox" : "custom", v.span));
+    if (first?.kind === "string") property(backend, part === "sandbox" ? "provider" : "name", first.span, leaf("string", first.value, first.span));
+    if (part === "backend") {
+      const flags = [...(second?.kind === "object" ? second.entries : []), ...v.keywords];
+      const capabilities = node("object", v.span);
+      for (const name of ["execute", "delete"]) {
+        const given = flags.filter((e) => e.key === name).at(-1);
+        if (given?.value.kind === "boolean") property(capabilities, name, given.keySpan, leaf("boolean", given.value.value, given.value.span));
+      }
+      property(backend, "capabilities", v.span, capabilities);
+    }
+    return backend;
+  }
+
   private middlewareList(v: Value, owner: string): JsonNode | undefined {
     if (v.kind !== "list") return this.unknown(v, `the middleware of ${owner}`, "middleware");
     const list = node("array", v.span);
@@ -238,8 +260,15 @@ class Builder {
       const what = `the filesystem middleware of ${owner}`;
       this.put(made, object, fs.tools, "tools", (t) => this.json(t, `the tools of ${what}`, "filesystem-tools"));
       this.put(made, object, fs.permissions, "permissions", (p) => this.rules(p, `the permissions of ${what}`));
-      this.put(made, object, fs.backend, "backend", (b) => this.backend(b, `the backend of ${what}`, false));
+      // A middleware takes a factory as the agent does (the export writes one for `factory: true` there too).
+      this.put(made, object, fs.backend, "backend", (b) => this.backend(b, `the backend of ${what}`, true));
       this.put(made, object, fs.systemPrompt, "systemPrompt", (s) => this.string(s, `the system prompt of ${what}`, "system-prompt"));
+      return made;
+    }
+    if (v.kind === "part" && v.part === "middleware") {
+      const made = node("object", v.span);
+      property(made, "type", v.span, leaf("string", "custom", v.span));
+      property(made, "name", v.span, leaf("string", v.name, v.span));
       return made;
     }
     const name = this.d.otherMiddleware(v);
@@ -273,7 +302,8 @@ class Builder {
       this.put(made, item, s.name, "name", (x) => this.string(x, `the name of ${label}`, "subagents"));
       this.put(made, item, s.description, "description", (x) => this.string(x, `the description of ${label}`, "subagents"));
       this.put(made, item, s.systemPrompt, "systemPrompt", (x) => this.string(x, `the system prompt of ${label}`, "system-prompt"));
-      this.put(made, item, s.mode, "mode", (x) => (x.kind === "string" && this.d.modes[x.value] ? leaf("string", this.d.modes[x.value]!, x.span) : this.unknown(x, `the mode of ${label}`, "subagents")));
+      // deepagents-py's subagents have no mode (no dialect modes): it ignores the key, and so does the model.
+      if (Object.keys(this.d.modes).length > 0) this.put(made, item, s.mode, "mode", (x) => (x.kind === "string" && this.d.modes[x.value] ? leaf("string", this.d.modes[x.value]!, x.span) : this.unknown(x, `the mode of ${label}`, "subagents")));
       this.put(made, item, s.tools, "tools", (x) => this.userTools(x, `the tools of ${label}`));
       this.put(made, item, s.permissions, "permissions", (x) => this.rules(x, `the permissions of ${label}`));
       this.put(made, item, s.middleware, "middleware", (x) => this.middlewareList(x, label));

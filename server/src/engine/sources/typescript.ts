@@ -3,6 +3,7 @@ import { dynamicOf, MAX_DEPTH, parts, spanOf, unescape, type AgentCall } from ".
 import { SourceFile, type Imported } from "./sourceFile";
 import type { SyntaxNode, SyntaxTree } from "./treeSitter";
 import type { Entry, Value } from "./values";
+import { EXPORTED_FUNCTION, PARTS } from "../export/parts";
 
 /**
  * The TypeScript/JavaScript front end: finds the calls of deepagents' `createDeepAgent` (imported or required
@@ -205,6 +206,9 @@ class TypeScriptFile extends SourceFile {
       case "call_expression":
       case "new_expression":
         return this.call(node, depth);
+      case "member_expression":
+      case "subscript_expression":
+        return this.part(node) ?? dynamicOf(node, this.text);
       case "arrow_function": {
         let body = node.childForFieldName("body");
         if (body?.type === "statement_block") {
@@ -217,6 +221,20 @@ class TypeScriptFile extends SourceFile {
       default:
         return dynamicOf(node, this.text);
     }
+  }
+
+  /** `parts.tools.web_search`, `parts.middleware["Audit"]` inside an agent-sandbox export's `createAgent`. */
+  private part(node: SyntaxNode): Value | undefined {
+    const object = node.childForFieldName("object");
+    const key = node.type === "member_expression" ? node.childForFieldName("property") : node.childForFieldName("index");
+    if (object?.type !== "member_expression" || !key) return undefined;
+    const root = object.childForFieldName("object");
+    const part = object.childForFieldName("property")?.text;
+    const [parameter] = PARTS.ts.tools.split(".");
+    if (root?.type !== "identifier" || root.text !== parameter || (part !== "tools" && part !== "middleware")) return undefined;
+    const name = key.type === "property_identifier" ? key.text : key.type === "string" ? unescape(key.text.slice(1, -1)) : undefined;
+    if (name === undefined || !this.inExportedFunction(node, parameter!, ["function_declaration", "function_expression", "function"], EXPORTED_FUNCTION.ts)) return undefined;
+    return { kind: "part", part, name, span: spanOf(node) };
   }
 
   private name(node: SyntaxNode, depth: number): Value {
@@ -322,6 +340,12 @@ class TypeScriptFile extends SourceFile {
     if (imported) {
       result.module = imported.module;
       if (this.isDeepagents(imported.module)) result.runtime = imported.name;
+    }
+    // `parts.sandbox("daytona")`, `parts.backend("name", caps)` inside an agent-sandbox export's `createAgent`.
+    const [parameter] = PARTS.ts.sandbox.split(".");
+    if (callee.type === "member_expression" && callee.childForFieldName("object")?.text === parameter && this.inExportedFunction(node, parameter!, ["function_declaration", "function_expression", "function"], EXPORTED_FUNCTION.ts)) {
+      const property = callee.childForFieldName("property")?.text;
+      if (property === "sandbox" || property === "backend") result.part = property;
     }
     return result;
   }

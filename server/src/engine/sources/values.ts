@@ -19,11 +19,16 @@ export type Value =
    * deepagents package (`FilesystemBackend`, `createFilesystemMiddleware`, `FilesystemMiddleware`); `module`
    * names the package it was imported from, when known.
    */
-  | { kind: "call"; callee: string; runtime?: string; module?: string; args: Value[]; keywords: Entry[]; expression: string; span: Span }
+  | { kind: "call"; callee: string; runtime?: string; module?: string; args: Value[]; keywords: Entry[]; expression: string; span: Span; part?: "sandbox" | "backend" }
   /** `(config) => new StateBackend(config)`, `lambda rt: StateBackend(rt)`: a factory the runtime calls. */
   | { kind: "factory"; returns: Value; span: Span }
   /** A Python function defined in the file (`@tool def web_search(...)`): its name and decorators as written. */
   | { kind: "function"; name: string; decorators: string[]; span: Span }
+  /**
+   * What an agent-sandbox export's function is given by the application, under the config's name for it
+   * (export/parts.ts): a user tool (`parts.tools.web_search`) or a custom middleware (`parts.middleware.Audit`).
+   */
+  | { kind: "part"; part: "tools" | "middleware"; name: string; span: Span }
   /** Anything that needs running the code: a call to the user's own function, a parameter, an environment read. */
   | { kind: "dynamic"; expression: string; span: Span };
 
