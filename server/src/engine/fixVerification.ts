@@ -16,6 +16,7 @@ export const VERIFIED_FIX_CODES: ReadonlySet<string> = new Set([
   "dotfiles-unprotected",
   "schema",
   "tool-unknown",
+  "paths-not-list",
 ]);
 
 /**
