@@ -461,6 +461,9 @@ class Builder {
 
     const initialGuards = guards.map(() => 0);
     intern(closure([start * 4], initialGuards), initialGuards);
+    // Most classes of a state lead to the same items with the same guard states (every character but `/` and a few
+    // literals, say): the successor of such a (seeds, guard states) pair is the same state, worked out once per state.
+    const successors = new Map<string, number>();
     for (let i = 0; i < work.length; i++) {
       const { items, guardStates } = work[i]!;
       const targets: number[][] = Array.from({ length: width }, () => []);
@@ -468,13 +471,17 @@ class Builder {
         if ((item & 3) === END) continue; // must be at the end: reads nothing more
         for (const e of edgeClasses[item >> 2]!) for (const k of e.classes) targets[k]!.push(e.to * 4);
       }
+      successors.clear();
       for (let k = 0; k < width; k++) {
         if (targets[k]!.length === 0) {
           rows.push(-1);
           continue;
         }
         const nextGuards = guardStates.map((state, g) => guardNext[g]!(state, k));
-        rows.push(intern(closure(targets[k]!, nextGuards), nextGuards));
+        const key = guards.length === 0 ? targets[k]!.join(",") : `${targets[k]!.join(",")}|${nextGuards.join(",")}`;
+        let next = successors.get(key);
+        if (next === undefined) successors.set(key, (next = intern(closure(targets[k]!, nextGuards), nextGuards)));
+        rows.push(next);
       }
     }
     return { classes, size: work.length, next: Int32Array.from(rows), finals: Uint8Array.from(finals) };
