@@ -401,14 +401,7 @@ class Builder {
     const width = classes.length;
     const representative = classes.map((c) => c.ranges[0]!.min);
     // Each NFA edge as the classes it covers; each guard as a table over these classes.
-    // (Edges share their sets: a pattern's `*` and `**` read the same few classes again and again.)
-    const classesOfSet = new Map<CharSet, number[]>();
-    const classesOf = (set: CharSet): number[] => {
-      let found = classesOfSet.get(set);
-      if (!found) classesOfSet.set(set, (found = representative.flatMap((c, k) => (set.has(c) ? [k] : []))));
-      return found;
-    };
-    const edgeClasses = nfa.chars.map((edges) => edges.map((e) => ({ to: e.to, classes: classesOf(e.set) })));
+    const edgeClasses = nfa.chars.map((edges) => edges.map((e) => ({ to: e.to, classes: representative.flatMap((c, k) => (e.set.has(c) ? [k] : [])) })));
     const guardNext = guards.map((g) => {
       const gWidth = g.dfa.classes.length;
       const map = representative.map((c) => g.dfa.classes.findIndex((set) => set.has(c)));
@@ -468,54 +461,20 @@ class Builder {
 
     const initialGuards = guards.map(() => 0);
     intern(closure([start * 4], initialGuards), initialGuards);
-    // Most classes of a state lead to the same items with the same guard states (every character but `/` and a few
-    // literals, say): the successor of such a (seeds, guard states) pair is the same state, worked out once per state
-    // (found by a hash of the seeds and guard states, then compared in full).
-    const targets: number[][] = Array.from({ length: width }, () => []);
-    const hashes = new Int32Array(width);
-    const successors = new Map<number, { seeds: number[]; guardStates: number[]; next: number }[]>();
-    const sameList = (a: readonly number[], b: readonly number[]): boolean => {
-      if (a.length !== b.length) return false;
-      for (let x = 0; x < a.length; x++) if (a[x] !== b[x]) return false;
-      return true;
-    };
     for (let i = 0; i < work.length; i++) {
       const { items, guardStates } = work[i]!;
-      for (let k = 0; k < width; k++) {
-        if (targets[k]!.length > 0) targets[k]!.length = 0;
-        hashes[k] = 0x811c9dc5;
-      }
+      const targets: number[][] = Array.from({ length: width }, () => []);
       for (const item of items) {
         if ((item & 3) === END) continue; // must be at the end: reads nothing more
-        for (const e of edgeClasses[item >> 2]!) {
-          const to = e.to * 4;
-          for (const k of e.classes) {
-            targets[k]!.push(to);
-            hashes[k] = Math.imul(hashes[k]! ^ to, 0x01000193);
-          }
-        }
+        for (const e of edgeClasses[item >> 2]!) for (const k of e.classes) targets[k]!.push(e.to * 4);
       }
-      successors.clear();
       for (let k = 0; k < width; k++) {
-        const seeds = targets[k]!;
-        if (seeds.length === 0) {
+        if (targets[k]!.length === 0) {
           rows.push(-1);
           continue;
         }
         const nextGuards = guardStates.map((state, g) => guardNext[g]!(state, k));
-        let h = hashes[k]!;
-        for (const state of nextGuards) h = Math.imul(h ^ (state + 2), 0x01000193);
-        const known = successors.get(h);
-        const same = known?.find((s) => sameList(s.seeds, seeds) && sameList(s.guardStates, nextGuards));
-        if (same) {
-          rows.push(same.next);
-          continue;
-        }
-        const next = intern(closure(seeds, nextGuards), nextGuards);
-        const entry = { seeds: [...seeds], guardStates: nextGuards, next };
-        if (known) known.push(entry);
-        else successors.set(h, [entry]);
-        rows.push(next);
+        rows.push(intern(closure(targets[k]!, nextGuards), nextGuards));
       }
     }
     return { classes, size: work.length, next: Int32Array.from(rows), finals: Uint8Array.from(finals) };
