@@ -143,6 +143,11 @@ export class Budget {
     this.allowance?.charge(steps);
   }
 
+  /** States counted so far (for a result kept with what it cost, to count it again when reused). */
+  get statesSpent(): number {
+    return this.states;
+  }
+
   /** What refa's node factories may still create. */
   get remainingStates(): number {
     return Math.max(1, this.limits.states - this.states);

@@ -44,10 +44,14 @@ export function dotMatchingFragment(fragment: string): string {
  * pattern the runtime cannot use counts as different: nothing is known of it).
  */
 export function readsDotsDifferently(pattern: string): boolean {
+  // Asked of every pattern of a list on every check of it (the language server's, after each edit): kept.
+  const known = readsDifferently.get(pattern);
+  if (known !== undefined) return known;
   const glob = compilePyGlob(pattern);
-  if (glob.error !== undefined) return true;
-  return glob.expansions.some((expanded) => wcmatchFragments(expanded).some((f) => dotMatchingFragment(f) !== f));
+  const differs = glob.error !== undefined || glob.expansions.some((expanded) => wcmatchFragments(expanded).some((f) => dotMatchingFragment(f) !== f));
+  return readsDifferently.set(pattern, differs);
 }
+const readsDifferently = sharedCache<string, boolean>("automata/dotMatching.readsDifferently", { entries: 4000 });
 
 /** The regular expressions (one per brace expansion) of `pattern` read with `DOTGLOB`, or why the runtime cannot use it. */
 export function dotMatchingRegexes(pattern: string): { readonly sources: readonly string[] } | { readonly unusable: string } {

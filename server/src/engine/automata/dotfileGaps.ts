@@ -9,7 +9,7 @@ import { regexDfa } from "./regexAutomaton";
 import { decisionOf } from "./ruleTables";
 import { PathSpace } from "./space";
 import type { Table } from "./tables";
-import { registeredMap, sharedCache } from "../caches";
+import { registeredMap, sharedCache, weakCache } from "../caches";
 import { quotedText } from "../config/describe";
 import { decideToolPath } from "../permissions/decideToolPath";
 import { CompiledRuleList, type PermissionRuleInput } from "../permissions/ruleList";
@@ -169,12 +169,15 @@ function gapsWithin(runtime: Runtime, inputs: readonly PermissionRuleInput[], de
   // Only paths with a hidden name are walked (`hidden`, required), and a rule that matches none of them in a reading
   // is left out of that reading's list: there it never decides.
   const hidden = space.table(hiddenPaths());
-  const reachesHidden = (tables: Table[]): Table[] => (tables.some((t) => space.exists([{ any: [t], want: true }, { any: [hidden], want: true }], budget)) ? tables : []);
+  const reachesHidden = (languages: readonly (PatternLanguage | undefined)[]): Table[] => {
+    const tables = languages.flatMap(tablesOf);
+    return languages.some((l) => l?.ok && l.dfas.some((d) => matchesHiddenPath(space, d, hidden, budget))) ? tables : [];
+  };
   inputs.forEach((rule, i) => {
     const mask = opsMask(rule);
     if (mask === 0) return;
-    add(reachesHidden(pyLanguages[i]!.flatMap(tablesOf)), 0, i, mask);
-    add(reachesHidden(dotLanguages[i]!.flatMap(tablesOf)), 1, i, mask);
+    add(reachesHidden(pyLanguages[i]!), 0, i, mask);
+    add(reachesHidden(dotLanguages[i]!), 1, i, mask);
   });
   const decision = inputs.map((rule) => decisionOf(runtime, rule.mode));
   const canonical = space.table(canonicalPaths(runtime));
@@ -203,6 +206,26 @@ function gapsWithin(runtime: Runtime, inputs: readonly PermissionRuleInput[], de
   gaps.sort((a, b) => a.ruleIndex - b.ruleIndex || OPERATIONS.indexOf(a.operation) - OPERATIONS.indexOf(b.operation));
   return { gaps, skipped };
 }
+
+/**
+ * Whether the automaton accepts a path with a hidden name: a property of its language, kept by automaton (patterns'
+ * automata are kept across runs, and an edit leaves most of them as they were), with the states and steps the
+ * question took, which a reused answer counts again (so the file's work allowance is charged the same warm or cold).
+ */
+function matchesHiddenPath(space: PathSpace, dfa: DFA, hidden: Table, budget: Budget): boolean {
+  const known = hiddenAnswers.get(dfa);
+  if (known) {
+    budget.spend(known.states);
+    budget.work(Math.max(0, known.steps - known.states));
+    return known.reaches;
+  }
+  const states = budget.statesSpent;
+  const steps = budget.allowance?.spent ?? 0;
+  const reaches = space.exists([{ any: [space.table(dfa)], want: true }, { any: [hidden], want: true }], budget);
+  hiddenAnswers.set(dfa, { reaches, states: budget.statesSpent - states, steps: (budget.allowance?.spent ?? 0) - steps });
+  return reaches;
+}
+const hiddenAnswers = weakCache<DFA, { reaches: boolean; states: number; steps: number }>("automata/dotfileGaps.hiddenAnswers");
 
 interface CheapestGap {
   readonly rule: number;
