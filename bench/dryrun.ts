@@ -46,6 +46,7 @@ import { memoryWorkspace, type WorkspaceEntry, type WorkspaceSource } from "../s
 import { LspTestClient, ROOT } from "../test/lsp/lspClient";
 import { deepTaskSteps, deepTaskText, hundredThousandSteps, millionFileWorkspace, ONE_MEGABYTE, tenMegabyteScenario } from "../test/helpers/dryRunBadInputs";
 import { makeRng } from "../test/helpers/random";
+import { linkLoopWorkspace } from "../test/helpers/scratch";
 import { generateConfig, generateStep, generateWorkspace, runReal, type Generated } from "../test/helpers/realDeepAgent";
 import { threadCpuMs } from "./lsp";
 import { consume, cpuNowMs, median, now } from "./measure";
@@ -427,13 +428,7 @@ function benchBadInput(work: string, quick: boolean): DryRunBenchResult["badInpu
  */
 async function benchBadInputEditor(work: string): Promise<DryRunBenchResult["editor"]> {
   const dir = join(work, "editor");
-  mkdirSync(join(dir, "ws", "a"), { recursive: true });
-  writeFileSync(join(dir, "ws", "a", "f.txt"), "in\n");
-  writeFileSync(join(dir, "outside.txt"), "zq-outside\n");
-  symlinkSync(join(dir, "ws", "loop1"), join(dir, "ws", "loop2"));
-  symlinkSync(join(dir, "ws", "loop2"), join(dir, "ws", "loop1"));
-  symlinkSync(join(dir, "ws"), join(dir, "ws", "a", "up"));
-  symlinkSync(join(dir, "outside.txt"), join(dir, "ws", "out.txt"));
+  linkLoopWorkspace(dir, "zq-outside\n");
   writeFileSync(join(dir, "loop.agent-sandbox.jsonc"), JSON.stringify({ version: 1, backend: { type: "filesystem", rootDir: "./ws", virtualMode: true }, workspace: { root: "./ws", mountAt: "/workspace" } }));
   const inputs: [string, string][] = [
     ["warm-up (a 2-step scenario)", JSON.stringify({ config: EXAMPLE_CONFIG, role: "admin", steps: [{ tool: "ls", args: { path: "/workspace" } }, { tool: "glob", args: { pattern: "**" } }] })],

@@ -10,20 +10,10 @@ import { join } from "node:path";
 import { after, before, describe, it } from "mocha";
 import * as vscode from "vscode";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Generous: CI machines are shared, and a loaded 2-core machine makes the extension host slow to answer. */
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) {
-      const state = vscode.workspace.textDocuments.filter((d) => d.languageId === "agent-sandbox").map((d) => `${d.uri.path.split("/").slice(-2).join("/")} v${d.version}: [${codes(d.uri).join(", ")}]`);
-      throw new Error(`timed out waiting for ${what}; diagnostics now: ${state.join("; ")}`);
-    }
-    await sleep(100);
-  }
-}
+import { sleep, until as untilQuiet } from "./wait";
+/** `until`, saying on time-out what diagnostics the open configs have. */
+const until = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000): Promise<T> =>
+  untilQuiet(what, probe, timeoutMs, () => `diagnostics now: ${vscode.workspace.textDocuments.filter((d) => d.languageId === "agent-sandbox").map((d) => `${d.uri.path.split("/").slice(-2).join("/")} v${d.version}: [${codes(d.uri).join(", ")}]`).join("; ")}`);
 const codes = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === "agent-sandbox").map((d) => String(typeof d.code === "object" ? d.code.value : d.code));
 function positionOf(doc: vscode.TextDocument, snippet: string, caret = 1): vscode.Position {
   const at = doc.getText().indexOf(snippet);

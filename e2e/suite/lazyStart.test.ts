@@ -10,16 +10,7 @@ import { join } from "node:path";
 import { before, describe, it } from "mocha";
 import * as vscode from "vscode";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+import { sleep, until } from "./wait";
 const ours = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === "agent-sandbox");
 const codes = (uri: vscode.Uri) => ours(uri).map((d) => String(typeof d.code === "object" ? d.code.value : d.code));
 

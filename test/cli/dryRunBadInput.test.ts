@@ -5,12 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { hostWorkspace } from "../../server/src/host/workspace";
 import { deepTaskText, hundredThousandSteps, tenMegabyteScenario } from "../helpers/dryRunBadInputs";
-import { scratchDir } from "../helpers/scratch";
+import { linkLoopWorkspace, scratchDir } from "../helpers/scratch";
 
 const CLI = join(__dirname, "..", "..", "dist", "cli.js");
 const CONFIG = join(__dirname, "..", "..", "examples", "research-agent", "agent-sandbox.jsonc");
@@ -61,13 +61,7 @@ test("a 1 MB argument runs, and the text output shortens it", () => {
 
 test("a symbolic link loop, a link up and a link out of the workspace are left out of listings; reads outside are refused", () => {
   const dir = scratchDir("dryrun-loop");
-  mkdirSync(join(dir, "ws", "a"), { recursive: true });
-  writeFileSync(join(dir, "ws", "a", "f.txt"), "in\n");
-  writeFileSync(join(dir, "outside.txt"), "out\n");
-  symlinkSync(join(dir, "ws", "loop1"), join(dir, "ws", "loop2"));
-  symlinkSync(join(dir, "ws", "loop2"), join(dir, "ws", "loop1"));
-  symlinkSync(join(dir, "ws"), join(dir, "ws", "a", "up"));
-  symlinkSync(join(dir, "outside.txt"), join(dir, "ws", "out.txt"));
+  linkLoopWorkspace(dir, "out\n");
   const ws = hostWorkspace(join(dir, "ws"))!;
   assert.deepEqual(ws.list("")!.map((e) => e.name).sort(), ["a"]);
   // A link to a folder is left out even inside the workspace: this one points up, and a walk through it never ends.

@@ -7,7 +7,6 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runScenarioSource } from "../../server/src/cli/commands/dryRun";
 import { hostWorkspace } from "../../server/src/host/workspace";
@@ -18,7 +17,7 @@ import { MAX_RUN_STEPS, MAX_WORKSPACE_ENTRIES, runScenario, type StepInput } fro
 import { memoryWorkspace } from "../../server/src/engine/workspace/source";
 import { deepTaskSteps, deepTaskText, hundredThousandSteps, millionFileWorkspace, ONE_MEGABYTE, tenMegabyteScenario } from "../helpers/dryRunBadInputs";
 import { realOutcome, runReal, virtualize } from "../helpers/realDeepAgent";
-import { scratchDir } from "../helpers/scratch";
+import { linkLoopWorkspace, scratchDir } from "../helpers/scratch";
 
 const EXAMPLE_DIR = join(__dirname, "..", "..", "examples", "research-agent");
 const CONFIG = join(EXAMPLE_DIR, "agent-sandbox.jsonc");
@@ -126,13 +125,7 @@ test("a workspace of 1,000,000 files (a view that lists them on demand): the run
 
 test("a symbolic link loop and a link up, through the CLI's view: the run and the map end and show only what is inside", () => {
   const dir = scratchDir("dryrun-loop-engine");
-  mkdirSync(join(dir, "ws", "a"), { recursive: true });
-  writeFileSync(join(dir, "ws", "a", "f.txt"), "in\n");
-  writeFileSync(join(dir, "outside.txt"), "zq-outside\n");
-  symlinkSync(join(dir, "ws", "loop1"), join(dir, "ws", "loop2"));
-  symlinkSync(join(dir, "ws", "loop2"), join(dir, "ws", "loop1"));
-  symlinkSync(join(dir, "ws"), join(dir, "ws", "a", "up"));
-  symlinkSync(join(dir, "outside.txt"), join(dir, "ws", "a", "out.txt"));
+  linkLoopWorkspace(dir, "zq-outside\n", "a/out.txt");
   const ws = hostWorkspace(join(dir, "ws"))!;
   const m = model({ backend: FS });
   const map = capabilityMap(m, "main", null, ws)!;

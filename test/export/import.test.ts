@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "jsonc-parser";
-import { main } from "../../server/src/cli/main";
+import { runCli } from "../helpers/cli";
 import { checkConfigText } from "../../server/src/engine/checkConfig";
 import { dynamicWords, importConfig } from "../../server/src/engine/export/importCall";
 import { readAgents } from "../../server/src/engine/sources";
@@ -17,12 +17,7 @@ import { scratchDir } from "../helpers/scratch";
 
 before(loadGrammars);
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(args, { out: (t) => void (out += t), err: (t) => void (err += t), color: false });
-  return { code, out, err };
-}
+const run = runCli;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 
@@ -30,4 +30,21 @@ export function treeHash(root: string): string {
   };
   walk(root);
   return h.digest("hex");
+}
+
+/**
+ * A sample workspace `dir/ws` with the links a dry run must not follow out: a loop (`loop1` ⇄ `loop2`), a link up
+ * to the workspace itself (`a/up`) and a link to `dir/outside.txt` (at `linkAt`, relative to `ws`), beside one
+ * real file `a/f.txt`. Returns the workspace's folder.
+ */
+export function linkLoopWorkspace(dir: string, outsideText: string, linkAt = "out.txt"): string {
+  const ws = join(dir, "ws");
+  mkdirSync(join(ws, "a"), { recursive: true });
+  writeFileSync(join(ws, "a", "f.txt"), "in\n");
+  writeFileSync(join(dir, "outside.txt"), outsideText);
+  symlinkSync(join(ws, "loop1"), join(ws, "loop2"));
+  symlinkSync(join(ws, "loop2"), join(ws, "loop1"));
+  symlinkSync(ws, join(ws, "a", "up"));
+  symlinkSync(join(dir, "outside.txt"), join(ws, linkAt));
+  return ws;
 }

@@ -3,17 +3,12 @@ import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { main } from "../../server/src/cli/main";
+import { runCli } from "../helpers/cli";
 import { SOURCE_FIXTURES } from "../helpers/sources";
 
 // `agent-sandbox check` on source files and folders of them: the same text, JSON and SARIF as for configs.
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(args, { out: (t) => void (out += t), err: (t) => void (err += t), color: false });
-  return { code, out, err };
-}
+const run = runCli;
 
 test("a folder: only the files that call the runtime are reported, with SARIF locations in the source", async () => {
   const folder = mkdtempSync(join(tmpdir(), "agent-sandbox-sources-cli-"));

@@ -7,18 +7,13 @@ import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { main } from "../../server/src/cli/main";
+import { runCli } from "../helpers/cli";
 import { loadGrammars, sourceFixtures, type SourceFixture } from "../helpers/sources";
 import { scratchDir } from "../helpers/scratch";
 
 before(loadGrammars);
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(args, { out: (t) => void (out += t), err: (t) => void (err += t), color: false });
-  return { code, out, err };
-}
+const run = runCli;
 
 /** A folder with the fixture's source, its config, a sample workspace, and a scenario naming each. */
 function setUp(fixture: SourceFixture) {
