@@ -66,7 +66,7 @@ agent = create_deep_agent(middleware=[FilesystemMiddleware(tools={"read_file", "
     assert.deepEqual(await session.client.pullDiagnostics(py.uri), []);
   });
 
-  it("Given a call, When hovering its name, Then the effective tools of its agents, and nothing elsewhere", async () => {
+  it("Given a call, When hovering its name, Then the effective tools of its agents (on a subagent's name, its own), and nothing elsewhere", async () => {
     const given = await open(
       "agent.ts",
       `import { createDeepAgent as make, createFilesystemMiddleware } from "deepagents";
@@ -81,6 +81,12 @@ export const agent = make({ middleware: [createFilesystemMiddleware({ tools: ["r
     assert.match(hover.contents.value, /\| `ls` \| filesystem \|/);
     assert.match(hover.contents.value, /\*\*w\*\*/);
     assert.equal(await at(given.text.indexOf('"ls"')), null);
+    // On a subagent's name: that subagent's tools alone.
+    const onSubagent = await at(given.text.indexOf('"w"') + 1);
+    assert.ok(onSubagent, "a hover on the subagent's name");
+    assert.match(onSubagent.contents.value, /subagent "w"/);
+    assert.match(onSubagent.contents.value, /\*\*w\*\*/);
+    assert.doesNotMatch(onSubagent.contents.value, /\*\*main\*\*/);
   });
 
   it("Given a source file, When asking for completion, symbols or formatting, Then nothing (the language's own extensions answer)", async () => {
