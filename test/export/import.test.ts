@@ -199,3 +199,21 @@ test("the usage lists import and what CONFIG may be", async () => {
   assert.match(help, /agent-sandbox import FILE\[:LINE\] \[--out PATH \[--force\]\] \[--format text\|json\]/);
   assert.match(help, /CONFIG: a config file, or a source file that calls createDeepAgent \/ create_deep_agent \(FILE, or FILE:LINE/);
 });
+
+test("keys come in the order the source writes them, also for a value bound to a name above the call", () => {
+  const source = `import { createDeepAgent } from "deepagents";
+const rules = [{ operations: ["read"], paths: ["/secrets/**"], mode: "deny" }];
+export const agent = createDeepAgent({
+  systemPrompt: "Research.",
+  subagents: [{ name: "w", description: "Writes", permissions: rules }],
+  permissions: rules,
+});
+`;
+  const [agent] = readAgents(source, "typescript");
+  const text = importConfig(agent!.config.root, agent!.config.dynamic, { runtime: "deepagents-js" });
+  const order = (keys: string[]) => keys.map((k) => text.indexOf(`"${k}"`));
+  const top = order(["systemPrompt", "subagents"]).concat(text.lastIndexOf('"permissions"'));
+  assert.deepEqual([...top].sort((a, b) => a - b), top, text);
+  const inSubagent = order(["name", "description"]).concat(text.indexOf('"permissions"'));
+  assert.deepEqual([...inSubagent].sort((a, b) => a - b), inSubagent, text);
+});

@@ -49,8 +49,10 @@ class JsoncPrinter {
   /** An object or list, with `lead` lines first (the top level's `version` and `runtime`). */
   container(node: JsonNode, depth: number, lead: string[] = []): string {
     const isObject = node.type === "object";
-    // Entries in the order the source writes them (the front end builds some in its own order).
-    const children = [...(node.children ?? [])].sort((a, b) => a.offset - b.offset);
+    // Entries in the order the source writes them (the front end builds some in its own order): by the key's place,
+    // since a value bound to a name once (`permissions: rules`) carries the span where the name was bound.
+    const at = (child: JsonNode) => (isObject ? (child.children?.[0]?.offset ?? child.offset) : child.offset);
+    const children = [...(node.children ?? [])].sort((a, b) => at(a) - at(b));
     // The comments that belong here: inside this node's span, and in none of its containers' children.
     // (The top level takes any left over: a value spread into the call's options from outside its span.)
     const top = lead.length > 0;
@@ -63,10 +65,10 @@ class JsoncPrinter {
         if (!key || !value) continue;
         const unread = this.unreadTools(String(key.value), value);
         if (unread) {
-          items.push({ offset: child.offset, text: `// ${unread}`, comment: true });
+          items.push({ offset: at(child), text: `// ${unread}`, comment: true });
           continue;
         }
-        items.push({ offset: child.offset, text: `${JSON.stringify(String(key.value))}: ${this.value(value, depth + 1)}` });
+        items.push({ offset: at(child), text: `${JSON.stringify(String(key.value))}: ${this.value(value, depth + 1)}` });
       } else items.push({ offset: child.offset, text: this.value(child, depth + 1) });
     }
     // A comment goes before the first entry that starts after the value it stands for (a stable sort keeps order).
