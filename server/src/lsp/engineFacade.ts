@@ -28,7 +28,7 @@ import { FILESYSTEM_TOOLS, OPERATIONS, RUNTIME_IDS, type Operation, type Runtime
 import { LineIndex } from "../engine/text";
 import { checkSourceText, isLanguageLoaded, sourceLanguageOf, type SourceAgent, type SourceLanguage } from "../engine/sources";
 import { fixAllInSource } from "../engine/sources/fixAll";
-import { summarizeScenario, withRunResults, type ScenarioRunResults, type ScenarioSummary } from "./scenarioRun";
+import { runResultsOfChecked, summarizeScenario, withRunResults, type ScenarioRunResults, type ScenarioSummary } from "./scenarioRun";
 
 /**
  * A config or dry-run file, one of DeerFlow's own files checked in place (config.yaml, SKILL.md), or `source`: an
@@ -206,6 +206,7 @@ function analyzeScenario(
   phase: ScenarioPhase | undefined,
   openText: OpenText | undefined,
   onStaticChecked?: (checked: { findings: Finding[]; runnable: boolean; dependencies: string[]; durationMs: number }) => void,
+  summarize = true,
 ): { analysis: Analysis; result: DryRunCheckResult } {
   const started = performance.now();
   const dependencies = new Set<string>();
@@ -223,8 +224,9 @@ function analyzeScenario(
     readFile?.(result.scenario.config);
   }
   const analysis: Analysis = { kind: "dry-run", text, lines: result.lines, findings: result.findings, model: undefined, dependencies, durationMs: performance.now() - started, skipped: [], readTexts };
-  // The steps as the shape part read them are the same in every part; only a run adds results.
-  if (phase !== "checks" || result.run) {
+  // The steps as the shape part read them are the same in every part; only a run adds results. The worker's part
+  // sends its run's results alone (analyzeScenarioPart): it summarizes no step.
+  if (summarize && (phase !== "checks" || result.run)) {
     const scenario = summarizeScenario(result, fsPath);
     if (scenario) analysis.scenario = scenario;
   }
@@ -249,7 +251,8 @@ function scenarioFirstPhase(fsPath: string, text: string, settings: AnalysisSett
 
 /**
  * A scenario's part in the worker thread (exactJob.ts): a large one's static checks and run (what the static checks
- * found handed to `onStaticChecked` before it runs), or a small one's run.
+ * found handed to `onStaticChecked` before it runs), or a small one's run. Its steps are the first phase's (the same
+ * text): only the run's results, by step id, go back with the findings.
  */
 export function analyzeScenarioPart(
   fsPath: string,
@@ -258,8 +261,10 @@ export function analyzeScenarioPart(
   part: NonNullable<Analysis["scenarioPending"]>,
   openText?: OpenText,
   onStaticChecked?: (checked: { findings: Finding[]; runnable: boolean; dependencies: string[]; durationMs: number }) => void,
-): Analysis {
-  return analyzeScenario(fsPath, text, settings, part, openText, onStaticChecked).analysis;
+): { analysis: Analysis; scenarioRun?: ScenarioRunResults } {
+  const { analysis, result } = analyzeScenario(fsPath, text, settings, part, openText, onStaticChecked, false);
+  const scenarioRun = runResultsOfChecked(result);
+  return scenarioRun ? { analysis, scenarioRun } : { analysis };
 }
 
 /** What the second phase sends back: the exact analysis's findings of the same text (the rest are the first phase's). */

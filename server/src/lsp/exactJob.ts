@@ -5,7 +5,6 @@
  */
 import { AnalysisCancelled, runCancellable } from "../engine/cancellation";
 import type { Finding } from "../engine/diagnostics";
-import { runResultsOf } from "./scenarioRun";
 import { analyze, analyzeScenarioPart, type AnalysisSettings, type FileKind, type OpenText, type SecondPhaseResult } from "./engineFacade";
 
 function openTextIn(texts: Record<string, string> | undefined): OpenText | undefined {
@@ -48,10 +47,10 @@ export function runExactJob(job: ExactJob, flags?: Int32Array, progress?: (messa
     const onStaticChecked = (checked: { findings: Finding[]; runnable: boolean; dependencies: string[]; durationMs: number }) => {
       if (checked.runnable && !dropped()) progress?.({ id: job.id, progress: true, findings: checked.findings, skipped: [], dependencies: checked.dependencies, durationMs: checked.durationMs, runnable: true });
     };
-    const analysis = runCancellable(dropped, () =>
+    const { analysis, scenarioRun } = runCancellable(dropped, () =>
       job.kind === "dry-run"
         ? analyzeScenarioPart(job.fsPath, job.text, job.settings, job.scenarioPart ?? "run", openTextIn(job.openTexts), onStaticChecked)
-        : analyze(job.fsPath, job.text, { ...job.settings, analysis: true }, job.kind, true, openTextIn(job.openTexts)),
+        : { analysis: analyze(job.fsPath, job.text, { ...job.settings, analysis: true }, job.kind, true, openTextIn(job.openTexts)) },
     );
     if (dropped()) return { id: job.id, dropped: true };
     return {
@@ -61,7 +60,7 @@ export function runExactJob(job: ExactJob, flags?: Int32Array, progress?: (messa
       skipped: [...analysis.skipped],
       dependencies: [...analysis.dependencies],
       durationMs: analysis.durationMs,
-      ...(analysis.scenario?.ran ? { scenarioRun: runResultsOf(analysis.scenario) } : {}),
+      ...(scenarioRun ? { scenarioRun } : {}),
     };
   } catch (error) {
     if (error instanceof AnalysisCancelled) return { id: job.id, dropped: true, interrupted: true };

@@ -57,12 +57,7 @@ export function summarizeScenario(checked: DryRunCheckResult, scenarioPath: stri
       const expect = step.node ? property(step.node, "expect") : undefined;
       if (expect) s.expectSpan = spanOf(expect);
       const r = byStep.get(step);
-      if (r) {
-        s.result = { index: r.index, agent: r.agent, outcome: r.outcome, outcomeText: outcomeWords(r), output: cut(r.output) };
-        if (r.expected !== undefined) s.result.expected = r.expected;
-        if (r.passed !== undefined) s.result.passed = r.passed;
-        if (r.failure !== undefined) s.result.failure = r.failure;
-      }
+      if (r) s.result = stepRunOf(r);
       if (step.steps) s.steps = summarize(step.steps, `${id}/`);
       return s;
     });
@@ -82,6 +77,15 @@ export function summarizeScenario(checked: DryRunCheckResult, scenarioPath: stri
   return summary;
 }
 
+/** A step's result as the editor shows it. */
+function stepRunOf(r: StepResult): NonNullable<ScenarioStepSummary["result"]> {
+  const result: NonNullable<ScenarioStepSummary["result"]> = { index: r.index, agent: r.agent, outcome: r.outcome, outcomeText: outcomeWords(r), output: cut(r.output) };
+  if (r.expected !== undefined) result.expected = r.expected;
+  if (r.passed !== undefined) result.passed = r.passed;
+  if (r.failure !== undefined) result.failure = r.failure;
+  return result;
+}
+
 /**
  * A run's results as they cross from the worker thread: the run's own data and each step's result by its id. The
  * steps themselves (labels, ranges) are the first phase's, from the same text: a 100,000-step scenario's would be
@@ -96,6 +100,31 @@ export interface ScenarioRunResults {
   results: [id: string, result: NonNullable<ScenarioStepSummary["result"]>][];
 }
 
+/**
+ * What `runResultsOf(summarizeScenario(checked, …))` gives, made straight from the run: the worker's part needs no
+ * step's label or range (the first phase has them), and a 100,000-step scenario's summary would be built and thrown
+ * away for the 20,000 results its run reached. `undefined` when the scenario did not run.
+ */
+export function runResultsOfChecked(checked: DryRunCheckResult): ScenarioRunResults | undefined {
+  const scenario = checked.scenario;
+  const run = checked.run;
+  if (!scenario || !run) return undefined;
+  const byStep = new Map<StepInput, StepResult>();
+  for (const r of run.steps) if (r.input) byStep.set(r.input, r);
+  const results: ScenarioRunResults["results"] = [];
+  // The ids and the order of summarizeScenario's walk: depth first, a step before the steps it holds.
+  const walk = (steps: readonly StepInput[], prefix: string) => {
+    for (const [i, step] of steps.entries()) {
+      const r = byStep.get(step);
+      if (r) results.push([`${prefix}${i}`, stepRunOf(r)]);
+      if (step.steps) walk(step.steps, `${prefix}${i}/`);
+    }
+  };
+  walk(scenario.steps, "");
+  const header = { passed: run.passed, agent: run.agent, role: scenario.role, runtime: run.runtime };
+  return { ran: true, passed: run.passed, agent: run.agent, ...(run.runtime !== undefined ? { runtime: run.runtime } : {}), transcript: transcriptOf(header, run.steps), results };
+}
+
 export function runResultsOf(summary: ScenarioSummary): ScenarioRunResults {
   const results: ScenarioRunResults["results"] = [];
   const walk = (steps: readonly ScenarioStepSummary[]) => {
@@ -108,14 +137,23 @@ export function runResultsOf(summary: ScenarioSummary): ScenarioRunResults {
   return { ran: summary.ran, passed: summary.passed, agent: summary.agent, ...(summary.runtime !== undefined ? { runtime: summary.runtime } : {}), transcript: summary.transcript, results };
 }
 
-/** The first phase's steps with the run's results (new objects: the first phase's analysis is left as it was). */
+/**
+ * The first phase's steps with the run's results (new objects: the first phase's analysis is left as it was). A step
+ * the run did not reach, holding none that it reached, is the first phase's own object (nothing changes it): a run
+ * stopped after 20,000 of 100,000 steps copies 20,000.
+ */
 export function withRunResults(summary: ScenarioSummary, run: ScenarioRunResults): ScenarioSummary {
   const byId = new Map(run.results);
   const attach = (steps: readonly ScenarioStepSummary[]): ScenarioStepSummary[] =>
     steps.map((s) => {
       const result = byId.get(s.id);
-      const { result: _old, ...step } = s;
-      return { ...step, ...(result ? { result } : {}), ...(s.steps ? { steps: attach(s.steps) } : {}) };
+      const inner = s.steps ? attach(s.steps) : undefined;
+      if (!result && !s.result && (!s.steps || inner!.every((step, i) => step === s.steps![i]))) return s;
+      const step: ScenarioStepSummary = { id: s.id, label: s.label, tool: s.tool, span: s.span };
+      if (s.expectSpan) step.expectSpan = s.expectSpan;
+      if (inner) step.steps = inner;
+      if (result) step.result = result;
+      return step;
     });
   const out: ScenarioSummary = { ...summary, ran: run.ran, passed: run.passed, agent: run.agent, transcript: run.transcript, steps: attach(summary.steps) };
   if (run.runtime !== undefined) out.runtime = run.runtime;
@@ -127,7 +165,7 @@ function cut(output: string): string {
 }
 
 /** The run as `agent-sandbox dry-run` prints it, with every step's output (a person reads it in the test output). */
-function transcriptOf(summary: ScenarioSummary, steps: readonly StepResult[]): string {
+function transcriptOf(summary: Pick<ScenarioSummary, "passed" | "agent" | "role" | "runtime">, steps: readonly StepResult[]): string {
   const lines = [`${summary.passed ? "PASS" : "FAIL"} agent ${summary.agent}${summary.role !== null ? `, role ${summary.role}` : ""}${summary.runtime ? `, ${summary.runtime}` : ""}`];
   let size = 0;
   const add = (line: string) => {

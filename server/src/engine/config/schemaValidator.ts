@@ -143,7 +143,7 @@ export class SchemaValidator {
     const props = node.children ?? [];
     // The keys present (for `required`) and, when some key is written twice, each key's last position: only its
     // last value counts (JSON.parse, the model and every runtime read it so), so only that one is checked.
-    const { seen, lastOf } = keysOf(props);
+    const lastOf = lastPositions(props);
     const reported = lastOf ? new Set<string>() : undefined;
     // Indexed, without destructuring: every object of the file passes here, mostly while V8 has not optimised it.
     for (let p = 0; p < props.length; p++) {
@@ -179,7 +179,7 @@ export class SchemaValidator {
       }
     }
     for (const key of schema.required ?? []) {
-      if (!seen.has(key)) out.push(error(node, `Missing required key ${JSON.stringify(key)}.`, true));
+      if (!hasKey(props, key)) out.push(error(node, `Missing required key ${JSON.stringify(key)}.`, true));
     }
   }
 
@@ -309,22 +309,52 @@ function didYouMeanNote(suggestion: string | undefined): string {
   return suggestion ? ` (did you mean ${JSON.stringify(suggestion)}?)` : "";
 }
 
-/** The keys of an object's properties, and each key's last position when some key is written twice. */
-function keysOf(props: readonly JsonNode[]): { seen: Set<string>; lastOf: Map<string, number> | undefined } {
-  const seen = new Set<string>();
+/** The key of a property node (`String` of it, as the walk reads keys), or undefined without one. */
+function keyOf(prop: JsonNode): string | undefined {
+  const keyNode = prop.children?.[0];
+  return keyNode ? String(keyNode.value) : undefined;
+}
+
+/** Whether some property has this key (a scan: the schema's required keys are few, and so are most objects' keys). */
+function hasKey(props: readonly JsonNode[], key: string): boolean {
+  for (let p = 0; p < props.length; p++) if (keyOf(props[p]!) === key) return true;
+  return false;
+}
+
+/** A small object's keys are compared pairwise: no Set for each of a 100,000-step scenario's steps and arguments. */
+const PAIRWISE_KEYS = 8;
+
+/** Each key's last position when some key is written twice; undefined when every key is written once. */
+function lastPositions(props: readonly JsonNode[]): Map<string, number> | undefined {
   let duplicate = false;
-  for (let p = 0; p < props.length; p++) {
-    const keyNode = props[p]!.children?.[0];
-    if (!keyNode) continue;
-    const key = String(keyNode.value);
-    if (seen.has(key)) duplicate = true;
-    else seen.add(key);
+  if (props.length <= PAIRWISE_KEYS) {
+    for (let p = 1; p < props.length && !duplicate; p++) {
+      const key = keyOf(props[p]!);
+      if (key === undefined) continue;
+      for (let q = 0; q < p; q++) {
+        if (keyOf(props[q]!) === key) {
+          duplicate = true;
+          break;
+        }
+      }
+    }
+  } else {
+    const seen = new Set<string>();
+    for (let p = 0; p < props.length; p++) {
+      const key = keyOf(props[p]!);
+      if (key === undefined) continue;
+      if (seen.has(key)) {
+        duplicate = true;
+        break;
+      }
+      seen.add(key);
+    }
   }
-  if (!duplicate) return { seen, lastOf: undefined };
+  if (!duplicate) return undefined;
   const lastOf = new Map<string, number>();
   for (let p = 0; p < props.length; p++) {
-    const keyNode = props[p]!.children?.[0];
-    if (keyNode) lastOf.set(String(keyNode.value), p);
+    const key = keyOf(props[p]!);
+    if (key !== undefined) lastOf.set(key, p);
   }
-  return { seen, lastOf };
+  return lastOf;
 }
