@@ -196,7 +196,7 @@ class PythonFile extends SourceFile {
       case "list":
       case "set":
       case "tuple":
-        return { ...this.items(node, depth), ...(node.type === "list" ? {} : { collection: node.type }) };
+        return { ...this.listOf(node, depth, "list_splat"), ...(node.type === "list" ? {} : { collection: node.type }) };
       case "dictionary":
         return this.dictionary(node, depth);
       case "identifier":
@@ -258,19 +258,6 @@ class PythonFile extends SourceFile {
     return this.evaluateBound(node, value, depth);
   }
 
-  private items(node: SyntaxNode, depth: number): Value & { kind: "list" } {
-    const items: Value[] = [];
-    for (const element of parts(node)) {
-      if (element.type === "list_splat") {
-        const inner = parts(element)[0];
-        const spread = inner ? this.evaluate(inner, depth + 1) : dynamicOf(element, this.text);
-        if (spread.kind === "list") items.push(...spread.items);
-        else items.push(spread.kind === "dynamic" ? spread : dynamicOf(element, this.text));
-      } else items.push(this.evaluate(element, depth + 1));
-    }
-    return { kind: "list", items, span: spanOf(node) };
-  }
-
   private dictionary(node: SyntaxNode, depth: number): Value {
     const entries: Entry[] = [];
     const spreads: Value[] = [];
@@ -286,21 +273,12 @@ class PythonFile extends SourceFile {
         }
         entries.push({ key: name.value, keySpan: spanOf(key), value: this.evaluate(value, depth + 1) });
       } else if (member.type === "dictionary_splat") {
-        this.splat(member, depth, entries, spreads);
+        this.spreadInto(member, depth, entries, spreads);
       }
     }
     const value: Value = { kind: "object", entries, span: spanOf(node) };
     if (spreads.length) this.spreads.set(value, spreads);
     return value;
-  }
-
-  private splat(member: SyntaxNode, depth: number, entries: Entry[], spreads: Value[]): void {
-    const inner = parts(member)[0];
-    const spread = inner ? this.evaluate(inner, depth + 1) : dynamicOf(member, this.text);
-    if (spread.kind === "object") {
-      entries.push(...spread.entries);
-      spreads.push(...this.spreadsOf(spread));
-    } else spreads.push(spread);
   }
 
   private call(node: SyntaxNode, depth: number): Value {
@@ -316,7 +294,7 @@ class PythonFile extends SourceFile {
         const value = arg.childForFieldName("value");
         if (name && value) keywords.push({ key: name.text, keySpan: spanOf(name), value: this.evaluate(value, depth + 1) });
       } else if (arg.type === "dictionary_splat") {
-        this.splat(arg, depth, keywords, spreads);
+        this.spreadInto(arg, depth, keywords, spreads);
       } else if (arg.type === "list_splat") {
         args.push(dynamicOf(arg, this.text));
       } else args.push(this.evaluate(arg, depth + 1));

@@ -1,6 +1,6 @@
-import { dynamicOf } from "./calls";
+import { dynamicOf, parts, spanOf } from "./calls";
 import type { SyntaxNode } from "./treeSitter";
-import type { Value } from "./values";
+import type { Entry, Value } from "./values";
 
 /** Methods of JS arrays, sets and maps and of Python lists, dicts and sets that change the value they are called on. */
 const MUTATING_METHODS = new Set(["push", "unshift", "splice", "pop", "shift", "sort", "reverse", "fill", "copyWithin", "add", "set", "delete", "clear", "append", "extend", "insert", "remove", "update", "setdefault", "discard", "popitem"]);
@@ -80,6 +80,36 @@ export abstract class SourceFile {
       return !!parameters?.descendantsOfType("identifier").some((id) => id?.text === name);
     }
     return false;
+  }
+
+  /**
+   * A list literal's value: its elements evaluated, a spread element (`...xs`, `*xs`, of node type `spreadType`)
+   * replaced by the items of a known list, or kept as one dynamic item.
+   */
+  protected listOf(node: SyntaxNode, depth: number, spreadType: string): Value & { kind: "list" } {
+    const items: Value[] = [];
+    for (const element of parts(node)) {
+      if (element.type === spreadType) {
+        const inner = parts(element)[0];
+        const spread = inner ? this.evaluate(inner, depth + 1) : dynamicOf(element, this.text);
+        if (spread.kind === "list") items.push(...spread.items);
+        else items.push(spread.kind === "dynamic" ? spread : dynamicOf(element, this.text));
+      } else items.push(this.evaluate(element, depth + 1));
+    }
+    return { kind: "list", items, span: spanOf(node) };
+  }
+
+  /**
+   * An object spread into an object or keyword arguments (`...o`, `**o`): a known object's entries join `entries`
+   * (with what was spread into it); anything else is one value in `spreads`.
+   */
+  protected spreadInto(member: SyntaxNode, depth: number, entries: Entry[], spreads: Value[]): void {
+    const inner = parts(member)[0];
+    const spread = inner ? this.evaluate(inner, depth + 1) : dynamicOf(member, this.text);
+    if (spread.kind === "object") {
+      entries.push(...spread.entries);
+      spreads.push(...this.spreadsOf(spread));
+    } else spreads.push(spread);
   }
 
   /** The value a name is bound to, evaluated; a name whose value refers back to itself (`a = [*a]`) is not known. */

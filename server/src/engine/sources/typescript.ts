@@ -188,7 +188,7 @@ class TypeScriptFile extends SourceFile {
       case "undefined":
         return { kind: "dynamic", expression: "undefined", span };
       case "array":
-        return this.list(node, depth);
+        return this.listOf(node, depth, "spread_element");
       case "object":
         return this.object(node, depth);
       case "identifier":
@@ -246,19 +246,6 @@ class TypeScriptFile extends SourceFile {
     return this.evaluateBound(node, value, depth);
   }
 
-  private list(node: SyntaxNode, depth: number): Value {
-    const items: Value[] = [];
-    for (const element of parts(node)) {
-      if (element.type === "spread_element") {
-        const inner = parts(element)[0];
-        const spread = inner ? this.evaluate(inner, depth + 1) : dynamicOf(element, this.text);
-        if (spread.kind === "list") items.push(...spread.items);
-        else items.push(spread.kind === "dynamic" ? spread : dynamicOf(element, this.text));
-      } else items.push(this.evaluate(element, depth + 1));
-    }
-    return { kind: "list", items, span: spanOf(node) };
-  }
-
   private object(node: SyntaxNode, depth: number): Value {
     return this.objectOf(parts(node), spanOf(node), depth);
   }
@@ -281,12 +268,7 @@ class TypeScriptFile extends SourceFile {
       } else if (member.type === "shorthand_property_identifier") {
         entries.push({ key: member.text, keySpan: spanOf(member), value: this.name(member, depth + 1) });
       } else if (member.type === "spread_element") {
-        const inner = parts(member)[0];
-        const spread = inner ? this.evaluate(inner, depth + 1) : dynamicOf(member, this.text);
-        if (spread.kind === "object") {
-          entries.push(...spread.entries);
-          spreads.push(...this.spreadsOf(spread));
-        } else spreads.push(spread);
+        this.spreadInto(member, depth, entries, spreads);
       }
     }
     const value: Value & { kind: "object" } = { kind: "object", entries, span };
