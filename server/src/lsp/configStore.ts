@@ -230,6 +230,11 @@ export class ConfigStore {
     return analysis;
   }
 
+  /** A file's text as the editor has it: the open document's, else the disk's as last read (until it changes). */
+  async textOf(uri: string, fsPath: string): Promise<string | undefined> {
+    return this.documents.get(uri)?.getText() ?? (await this.readDisk(uri, fsPath))?.text;
+  }
+
   private async readDisk(uri: string, fsPath: string): Promise<{ text: string; version: number } | undefined> {
     const version = this.diskVersions.get(uri) ?? 0;
     let text = this.diskText.get(uri);

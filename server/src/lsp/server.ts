@@ -3,7 +3,7 @@
  * editors). It owns document state, debouncing, workspace scanning and watchers, and translates LSP to engine
  * calls and back (one feature per file in this folder). It decides nothing itself (design.md).
  */
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { basename, dirname, join, sep } from "node:path";
 import {
   CodeActionRequest,
@@ -30,7 +30,7 @@ import {
   type WorkspaceFolder,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { LineIndex, withoutByteOrderMark } from "../engine/text";
+import { LineIndex } from "../engine/text";
 import { AgentsRequest, CapabilityMapRequest, DidCheckNotification, EffectiveToolsRequest, ExplainRequest, PromptPreviewRequest, ScenarioRunRequest } from "../protocol";
 import { asksForFixAll, CODE_ACTION_KINDS, codeActions, recheckerFor } from "./codeActions";
 import { codeLenses } from "./codeLens";
@@ -602,7 +602,8 @@ async function scenariosOfSource(fsPath: string): Promise<ScenarioOfSource[]> {
   for (const uri of uris) {
     const scenarioPath = URI.toFsPath(uri);
     if (!scenarioPath || store.targetOf(uri)?.kind !== "dry-run") continue;
-    const text = documents.get(uri)?.getText() ?? (await readFile(scenarioPath, "utf8").then(withoutByteOrderMark, () => undefined));
+    // The store's text: a scenario not open is read from disk once, until the watcher says it changed.
+    const text = await store.textOf(uri, scenarioPath);
     if (text === undefined) {
       forgetScenario(uri);
       continue;
