@@ -15,6 +15,14 @@ import { sleep, until as untilQuiet } from "./wait";
 const until = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000): Promise<T> =>
   untilQuiet(what, probe, timeoutMs, () => `diagnostics now: ${vscode.workspace.textDocuments.filter((d) => d.languageId === "agent-sandbox").map((d) => `${d.uri.path.split("/").slice(-2).join("/")} v${d.version}: [${codes(d.uri).join(", ")}]`).join("; ")}`);
 const codes = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === "agent-sandbox").map((d) => String(typeof d.code === "object" ? d.code.value : d.code));
+/** An unsaved edit of the example config: its deny rule no longer covers /workspace/secrets/** (undo restores it). */
+async function dropSecretsRule(config: vscode.TextDocument): Promise<void> {
+  const editor = await vscode.window.showTextDocument(config);
+  const rule = '"paths": ["/workspace/.env", "/workspace/secrets/**"]';
+  const at = config.getText().indexOf(rule);
+  assert.ok(at >= 0);
+  await editor.edit((e) => e.replace(new vscode.Range(config.positionAt(at), config.positionAt(at + rule.length)), '"paths": ["/workspace/.env"]'));
+}
 function positionOf(doc: vscode.TextDocument, snippet: string, caret = 1): vscode.Position {
   const at = doc.getText().indexOf(snippet);
   assert.ok(at >= 0, `${snippet} in ${doc.uri.path}`);
@@ -209,11 +217,7 @@ describe("Agent Sandbox in VS Code", () => {
     const stop = new vscode.CancellationTokenSource();
     const running = tests.profile.runHandler(new vscode.TestRunRequest([file], undefined, tests.profile, true), stop.token);
     tests.lastOutcomes.clear();
-    const editor = await vscode.window.showTextDocument(a);
-    const rule = '"paths": ["/workspace/.env", "/workspace/secrets/**"]';
-    const at = a.getText().indexOf(rule);
-    assert.ok(at >= 0);
-    await editor.edit((e) => e.replace(new vscode.Range(a.positionAt(at), a.positionAt(at + rule.length)), '"paths": ["/workspace/.env"]'));
+    await dropSecretsRule(a);
     try {
       await until("the continuous run to pass against the edited config", () => (tests.lastOutcomes.get(file.id)?.state === "passed" ? true : undefined));
     } finally {
@@ -236,11 +240,7 @@ describe("Agent Sandbox in VS Code", () => {
     assert.equal(await lensOn(secretLine), "✖ permission-denied by rule 0 (deny /workspace/secrets/**) · expected ok");
     assert.equal(codes(scenarioUri).filter((c) => c === "scenario-expectation-failed").length, 1, codes(scenarioUri).join(", "));
     // The config loses its rule for secrets (unsaved): the step now reads the file.
-    const editor = await vscode.window.showTextDocument(a);
-    const rule = '"paths": ["/workspace/.env", "/workspace/secrets/**"]';
-    const at = a.getText().indexOf(rule);
-    assert.ok(at >= 0);
-    await editor.edit((e) => e.replace(new vscode.Range(a.positionAt(at), a.positionAt(at + rule.length)), '"paths": ["/workspace/.env"]'));
+    await dropSecretsRule(a);
     try {
       await until("the step to pass against the edited config", async () => ((await lensOn(secretLine)) === "✔ ok" ? true : undefined));
       await until("the failed expectation to go", () => (!codes(scenarioUri).includes("scenario-expectation-failed") ? true : undefined));
