@@ -8,7 +8,21 @@ import { test } from "node:test";
 import { checkDryRunText, type DryRunCheckOptions } from "../../server/src/engine/checkDryRun";
 import { MAX_RUN_STEPS } from "../../server/src/engine/dryrun/runner";
 import { memoryWorkspace } from "../../server/src/engine/workspace/source";
-import { runResultsOf, runResultsOfChecked, summarizeScenario, withRunResults } from "../../server/src/lsp/scenarioRun";
+import { runResultsOfChecked, summarizeScenario, withRunResults, type ScenarioRunResults, type ScenarioSummary } from "../../server/src/lsp/scenarioRun";
+
+
+/** The reference: the run's results read off the whole check's summary (what the worker sent before). */
+function runResultsOf(summary: ScenarioSummary): ScenarioRunResults {
+  const results: ScenarioRunResults["results"] = [];
+  const walk = (steps: ScenarioSummary["steps"]) => {
+    for (const s of steps) {
+      if (s.result) results.push([s.id, s.result]);
+      if (s.steps) walk(s.steps);
+    }
+  };
+  walk(summary.steps);
+  return { ran: summary.ran, passed: summary.passed, agent: summary.agent, ...(summary.runtime !== undefined ? { runtime: summary.runtime } : {}), transcript: summary.transcript, results };
+}
 
 const CONFIG = JSON.stringify({
   version: 1,

@@ -101,7 +101,7 @@ export interface ScenarioRunResults {
 }
 
 /**
- * What `runResultsOf(summarizeScenario(checked, …))` gives, made straight from the run: the worker's part needs no
+ * Every run result `summarizeScenario(checked, …)` holds, by step id, made straight from the run: the worker's part needs no
  * step's label or range (the first phase has them), and a 100,000-step scenario's summary would be built and thrown
  * away for the 20,000 results its run reached. `undefined` when the scenario did not run.
  */
@@ -123,18 +123,6 @@ export function runResultsOfChecked(checked: DryRunCheckResult): ScenarioRunResu
   walk(scenario.steps, "");
   const header = { passed: run.passed, agent: run.agent, role: scenario.role, runtime: run.runtime };
   return { ran: true, passed: run.passed, agent: run.agent, ...(run.runtime !== undefined ? { runtime: run.runtime } : {}), transcript: transcriptOf(header, run.steps), results };
-}
-
-export function runResultsOf(summary: ScenarioSummary): ScenarioRunResults {
-  const results: ScenarioRunResults["results"] = [];
-  const walk = (steps: readonly ScenarioStepSummary[]) => {
-    for (const s of steps) {
-      if (s.result) results.push([s.id, s.result]);
-      if (s.steps) walk(s.steps);
-    }
-  };
-  walk(summary.steps);
-  return { ran: summary.ran, passed: summary.passed, agent: summary.agent, ...(summary.runtime !== undefined ? { runtime: summary.runtime } : {}), transcript: summary.transcript, results };
 }
 
 /**
