@@ -1,9 +1,9 @@
 import { compilePyGlob, WCMATCH_PIECES, wcmatchFragments, wcmatchFragmentsSource } from "../runtime/pyGlob";
 import { sharedCache } from "../caches";
 import { Budget, BudgetExceeded, DEFAULT_PATTERN_BUDGET, NotAnalysable, type BudgetLimits } from "./budget";
-import { patternLanguage, type PatternLanguage } from "./languages";
+import { cachedRegexDfa, patternLanguage, type PatternLanguage } from "./languages";
 import { deepagentsPy } from "../runtime/deepagentsPy";
-import { regexDfa } from "./regexAutomaton";
+import type { DFA } from "refa";
 
 /**
  * What a deepagents-py pattern would match if wcmatch were called with `DOTGLOB` too: the paths its author meant
@@ -94,8 +94,12 @@ export function dotMatchingLanguage(pattern: string, limits: BudgetLimits = DEFA
   if ("unusable" in read) return languages.set(pattern, { ok: false, pattern, kind: "unusable", reason: read.unusable, cost });
   const budget = new Budget(limits);
   try {
-    const dfas = read.sources.map((source) => regexDfa({ source, flags: "su" }, budget));
-    for (const dfa of dfas) cost += dfa.countNodes();
+    const dfas: DFA[] = [];
+    for (const source of read.sources) {
+      const built = cachedRegexDfa({ source, flags: "su" }, budget);
+      dfas.push(built.dfa);
+      cost += built.cost;
+    }
     return languages.set(pattern, { ok: true, pattern, dfas, cost });
   } catch (error) {
     // A budget overrun is not kept: the next run may have more room.

@@ -142,7 +142,11 @@ function computePatternLanguage(runtime: Runtime, pattern: string, limits: Budge
   }
 }
 
-function cachedRegexDfa(regex: RegexSource, budget: Budget): { dfa: DFA; cost: number } {
+/**
+ * `regexDfa`, kept by the regular expression's text: brace expansion gives many patterns the same regular
+ * expressions (`/w/{.git,.venv}/**` and `/w/.git/**`), read once for every runtime's reading that produces them.
+ */
+export function cachedRegexDfa(regex: RegexSource, budget: Budget): { dfa: DFA; cost: number } {
   const key = `${regex.flags}/${regex.source}`;
   const hit = regexCache.get(key);
   if (hit instanceof Error) throw hit;

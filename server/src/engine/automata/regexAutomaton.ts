@@ -137,14 +137,17 @@ function reverseDeterminize(dfa: ClassDfa, budget: Budget): ClassDfa {
   const ids = new Map<string, number>();
   const rows: number[] = [];
   const finals: number[] = [];
+  const union = new Uint32Array(words);
   const intern = (members: Uint32Array): number => {
-    const key = members.join(",");
+    // Two UTF-16 units per word: every set of one construction has the same length, so the key names it.
+    let key = "";
+    for (let w = 0; w < words; w++) key += String.fromCharCode(members[w]! & 0xffff, members[w]! >>> 16);
     let id = ids.get(key);
     if (id === undefined) {
       budget.spend();
       id = sets.length;
       ids.set(key, id);
-      sets.push(members);
+      sets.push(members.slice());
       finals.push(members[0]! & 1);
     }
     return id;
@@ -155,7 +158,7 @@ function reverseDeterminize(dfa: ClassDfa, budget: Budget): ClassDfa {
   for (let i = 0; i < sets.length; i++) {
     const members = sets[i]!;
     for (let k = 0; k < width; k++) {
-      const union = new Uint32Array(words);
+      union.fill(0);
       let any = false;
       for (let w = 0; w < words; w++) {
         let bits = members[w]!;
@@ -173,6 +176,22 @@ function reverseDeterminize(dfa: ClassDfa, budget: Budget): ClassDfa {
     }
   }
   return { classes: dfa.classes, size: sets.length, next: Int32Array.from(rows), finals: Uint8Array.from(finals) };
+}
+
+/** A short text naming a list of small non-negative numbers (a map key): one UTF-16 unit each below 0xFFFF. */
+function keyOf(numbers: ArrayLike<number>): string {
+  let key = "";
+  for (let i = 0; i < numbers.length; i++) {
+    const n = numbers[i]!;
+    key += n >= 0 && n < 0xffff ? String.fromCharCode(n) : `\uffff${n},`;
+  }
+  return key;
+}
+
+function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A class DFA as a refa DFA (the form the rest of the analysis and refa's own operations take). */
@@ -397,15 +416,18 @@ class Builder {
     const sets: CharSet[] = [];
     for (const edges of nfa.chars) for (const e of edges) sets.push(e.set);
     for (const g of guards) sets.push(...g.dfa.classes);
-    const classes = sets.length === 0 ? [] : new CharBase(sets).sets;
+    const base = sets.length === 0 ? undefined : new CharBase(sets);
+    const classes = base?.sets ?? [];
     const width = classes.length;
     const representative = classes.map((c) => c.ranges[0]!.min);
-    // Each NFA edge as the classes it covers; each guard as a table over these classes.
-    const edgeClasses = nfa.chars.map((edges) => edges.map((e) => ({ to: e.to, classes: representative.flatMap((c, k) => (e.set.has(c) ? [k] : [])) })));
-    const guardNext = guards.map((g) => {
+    // Each NFA edge as the classes it covers (in increasing order); each guard as a table over these classes (-1: dead).
+    const edgeClasses = nfa.chars.map((edges) => edges.map((e) => ({ to: e.to, classes: base!.split(e.set) })));
+    const guardTables = guards.map((g) => {
       const gWidth = g.dfa.classes.length;
       const map = representative.map((c) => g.dfa.classes.findIndex((set) => set.has(c)));
-      return (state: number, k: number): number => (state < 0 || map[k]! < 0 ? -1 : g.dfa.next[state * gWidth + map[k]!]!);
+      const table = new Int32Array(g.dfa.size * width);
+      for (let state = 0; state < g.dfa.size; state++) for (let k = 0; k < width; k++) table[state * width + k] = map[k]! < 0 ? -1 : g.dfa.next[state * gWidth + map[k]!]!;
+      return table;
     });
 
     const ids = new Map<string, number>();
@@ -447,7 +469,7 @@ class Builder {
       return out.sort((x, y) => x - y);
     };
     const intern = (items: number[], guardStates: number[]): number => {
-      const key = `${items.join(",")}|${guardStates.join(",")}`;
+      const key = `${keyOf(items)}\uffff|${keyOf(guardStates)}`;
       let id = ids.get(key);
       if (id === undefined) {
         budget.spend();
@@ -461,20 +483,49 @@ class Builder {
 
     const initialGuards = guards.map(() => 0);
     intern(closure([start * 4], initialGuards), initialGuards);
+    // Per state: the targets of each class, and a hash of them with the guards' next states. Classes with the same
+    // targets and guard states lead to the same state, worked out once (most classes of a state do: every letter a
+    // pattern does not name reads alike), in the same order as one by one, so state numbers do not change.
+    const targets: number[][] = Array.from({ length: width }, () => []);
+    const hashes = new Int32Array(width);
+    const nextGuards: number[] = guards.map(() => 0);
+    const seen: { hash: number; k: number; guards: number[]; id: number }[] = [];
     for (let i = 0; i < work.length; i++) {
       const { items, guardStates } = work[i]!;
-      const targets: number[][] = Array.from({ length: width }, () => []);
+      for (let k = 0; k < width; k++) if (targets[k]!.length > 0) targets[k]!.length = 0;
+      hashes.fill(0);
       for (const item of items) {
         if ((item & 3) === END) continue; // must be at the end: reads nothing more
-        for (const e of edgeClasses[item >> 2]!) for (const k of e.classes) targets[k]!.push(e.to * 4);
+        for (const e of edgeClasses[item >> 2]!) {
+          for (const k of e.classes) {
+            targets[k]!.push(e.to * 4);
+            hashes[k] = Math.imul(hashes[k]! ^ (e.to + 1), 0x9e3779b1);
+          }
+        }
       }
+      seen.length = 0;
       for (let k = 0; k < width; k++) {
-        if (targets[k]!.length === 0) {
+        const seeds = targets[k]!;
+        if (seeds.length === 0) {
           rows.push(-1);
           continue;
         }
-        const nextGuards = guardStates.map((state, g) => guardNext[g]!(state, k));
-        rows.push(intern(closure(targets[k]!, nextGuards), nextGuards));
+        let hash = hashes[k]!;
+        for (let g = 0; g < guards.length; g++) {
+          const state = guardStates[g]!;
+          const next = state < 0 ? -1 : guardTables[g]![state * width + k]!;
+          nextGuards[g] = next;
+          hash = Math.imul(hash ^ (next + 2), 0x85ebca6b);
+        }
+        const same = seen.find((e) => e.hash === hash && sameNumbers(targets[e.k]!, seeds) && sameNumbers(e.guards, nextGuards));
+        if (same) {
+          rows.push(same.id);
+          continue;
+        }
+        const guardsHere = nextGuards.slice();
+        const id = intern(closure(seeds, guardsHere), guardsHere);
+        seen.push({ hash, k, guards: guardsHere, id });
+        rows.push(id);
       }
     }
     return { classes, size: work.length, next: Int32Array.from(rows), finals: Uint8Array.from(finals) };
