@@ -405,87 +405,78 @@ class Builder {
     return id;
   }
 
-  /**
-   * Subset construction over (set of marked ε-NFA items, state of every guard). The guards read the same input, so
-   * within one product state their states are fixed and decide which guard edges the ε-closure may take. Works on
-   * one alphabet of character classes for the NFA's edges and every guard's (refa's `CharBase`).
-   */
   private subsetConstruction(nfa: GuardedNfa, start: number, end: number): ClassDfa {
-    const guards = this.guards;
-    const budget = this.budget;
+    return new SubsetConstruction(nfa, this.guards, this.budget, start, end).run();
+  }
+}
+
+/**
+ * Subset construction over (set of marked ε-NFA items, state of every guard). The guards read the same input, so
+ * within one product state their states are fixed and decide which guard edges the ε-closure may take. Works on
+ * one alphabet of character classes for the NFA's edges and every guard's (refa's `CharBase`).
+ *
+ * (A class of small methods rather than one function of closures: it runs for every pattern of a file, and V8
+ * optimises small methods sooner and throws less away when one meets a case it had not seen.)
+ */
+class SubsetConstruction {
+  private readonly classes: readonly CharSet[];
+  private readonly width: number;
+  /** Per NFA node, its character edges as the classes each covers (in increasing order). */
+  private readonly edgeClasses: { readonly to: number; readonly classes: readonly number[] }[][];
+  /** Per guard, its next state by (state, class) (-1: dead). */
+  private readonly guardTables: Int32Array[];
+  private readonly ids = new Map<string, number>();
+  private readonly work: { items: number[]; guardStates: number[] }[] = [];
+  private readonly rows: number[] = [];
+  private readonly finals: number[] = [];
+  /** An item is node * 4 + mark. Only items that can read a character, or that accept, tell states apart. */
+  private readonly important: boolean[];
+  private readonly visited: Int32Array;
+  private stamp = 0;
+  private readonly stack: number[] = [];
+  private readonly open: Uint8Array;
+
+  constructor(
+    private readonly nfa: GuardedNfa,
+    private readonly guards: readonly Guard[],
+    private readonly budget: Budget,
+    private readonly start: number,
+    private readonly end: number,
+  ) {
     const sets: CharSet[] = [];
     for (const edges of nfa.chars) for (const e of edges) sets.push(e.set);
     for (const g of guards) sets.push(...g.dfa.classes);
     const base = sets.length === 0 ? undefined : new CharBase(sets);
-    const classes = base?.sets ?? [];
-    const width = classes.length;
-    const representative = classes.map((c) => c.ranges[0]!.min);
-    // Each NFA edge as the classes it covers (in increasing order); each guard as a table over these classes (-1: dead).
-    const edgeClasses = nfa.chars.map((edges) => edges.map((e) => ({ to: e.to, classes: base!.split(e.set) })));
-    const guardTables = guards.map((g) => {
+    this.classes = base?.sets ?? [];
+    const width = (this.width = this.classes.length);
+    const representative = this.classes.map((c) => c.ranges[0]!.min);
+    this.edgeClasses = nfa.chars.map((edges) => edges.map((e) => ({ to: e.to, classes: base!.split(e.set) })));
+    this.guardTables = guards.map((g) => {
       const gWidth = g.dfa.classes.length;
       const map = representative.map((c) => g.dfa.classes.findIndex((set) => set.has(c)));
       const table = new Int32Array(g.dfa.size * width);
       for (let state = 0; state < g.dfa.size; state++) for (let k = 0; k < width; k++) table[state * width + k] = map[k]! < 0 ? -1 : g.dfa.next[state * gWidth + map[k]!]!;
       return table;
     });
+    this.important = nfa.chars.map((edges, node) => edges.length > 0 || node === end);
+    this.visited = new Int32Array(nfa.eps.length * 4);
+    this.open = new Uint8Array(guards.length);
+  }
 
-    const ids = new Map<string, number>();
-    const work: { items: number[]; guardStates: number[] }[] = [];
-    const rows: number[] = [];
-    const finals: number[] = [];
+  run(): ClassDfa {
+    const initialGuards = this.guards.map(() => 0);
+    this.intern(this.closure([this.start * 4], initialGuards), initialGuards);
+    this.explore();
+    return { classes: this.classes, size: this.work.length, next: Int32Array.from(this.rows), finals: Uint8Array.from(this.finals) };
+  }
 
-    // An item is node * 4 + mark. Only items that can read a character, or that accept, tell states apart.
-    const important = nfa.chars.map((edges, node) => edges.length > 0 || node === end);
-    const visited = new Int32Array(nfa.eps.length * 4);
-    let stamp = 0;
-    const stack: number[] = [];
-    const open = new Uint8Array(guards.length);
-    const closure = (seeds: readonly number[], guardStates: readonly number[]): number[] => {
-      stamp++;
-      for (let g = 0; g < guards.length; g++) {
-        const state = guardStates[g]!;
-        const accepting = state >= 0 && guards[g]!.dfa.finals[state] === 1;
-        open[g] = accepting !== guards[g]!.negate ? 1 : 0;
-      }
-      const out: number[] = [];
-      for (const seed of seeds) stack.push(seed);
-      while (stack.length > 0) {
-        const item = stack.pop()!;
-        if (visited[item] === stamp) continue;
-        visited[item] = stamp;
-        const node = item >> 2;
-        const mark = item & 3;
-        if (important[node]) out.push(item);
-        for (const e of nfa.eps[node]!) {
-          const m = mark | e.mark;
-          if (m !== (END | MORE)) stack.push(e.to * 4 + m);
-        }
-        for (const g of nfa.guards[node]!) {
-          const m = mark | g.mark;
-          if (open[g.guard] && m !== (END | MORE)) stack.push(g.to * 4 + m);
-        }
-      }
-      return out.sort((x, y) => x - y);
-    };
-    const intern = (items: number[], guardStates: number[]): number => {
-      const key = `${keyOf(items)}\uffff|${keyOf(guardStates)}`;
-      let id = ids.get(key);
-      if (id === undefined) {
-        budget.spend();
-        id = work.length;
-        ids.set(key, id);
-        work.push({ items, guardStates });
-        finals.push(items.some((item) => item >> 2 === end && (item & 3) !== MORE) ? 1 : 0);
-      }
-      return id;
-    };
-
-    const initialGuards = guards.map(() => 0);
-    intern(closure([start * 4], initialGuards), initialGuards);
-    // Per state: the targets of each class, and a hash of them with the guards' next states. Classes with the same
-    // targets and guard states lead to the same state, worked out once (most classes of a state do: every letter a
-    // pattern does not name reads alike), in the same order as one by one, so state numbers do not change.
+  /**
+   * Per state: the targets of each class, and a hash of them with the guards' next states. Classes with the same
+   * targets and guard states lead to the same state, worked out once (most classes of a state do: every letter a
+   * pattern does not name reads alike), in the same order as one by one, so state numbers do not change.
+   */
+  private explore(): void {
+    const { width, guards, guardTables, edgeClasses, rows, work } = this;
     const targets: number[][] = Array.from({ length: width }, () => []);
     const hashes = new Int32Array(width);
     const nextGuards: number[] = guards.map(() => 0);
@@ -517,17 +508,62 @@ class Builder {
           nextGuards[g] = next;
           hash = Math.imul(hash ^ (next + 2), 0x85ebca6b);
         }
-        const same = seen.find((e) => e.hash === hash && sameNumbers(targets[e.k]!, seeds) && sameNumbers(e.guards, nextGuards));
-        if (same) {
-          rows.push(same.id);
-          continue;
+        let id = -1;
+        for (let x = 0; x < seen.length && id < 0; x++) {
+          const e = seen[x]!;
+          if (e.hash === hash && sameNumbers(targets[e.k]!, seeds) && sameNumbers(e.guards, nextGuards)) id = e.id;
         }
-        const guardsHere = nextGuards.slice();
-        const id = intern(closure(seeds, guardsHere), guardsHere);
-        seen.push({ hash, k, guards: guardsHere, id });
+        if (id < 0) {
+          const guardsHere = nextGuards.slice();
+          id = this.intern(this.closure(seeds, guardsHere), guardsHere);
+          seen.push({ hash, k, guards: guardsHere, id });
+        }
         rows.push(id);
       }
     }
-    return { classes, size: work.length, next: Int32Array.from(rows), finals: Uint8Array.from(finals) };
+  }
+
+  private closure(seeds: readonly number[], guardStates: readonly number[]): number[] {
+    const { guards, open, visited, stack, important, nfa } = this;
+    const stamp = ++this.stamp;
+    for (let g = 0; g < guards.length; g++) {
+      const state = guardStates[g]!;
+      const accepting = state >= 0 && guards[g]!.dfa.finals[state] === 1;
+      open[g] = accepting !== guards[g]!.negate ? 1 : 0;
+    }
+    const out: number[] = [];
+    for (const seed of seeds) stack.push(seed);
+    while (stack.length > 0) {
+      const item = stack.pop()!;
+      if (visited[item] === stamp) continue;
+      visited[item] = stamp;
+      const node = item >> 2;
+      const mark = item & 3;
+      if (important[node]) out.push(item);
+      for (const e of nfa.eps[node]!) {
+        const m = mark | e.mark;
+        if (m !== (END | MORE)) stack.push(e.to * 4 + m);
+      }
+      for (const g of nfa.guards[node]!) {
+        const m = mark | g.mark;
+        if (open[g.guard] && m !== (END | MORE)) stack.push(g.to * 4 + m);
+      }
+    }
+    return out.sort((x, y) => x - y);
+  }
+
+  private intern(items: number[], guardStates: number[]): number {
+    const key = `${keyOf(items)}\uffff|${keyOf(guardStates)}`;
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      this.budget.spend();
+      id = this.work.length;
+      this.ids.set(key, id);
+      this.work.push({ items, guardStates });
+      let final = 0;
+      for (const item of items) if (item >> 2 === this.end && (item & 3) !== MORE) final = 1;
+      this.finals.push(final);
+    }
+    return id;
   }
 }
