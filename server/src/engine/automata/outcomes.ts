@@ -601,22 +601,39 @@ export function removableTogether(reading: ListReading, outcomes: readonly Reali
     }
     return !matches || otherWay;
   };
+  // Both questions read, of the combinations a rule matches, only which of their rules are removed: a rule's answer
+  // can change only once a rule it shares a combination with is removed (`stale`, set then). Asked again only then,
+  // the rules give the answers they would give if asked every pass, so the passes keep the same rules, in order.
+  const stale = new Uint8Array(removed.length).fill(1);
+  const remove = (rule: number): void => {
+    removed[rule] = 1;
+    kept.push(rule);
+    for (let o = 0; o < OPERATIONS.length; o++) {
+      const { start, rules } = flats[o]!;
+      const ids = reading.outcomesMatching(outcomes, OPERATIONS[o]!, rule);
+      for (let n = 0; n < ids.length; n++) for (let m = start[ids[n]!]!, end = start[ids[n]! + 1]!; m < end; m++) stale[rules[m]!] = 1;
+    }
+  };
+  const asked = (rule: number, question: (rule: number) => boolean, otherwise: boolean): boolean => {
+    if (!stale[rule]) return otherwise;
+    stale[rule] = 0;
+    return question(rule);
+  };
   let waiting = [...candidates];
   let asleep = [...shadowed];
   for (;;) {
     const turnedDown: number[] = [];
     for (const candidate of waiting) {
-      if (removable(candidate)) {
-        removed[candidate] = 1;
-        kept.push(candidate);
-      } else {
-        turnedDown.push(candidate);
-      }
+      if (asked(candidate, removable, false)) remove(candidate);
+      else turnedDown.push(candidate);
     }
     // Shadowed rules whose shadow the removals took away are candidates from now on (rule-redundant would report them).
-    const woken = asleep.filter((rule) => !stillShadowed(rule));
+    // (A shadowed rule asked and still shadowed stays so until a rule it shares a combination with is removed.)
+    const woken = asleep.filter((rule) => !asked(rule, stillShadowed, true));
     if (turnedDown.length === waiting.length && woken.length === 0) break;
     asleep = asleep.filter((rule) => !woken.includes(rule));
+    // A woken rule is asked as a candidate next (its answer to `stillShadowed` says nothing about `removable`).
+    for (const rule of woken) stale[rule] = 1;
     waiting = [...turnedDown, ...woken];
   }
   return kept;
