@@ -66,7 +66,8 @@ export class Confirm {
         if (typeof p !== "string" || p.length === 0) continue;
         const compiled = this.pattern(p);
         if (compiled.unusable) return { decision: "error", ruleIndex: rule.index };
-        if (compiled.matches(path)) return { decision: decisionOf(this.runtime, rule.input.mode), ruleIndex: rule.index };
+        // Every path the pattern matches starts with its literal prefix: the matcher need not be asked otherwise.
+        if (path.startsWith(compiled.literalPrefix) && compiled.matches(path)) return { decision: decisionOf(this.runtime, rule.input.mode), ruleIndex: rule.index };
       }
     }
     return { decision: "allow", ruleIndex: -1 };
