@@ -27,7 +27,7 @@ function configs(): { name: string; text: string }[] {
   ];
 }
 
-test("a fix round offers exactly the full check's safe fixes, but those proved on a list another fix changes", () => {
+test("a fix round offers exactly the full check's safe fixes, but, when another fix changes a list, none proved on a list", () => {
   let compared = 0;
   let heldBack = 0;
   for (const { name, text } of configs()) {
@@ -36,17 +36,15 @@ test("a fix round offers exactly the full check's safe fixes, but those proved o
     // The lists fix-all leaves for the next round: a safe fix not proved on a list edits them.
     const proofLists = fullFindings.flatMap((f) => f.fixes?.find((x) => x.safe)?.provenOn ?? []);
     const held = listsHeldBack(fullFindings, proofLists).map((s) => `${s.start}:${s.end}`);
-    const kept = fullFindings.filter((f) => {
-      const proof = f.fixes?.find((x) => x.safe)?.provenOn;
-      return !proof || !held.includes(`${proof.start}:${proof.end}`);
-    });
+    // With a list held back the next round reads every list (one walk over all of them): this one proves none.
+    const kept = fullFindings.filter((f) => held.length === 0 || !f.fixes?.find((x) => x.safe)?.provenOn);
     assert.deepEqual(safeFixes(roundFindings), safeFixes(kept), name);
     // And fix-all's round applies the very same edits, in the same order, either way.
     const applied = (findings: readonly Finding[]) => {
       const { text: fixed, applied } = applySafeFixes(text, findings);
       return { fixed, applied };
     };
-    assert.deepEqual(applied(roundFindings), applied(fullFindings), name);
+    assert.deepEqual(applied(roundFindings), applied(kept), name);
     compared += safeFixes(kept).length;
     heldBack += safeFixes(fullFindings).length - safeFixes(kept).length;
   }

@@ -4,7 +4,7 @@ import { ANALYSIS_CHECKS, CHECKS } from "./checks";
 import { subagentEscalation } from "./checks/subagent/subagentEscalation";
 import type { Check, CheckContext } from "./checks/check";
 import { PatternTable } from "./checks/common/patternTable";
-import { allRuleLists, buildModel, type ConfigModel, type RuleListSpec } from "./config/model";
+import { allRuleLists, buildModel, type ConfigModel } from "./config/model";
 import { parseJsonc, spanOf } from "./config/parse";
 import { SchemaValidator, type Schema } from "./config/schemaValidator";
 import type { Finding, Severity, Skipped } from "./diagnostics";
@@ -69,8 +69,9 @@ export interface CheckResult {
    */
   skipped: Skipped[];
   /**
-   * A fix round's check only (`fixRound`): how many rule lists it left unproved because another safe fix of the
-   * round changes them (present when some). The next round proves them: it is not the last.
+   * A fix round's check only (`fixRound`): how many rule lists another safe fix of the round changes (present when
+   * some). The round then proves nothing on any list (the exact analysis did not run), and the next round proves
+   * them all: it is not the last.
    */
   heldBack?: number;
 }
@@ -138,9 +139,10 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
   // fifth of what a small file's check allocated.
   let check: Check = CHECKS[0]!;
   // A round of fix-all proves nothing on a list another safe fix of the round changes (`applySafeFixes` would leave
-  // the proof for the next round): the other checks' safe fixes are known before the analysis runs, and it leaves
-  // those lists unread (filled below). A proof on the text as given was a walk over every rule, thrown away.
-  const heldBack = new Set<RuleListSpec>();
+  // the proof for the next round): the other checks' safe fixes are known before the analysis runs (the rule lists
+  // they change are counted here), and then it does not run this round. A proof on the text as given was a walk over
+  // every rule, thrown away.
+  let heldBack = 0;
   const context: CheckContext = {
     model,
     text,
@@ -152,7 +154,6 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
     analysis: !!(options.analysis || options.analysisOnly),
     analysisOnly: !!options.analysisOnly,
     ...(options.automataSteps !== undefined ? { automataSteps: options.automataSteps } : {}),
-    ...(options.fixRound ? { heldBackLists: heldBack } : {}),
     report: (f) => {
       // Built field by field rather than spread: every check reports objects of its own shape, and a spread of
       // so many shapes takes V8's slow path.
@@ -185,9 +186,13 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
       const lists = allRuleLists(model);
       const spans = lists.map((list) => spanOf(list.node));
       const held = new Set(listsHeldBack(finishFindings(out, text, new LineIndex(text), options.severities), spans));
-      lists.forEach((list, i) => held.has(spans[i]!) && heldBack.add(list));
-      // Every safe fix the analysis offers is proved on a list: with every list held back, it has none to offer.
-      if (heldBack.size === lists.length) break;
+      // With one list held back the round is not the last, and the next reads every list again (the primary walk is
+      // one walk over all of them): proving the others now would be that work twice. The round applies the other
+      // checks' fixes alone, and the analysis runs once, on the next round's text, with nothing held back.
+      if (held.size > 0) {
+        heldBack = held.size;
+        break;
+      }
     }
     try {
       check.run(context);
@@ -204,7 +209,7 @@ function runChecks(model: ConfigModel, text: string, options: CheckOptions, out:
       });
     }
   }
-  return heldBack.size;
+  return heldBack;
 }
 
 const ANALYSIS_CODES: ReadonlySet<string> = new Set(ANALYSIS_CHECKS.map((c) => c.code));

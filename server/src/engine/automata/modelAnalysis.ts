@@ -27,12 +27,6 @@ export interface AnalysisOptions {
   readonly ruleBudget?: BudgetLimits;
   /** What the whole file's analysis may read and do (default `DEFAULT_FILE_LIMITS`; tests lower it). */
   readonly fileLimits?: FileLimits;
-  /**
-   * Rule lists (by position) to leave unread although the file's limits would read them: a round of fix-all would
-   * throw away what was proved on them (another fix of the round changes them, fixes.ts `applySafeFixes`). They
-   * still count against `fileLimits`, so every other list is read or not as without them.
-   */
-  readonly heldBack?: readonly number[];
 }
 
 /**
@@ -192,13 +186,11 @@ export class ModelAnalysis {
     const limits = options.fileLimits ?? DEFAULT_FILE_LIMITS;
     this.lists = allRuleLists(model);
     this.lists.forEach((list, i) => this.listIds.set(list, i));
-    const heldBack = new Set(options.heldBack ?? []);
     const key = JSON.stringify([
       runtimes.map((r) => r.id),
       options.candidates ?? [],
       [patternBudget, this.ruleBudget, this.productBudget, limits],
       this.lists.map((list) => list.rules.map((r) => [r.input.operations, r.input.paths, r.input.mode ?? null])),
-      ...(heldBack.size > 0 ? [[...heldBack].sort((a, b) => a - b)] : []),
     ]);
     const known = cores.get(key);
     if (known) {
@@ -207,7 +199,7 @@ export class ModelAnalysis {
       cores.set(key, known);
       this.core = known;
     } else {
-      this.core = this.buildCore(runtimes, options, patternBudget, limits, heldBack);
+      this.core = this.buildCore(runtimes, options, patternBudget, limits);
       if (cores.size >= CORE_CACHE_SIZE) cores.delete(cores.keys().next().value!);
       cores.set(key, this.core);
     }
@@ -228,7 +220,7 @@ export class ModelAnalysis {
    * The alphabet and automata of the lists the file's limits let the analysis read: lists in file order, each read
    * whole or not at all, until the rules read or the patterns' work would pass `limits`.
    */
-  private buildCore(runtimes: readonly Runtime[], options: AnalysisOptions, patternBudget: BudgetLimits, limits: FileLimits, heldBack: ReadonlySet<number>): Core {
+  private buildCore(runtimes: readonly Runtime[], options: AnalysisOptions, patternBudget: BudgetLimits, limits: FileLimits): Core {
     const allowance = new WorkAllowance(limits.steps);
     const patternSteps = Math.floor(limits.steps / 2);
     const languages = new Map<string, PatternLanguage>();
@@ -271,10 +263,6 @@ export class ModelAnalysis {
       }
       rulesRead += readings;
       patternCost += cost;
-      if (heldBack.has(index)) {
-        unread.set(index, "another fix of this round of fixes changes it: it is read once that fix is in");
-        return;
-      }
       for (const language of found) if (language.ok) for (const dfa of language.dfas) dfas.add(dfa);
     });
     allowance.charge(patternCost);
@@ -529,8 +517,6 @@ export interface AnalysisRequest {
   readonly runtimes: readonly Runtime[];
   /** Names of a folder's entries, for the sample workspace's witnesses (absent: none). */
   readonly listDirectory?: (relativePath: string) => string[] | undefined;
-  /** Rule lists a round of fix-all leaves unread (`AnalysisOptions.heldBack`). */
-  readonly heldBackLists?: ReadonlySet<RuleListSpec>;
 }
 
 /** The analysis a check uses: the config's runtimes, and the sample workspace's files as preferred witnesses. */
@@ -538,9 +524,7 @@ export function analysisForCheck(context: AnalysisRequest): ModelAnalysis {
   // Every analysis check asks, and only the first one's candidates are used: list the workspace once per model.
   const known = analyses.get(context.model);
   if (known) return known;
-  const held = context.heldBackLists;
-  const heldBack = held?.size ? allRuleLists(context.model).flatMap((list, index) => (held.has(list) ? [index] : [])) : [];
-  return modelAnalysis(context.model, context.runtimes, { candidates: witnessCandidates(context), ...(heldBack.length > 0 ? { heldBack } : {}) });
+  return modelAnalysis(context.model, context.runtimes, { candidates: witnessCandidates(context) });
 }
 
 /** The longest name of a pattern that witness candidates are made of (file systems allow 255 bytes). */

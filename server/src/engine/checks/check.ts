@@ -1,4 +1,4 @@
-import type { ConfigModel, RuleListSpec } from "../config/model";
+import type { ConfigModel } from "../config/model";
 import type { Finding, Severity, Skipped } from "../diagnostics";
 import type { ModelFix } from "../fixOperations";
 import type { Runtime } from "../runtime/runtime";
@@ -48,12 +48,6 @@ export interface CheckContext {
    * `CHECK_AUTOMATA_STEPS`: give them to a `WorkAllowance` (automata/budget.ts) that the check's every `Budget` charges.
    */
   readonly automataSteps?: number;
-  /**
-   * In a round of fix-all (checkConfig.ts `fixRound`): the rule lists another safe fix of the round changes, whose
-   * proofs the round would throw away (fixes.ts `applySafeFixes`). The exact analysis leaves them unread; they are
-   * read in the next round, once that fix is in.
-   */
-  readonly heldBackLists?: ReadonlySet<RuleListSpec>;
   /** Compiled patterns shared by every check of this run (absent: `patternTable` keeps one per model). */
   readonly patterns?: PatternTable;
   /** Files a finding; its fixes are operations on the model (fixOperations.ts), which the file's front end renders. */
