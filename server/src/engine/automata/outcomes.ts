@@ -602,21 +602,34 @@ export function removableTogether(reading: ListReading, outcomes: readonly Reali
     return !matches || otherWay;
   };
   // Both questions read, of the combinations a rule matches, only which of their rules are removed: a rule's answer
-  // can change only once a rule it shares a combination with is removed (`stale`, set then). Asked again only then,
-  // the rules give the answers they would give if asked every pass, so the passes keep the same rules, in order.
-  const stale = new Uint8Array(removed.length).fill(1);
+  // can change only once a rule is removed from one of its combinations. Each removal stamps its rule's combinations
+  // (`changedAt`, a count of removals); a rule is asked again only when one of its own is stamped after it was last
+  // asked (`askedAt`), so the rules give the answers they would give if asked every pass, and the passes keep the
+  // same rules, in order.
+  let removals = 0;
+  const changedAt = new Int32Array(outcomes.length);
+  const askedAt = new Int32Array(removed.length).fill(-1);
   const remove = (rule: number): void => {
     removed[rule] = 1;
     kept.push(rule);
-    for (let o = 0; o < OPERATIONS.length; o++) {
-      const { start, rules } = flats[o]!;
-      const ids = reading.outcomesMatching(outcomes, OPERATIONS[o]!, rule);
-      for (let n = 0; n < ids.length; n++) for (let m = start[ids[n]!]!, end = start[ids[n]! + 1]!; m < end; m++) stale[rules[m]!] = 1;
+    removals++;
+    for (const op of OPERATIONS) {
+      const ids = reading.outcomesMatching(outcomes, op, rule);
+      for (let n = 0; n < ids.length; n++) changedAt[ids[n]!] = removals;
     }
   };
-  const asked = (rule: number, question: (rule: number) => boolean, otherwise: boolean): boolean => {
-    if (!stale[rule]) return otherwise;
-    stale[rule] = 0;
+  const unchanged = (rule: number): boolean => {
+    const since = askedAt[rule]!;
+    if (since < 0) return false;
+    for (const op of OPERATIONS) {
+      const ids = reading.outcomesMatching(outcomes, op, rule);
+      for (let n = 0; n < ids.length; n++) if (changedAt[ids[n]!]! > since) return false;
+    }
+    return true;
+  };
+  const asked = (rule: number, question: (rule: number) => boolean, before: boolean): boolean => {
+    if (unchanged(rule)) return before;
+    askedAt[rule] = removals;
     return question(rule);
   };
   let waiting = [...candidates];
@@ -633,7 +646,7 @@ export function removableTogether(reading: ListReading, outcomes: readonly Reali
     if (turnedDown.length === waiting.length && woken.length === 0) break;
     asleep = asleep.filter((rule) => !woken.includes(rule));
     // A woken rule is asked as a candidate next (its answer to `stillShadowed` says nothing about `removable`).
-    for (const rule of woken) stale[rule] = 1;
+    for (const rule of woken) askedAt[rule] = -1;
     waiting = [...turnedDown, ...woken];
   }
   return kept;
