@@ -384,6 +384,10 @@ class Best<K> {
  * `Best` for keys below `size`, over the outcomes of one walk (found by id): an array instead of a map, asked once
  * per rule per outcome. Past a million keys (pairs of rules of a huge list) it keeps a map.
  */
+const NOT_BETTER = 0;
+const BETTER = 1;
+const FIRST = 2;
+
 class BestById {
   private readonly ids: Int32Array | undefined;
   private readonly map: Map<number, RealisedOutcome> | undefined;
@@ -398,11 +402,16 @@ class BestById {
   }
   /** True when `outcome` is now the best for `key`. */
   offer(key: number, outcome: RealisedOutcome): boolean {
+    return this.offered(key, outcome) !== NOT_BETTER;
+  }
+
+  /** `offer`, saying also whether `key` had none before (`FIRST`). */
+  offered(key: number, outcome: RealisedOutcome): typeof NOT_BETTER | typeof BETTER | typeof FIRST {
     const known = this.get(key);
-    if (known && known.rank <= outcome.rank) return false;
+    if (known && known.rank <= outcome.rank) return NOT_BETTER;
     if (this.ids) this.ids[key] = outcome.id;
     else this.map!.set(key, outcome);
-    return true;
+    return known ? BETTER : FIRST;
   }
 }
 
@@ -422,6 +431,9 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
   const matches = new Uint8Array(OPERATIONS.length * n);
   const decides = new BestById(OPERATIONS.length * n, outcomes);
   const takenBy = new BestById(OPERATIONS.length * n * n, outcomes);
+  // Per (operation, rule): the earlier rules seen deciding its paths (each once), so that its verdict reads those
+  // alone rather than asking about every earlier rule (a million questions at 1,000 rules).
+  const takers = new Map<number, number[]>();
   const change = new BestById(OPERATIONS.length * n, outcomes);
   const changeTo = new Map<number, { after: Decision; byRule: number }>();
   const changeUnknown = new Set<number>();
@@ -438,7 +450,11 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
         matches[key] = 1;
         if (decider === UNDECIDED) continue;
         if (decider !== i) {
-          takenBy.offer(pairKey(op, i, decider), outcome);
+          if (takenBy.offered(pairKey(op, i, decider), outcome) === FIRST) {
+            const list = takers.get(key);
+            if (list) list.push(decider);
+            else takers.set(key, [decider]);
+          }
           continue;
         }
         decides.offer(key, outcome);
@@ -469,10 +485,11 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
     const operations: OperationFacts[] = ops.map((op) => {
       const key = opKey(op, index);
       const taken: TakenBy[] = [];
-      for (const r of tables.forOperation(op)) {
-        if (r.index >= index) break;
-        const hit = takenBy.get(pairKey(op, index, r.index));
-        if (hit) taken.push({ ruleIndex: r.index, decision: r.decision, witness: hit.path });
+      // The earlier rules of `forOperation(op)` that decide some of its paths, in list order.
+      for (const d of (takers.get(key) ?? []).sort((a, b) => a - b)) {
+        const r = tables.rule(op, d);
+        const hit = takenBy.get(pairKey(op, index, d));
+        if (r && d < index && hit) taken.push({ ruleIndex: d, decision: r.decision, witness: hit.path });
       }
       return { operation: op, matches: matches[key] === 1, takenBy: taken, decides: decides.get(key)?.path };
     });
