@@ -384,10 +384,6 @@ class Best<K> {
  * `Best` for keys below `size`, over the outcomes of one walk (found by id): an array instead of a map, asked once
  * per rule per outcome. Past a million keys (pairs of rules of a huge list) it keeps a map.
  */
-const NOT_BETTER = 0;
-const BETTER = 1;
-const FIRST = 2;
-
 class BestById {
   private readonly ids: Int32Array | undefined;
   private readonly map: Map<number, RealisedOutcome> | undefined;
@@ -402,16 +398,11 @@ class BestById {
   }
   /** True when `outcome` is now the best for `key`. */
   offer(key: number, outcome: RealisedOutcome): boolean {
-    return this.offered(key, outcome) !== NOT_BETTER;
-  }
-
-  /** `offer`, saying also whether `key` had none before (`FIRST`). */
-  offered(key: number, outcome: RealisedOutcome): typeof NOT_BETTER | typeof BETTER | typeof FIRST {
     const known = this.get(key);
-    if (known && known.rank <= outcome.rank) return NOT_BETTER;
+    if (known && known.rank <= outcome.rank) return false;
     if (this.ids) this.ids[key] = outcome.id;
     else this.map!.set(key, outcome);
-    return known ? BETTER : FIRST;
+    return true;
   }
 }
 
@@ -422,18 +413,32 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
   const tables = reading.tracks.tables;
   const runtime = tables.runtime;
   const skipped: SkipNote[] = [];
-  // Keys are numbers: (operation, rule) and (operation, rule, earlier rule).
+  // Keys are numbers: (operation, rule).
   const n = tables.inputs.length + 1;
   // `operationList`, not the imported binding, in what runs per outcome (see realiseOutcomes).
   const operationList = OPERATIONS;
   const opKey = (op: Operation, i: number) => operationList.indexOf(op) * n + i;
-  const pairKey = (op: Operation, i: number, d: number) => opKey(op, i) * n + d;
   const matches = new Uint8Array(OPERATIONS.length * n);
   const decides = new BestById(OPERATIONS.length * n, outcomes);
-  const takenBy = new BestById(OPERATIONS.length * n * n, outcomes);
-  // Per (operation, rule): the earlier rules seen deciding its paths (each once), so that its verdict reads those
-  // alone rather than asking about every earlier rule (a million questions at 1,000 rules).
-  const takers = new Map<number, number[]>();
+  // Per (operation, rule): the earlier rules seen deciding its paths, and for each the best outcome where it does
+  // (its witness): a few per rule, where a table of every (rule, earlier rule) pair was a million entries at 1,000
+  // rules, and the verdicts asked about each.
+  const takers: (number[] | undefined)[] = new Array<number[] | undefined>(OPERATIONS.length * n);
+  const takerBest: (number[] | undefined)[] = new Array<number[] | undefined>(OPERATIONS.length * n);
+  const offerTaken = (key: number, decider: number, outcome: RealisedOutcome): void => {
+    const rules = takers[key];
+    if (!rules) {
+      takers[key] = [decider];
+      takerBest[key] = [outcome.id];
+      return;
+    }
+    const best = takerBest[key]!;
+    const at = rules.indexOf(decider);
+    if (at < 0) {
+      rules.push(decider);
+      best.push(outcome.id);
+    } else if (outcomes[best[at]!]!.rank > outcome.rank) best[at] = outcome.id;
+  };
   const change = new BestById(OPERATIONS.length * n, outcomes);
   const changeTo = new Map<number, { after: Decision; byRule: number }>();
   const changeUnknown = new Set<number>();
@@ -450,11 +455,7 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
         matches[key] = 1;
         if (decider === UNDECIDED) continue;
         if (decider !== i) {
-          if (takenBy.offered(pairKey(op, i, decider), outcome) === FIRST) {
-            const list = takers.get(key);
-            if (list) list.push(decider);
-            else takers.set(key, [decider]);
-          }
+          offerTaken(key, decider, outcome);
           continue;
         }
         decides.offer(key, outcome);
@@ -486,10 +487,13 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
       const key = opKey(op, index);
       const taken: TakenBy[] = [];
       // The earlier rules of `forOperation(op)` that decide some of its paths, in list order.
-      for (const d of (takers.get(key) ?? []).sort((a, b) => a - b)) {
+      const rules = takers[key] ?? [];
+      const best = takerBest[key] ?? [];
+      const order = rules.map((_, at) => at).sort((a, b) => rules[a]! - rules[b]!);
+      for (const at of order) {
+        const d = rules[at]!;
         const r = tables.rule(op, d);
-        const hit = takenBy.get(pairKey(op, index, d));
-        if (r && d < index && hit) taken.push({ ruleIndex: d, decision: r.decision, witness: hit.path });
+        if (r && d < index) taken.push({ ruleIndex: d, decision: r.decision, witness: outcomes[best[at]!]!.path });
       }
       return { operation: op, matches: matches[key] === 1, takenBy: taken, decides: decides.get(key)?.path };
     });
