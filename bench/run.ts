@@ -16,8 +16,8 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { ANALYSIS_SIZES, ANALYSIS_TARGET, analysisTargetMet, formatAnalysisBench, runAnalysisBench, type AnalysisBenchRow } from "./analysis";
 import { BAD_INPUT_TARGET_MS, badInputTargetMet, benchBadInput } from "./badInput";
-import { formatDryRunBench, runDryRunBench, type DryRunBenchResult } from "./dryrun";
-import { formatSourcesBench, runSourcesBench, type SourcesBenchResult } from "./sources";
+import { formatDryRunBench, runDryRunBench } from "./dryrun";
+import { formatSourcesBench, runSourcesBench } from "./sources";
 import { benchLargeFiles, FIX_TARGET_MS, LARGE_FILE_TARGET, largeFileTargetMet } from "./largeFiles";
 import { benchCheck, type CheckResultRow } from "./check";
 import { benchCli, benchCliExample } from "./cli";
@@ -134,50 +134,49 @@ function gitCommit(): string | undefined {
   }
 }
 
-/** Section 9: the dry run's scenario, map and scenario diagnostics, each against its baseline (bench/dryrun.ts). */
-async function dryRunSection(): Promise<DryRunBenchResult | { failed: string }> {
-  progress("measuring the dry run (the real deepagents takes a while)…");
-  let dryrun: DryRunBenchResult | { failed: string };
+/**
+ * A section measured by a module of its own, with its targets: run, print under its heading, and its targets, or
+ * one missed target saying it was not measured when the module threw.
+ */
+async function ownSection<R extends { targets: Target[] }>(what: string, heading: string, run: () => Promise<R>, format: (result: R) => string, missed: string): Promise<{ result: R | { failed: string }; targets: Target[] }> {
+  progress(what);
+  let result: R | { failed: string };
   try {
-    dryrun = await runDryRunBench({ quick: QUICK });
+    result = await run();
   } catch (error) {
-    dryrun = { failed: (error as Error).stack ?? (error as Error).message };
+    result = { failed: (error as Error).stack ?? (error as Error).message };
   }
   endProgress();
-  console.log("9. The dry run (issue 29): a scenario against the real deepagents with a scripted model, the capability map, a scenario's diagnostics.\n");
-  console.log("failed" in dryrun ? `  FAILED: ${dryrun.failed}\n` : `${formatDryRunBench(dryrun)}\n`);
-  return dryrun;
+  console.log(`${heading}\n`);
+  console.log("failed" in result ? `  FAILED: ${result.failed}\n` : `${format(result)}\n`);
+  return { result, targets: "failed" in result ? [{ what: missed, measured: "not measured", pass: false }] : result.targets };
 }
 
-function dryRunTargets(dryrun: DryRunBenchResult | { failed: string }): Target[] {
-  return "failed" in dryrun ? [{ what: "the dry run's figures (bench/dryrun.ts)", measured: "not measured", pass: false }] : dryrun.targets;
-}
+/** Section 9: the dry run's scenario, map and scenario diagnostics, each against its baseline (bench/dryrun.ts). */
+const dryRunSection = () =>
+  ownSection(
+    "measuring the dry run (the real deepagents takes a while)…",
+    "9. The dry run (issue 29): a scenario against the real deepagents with a scripted model, the capability map, a scenario's diagnostics.",
+    () => runDryRunBench({ quick: QUICK }),
+    formatDryRunBench,
+    "the dry run's figures (bench/dryrun.ts)",
+  );
 
 /** Section 10: source files (bench/sources.ts): the editor on 2,000-line files, a 10,000-file folder, the VSIX. */
-async function sourcesSection(): Promise<SourcesBenchResult | { failed: string }> {
-  progress("measuring source files (the language server, a 10,000-file folder, vsce package)…");
-  let sources: SourcesBenchResult | { failed: string };
-  try {
-    sources = await runSourcesBench({ quick: QUICK });
-  } catch (error) {
-    sources = { failed: (error as Error).stack ?? (error as Error).message };
-  }
-  endProgress();
-  console.log("10. Source files (issue 30): createDeepAgent / create_deep_agent read from TypeScript and Python, in the editor and the CLI; the VSIX.\n");
-  console.log("failed" in sources ? `  FAILED: ${sources.failed}\n` : `${formatSourcesBench(sources)}\n`);
-  return sources;
-}
-
-function sourcesTargets(sources: SourcesBenchResult | { failed: string }): Target[] {
-  return "failed" in sources ? [{ what: "the source files' figures (bench/sources.ts)", measured: "not measured", pass: false }] : sources.targets;
-}
+const sourcesSection = () =>
+  ownSection(
+    "measuring source files (the language server, a 10,000-file folder, vsce package)…",
+    "10. Source files (issue 30): createDeepAgent / create_deep_agent read from TypeScript and Python, in the editor and the CLI; the VSIX.",
+    () => runSourcesBench({ quick: QUICK }),
+    formatSourcesBench,
+    "the source files' figures (bench/sources.ts)",
+  );
 
 /** `--only dryrun` / `--only sources`: section 9 or 10 alone, its own results file. */
 async function mainOnly(header: { machine: string; commit: string | undefined; loadBefore: string; started: number; load: () => string }): Promise<void> {
-  const sources = ONLY === "sources" ? await sourcesSection() : undefined;
-  const dryrun = sources ? undefined : await dryRunSection();
-  const section = sources ? { sources } : { dryrun };
-  const targets = sources ? sourcesTargets(sources) : dryRunTargets(dryrun!);
+  const measured = ONLY === "sources" ? await sourcesSection() : await dryRunSection();
+  const section = ONLY === "sources" ? { sources: measured.result } : { dryrun: measured.result };
+  const targets = measured.targets;
   console.log("Targets");
   const w = Math.max(...targets.map((t) => t.what.length));
   for (const t of targets) console.log(`  ${t.pass === undefined ? "SKIP" : t.pass ? "PASS" : "FAIL"}  ${t.what.padEnd(w)}   ${t.measured}`);
@@ -436,8 +435,8 @@ async function main(): Promise<void> {
   else for (const r of badInput) targets.push({ what: `bad input, ${r.name}: a clear answer in < ${BAD_INPUT_TARGET_MS} ms`, measured: `${r.timedOut ? "> " : ""}${fmtMs(r.ms)} ms${r.clear ? "" : ", not the clear answer"}`, pass: badInputTargetMet(r) });
   if ("skipped" in largeFiles) targets.push({ what: `large files: < ${LARGE_FILE_TARGET.ms / 1000} s and < ${LARGE_FILE_TARGET.rssMB} MB`, measured: "not measured", pass: undefined });
   else for (const r of largeFiles) targets.push({ what: `${r.name}: < ${r.targetMs / 1000} s, < ${LARGE_FILE_TARGET.rssMB} MB`, measured: `${r.timedOut ? "> " : ""}${fmtMs(r.ms)} ms, ${r.rssMB.toFixed(0)} MB`, pass: largeFileTargetMet(r) });
-  targets.push(...dryRunTargets(dryrun));
-  targets.push(...sourcesTargets(sources));
+  targets.push(...dryrun.targets);
+  targets.push(...sources.targets);
   if ("failed" in lsp) targets.push({ what: "the editor's figures (bench/lsp.ts)", measured: "not measured", pass: false });
   else for (const t of lsp.targets) targets.push({ what: t.what, measured: t.measured, pass: t.pass });
   console.log("Targets");
@@ -493,8 +492,8 @@ async function main(): Promise<void> {
     })),
     badInput,
     largeFiles,
-    dryrun,
-    sources,
+    dryrun: dryrun.result,
+    sources: sources.result,
     analysis: analysis.map((a) => ({ ...a, ratio: { afterEditOverCheck: a.afterEditMs / a.checkMs, coldOverCheck: a.coldMs / a.checkMs, unchangedOverCheck: a.unchangedMs / a.checkMs } })),
     targets: targets.map((t) => ({ target: t.what, measured: t.measured, result: t.pass === undefined ? "skip" : t.pass ? "pass" : "fail" })),
   };

@@ -40,7 +40,7 @@ export class Confirm {
   ruleMatches(index: number, op: Operation, path: string): boolean {
     const rule = this.list.rules[index]?.input;
     if (!rule || !this.runtime.operationsCover(rule.operations, op) || !Array.isArray(rule.paths)) return false;
-    return rule.paths.some((p) => typeof p === "string" && p.length > 0 && this.pattern(p).matches(path));
+    return rule.paths.some((p) => typeof p === "string" && p.length > 0 && matchesPath(this.pattern(p), path));
   }
 
   /**
@@ -66,8 +66,7 @@ export class Confirm {
         if (typeof p !== "string" || p.length === 0) continue;
         const compiled = this.pattern(p);
         if (compiled.unusable) return { decision: "error", ruleIndex: rule.index };
-        // Every path the pattern matches starts with its literal prefix: the matcher need not be asked otherwise.
-        if (path.startsWith(compiled.literalPrefix) && compiled.matches(path)) return { decision: decisionOf(this.runtime, rule.input.mode), ruleIndex: rule.index };
+        if (matchesPath(compiled, path)) return { decision: decisionOf(this.runtime, rule.input.mode), ruleIndex: rule.index };
       }
     }
     return { decision: "allow", ruleIndex: -1 };
@@ -120,6 +119,11 @@ const compiledPatterns = cachesPerOwner<Runtime, string, CompiledPattern>("autom
 
 /** Compiled rule lists of recent checks, by content: re-checks of unchanged rules do not recompile every pattern. */
 const compiledLists = registeredMap("automata/confirm.compiledLists", "16 rule lists, the least recently used dropped", new Map<string, CompiledRuleList>());
+
+/** The runtime's matcher, asked only of paths that start with the pattern's literal prefix (every path it matches does). */
+function matchesPath(compiled: CompiledPattern, path: string): boolean {
+  return path.startsWith(compiled.literalPrefix) && compiled.matches(path);
+}
 
 function compiledList(runtime: Runtime, inputs: CompiledRuleList["rules"]): CompiledRuleList {
   const key = `${runtime.id}\u0000${JSON.stringify(inputs)}`;

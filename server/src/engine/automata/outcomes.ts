@@ -6,6 +6,7 @@ import { takenTheOtherWay, type OperationFacts, type RemovalChange, type RuleAna
 import { blockedReason, type Decision, type RuleTables } from "./ruleTables";
 import type { PathSpace } from "./space";
 import type { Table } from "./tables";
+import { wordsKey } from "./walk/hashing";
 
 /**
  * The combinations of matching rules that some path realises (automata/product.ts), and everything first match
@@ -84,12 +85,7 @@ export function realiseOutcomes(
         if (trackOps[id]! & (1 << bit) && (first[at] === -1 || trackRule[id]! < first[at]!)) first[at] = trackRule[id]!;
       }
     }
-    let key = "";
-    for (let k = 0; k < first.length; k++) {
-      const v = first[k]! + 1;
-      key += String.fromCharCode(v & 0xffff, v >>> 16);
-    }
-    return key;
+    return wordsKey(first, first.length, 1);
   };
   // The combinations, in the order the walk found them. Without `decidersOnly` the walk found each once (it keeps
   // one outcome per set of tracks), so they need no keys, unless a sample path below asks which one it realises.

@@ -3,6 +3,7 @@ import { quotedText } from "../config/describe";
 import type { Assertion, Concatenation, Element, Expression, NoParent, Quantifier } from "refa";
 import { Budget, BudgetExceeded, NotAnalysable } from "./budget";
 import { sharedCache } from "../caches";
+import { wordsKey } from "./walk/hashing";
 
 /**
  * A JavaScript regular expression, matched against a whole string, as an exact minimal DFA.
@@ -139,9 +140,7 @@ function reverseDeterminize(dfa: ClassDfa, budget: Budget): ClassDfa {
   const finals: number[] = [];
   const union = new Uint32Array(words);
   const intern = (members: Uint32Array): number => {
-    // Two UTF-16 units per word: every set of one construction has the same length, so the key names it.
-    let key = "";
-    for (let w = 0; w < words; w++) key += String.fromCharCode(members[w]! & 0xffff, members[w]! >>> 16);
+    const key = wordsKey(members, words);
     let id = ids.get(key);
     if (id === undefined) {
       budget.spend();

@@ -1,5 +1,19 @@
 /** The hashes and growable arrays the product walk's tables of tuples, parts and outcomes are built on. */
 
+/**
+ * `values[0…length)`, 32-bit words each plus `add` (a non-negative result), as a map key: two UTF-16 units per word.
+ * Every key of one map has the same number of words, so the key names the words exactly (their decimal digits
+ * joined by commas cost several times as much to build and to hash).
+ */
+export function wordsKey(values: ArrayLike<number>, length: number, add = 0): string {
+  let key = "";
+  for (let k = 0; k < length; k++) {
+    const v = values[k]! + add;
+    key += String.fromCharCode(v & 0xffff, v >>> 16);
+  }
+  return key;
+}
+
 /** The hash of an outcome's set of tracks (`ids[0…count)`), by which the walk finds it again. */
 export function tracksHash(ids: ArrayLike<number>, count: number): number {
   let h = 0x811c9dc5 ^ count;
