@@ -2,7 +2,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DFA, JS, NFA } from "refa";
 import { Budget, DEFAULT_PATTERN_BUDGET } from "../../server/src/engine/automata/budget";
-import { regexDfa } from "../../server/src/engine/automata/regexAutomaton";
+import { constructedRegexDfa, isPlainPathRegex, regexDfa } from "../../server/src/engine/automata/regexAutomaton";
+import { dotMatchingRegexes } from "../../server/src/engine/automata/dotMatching";
+import { compileJsGlob } from "../../server/src/engine/runtime/jsGlob";
+import { compilePyGlob } from "../../server/src/engine/runtime/pyGlob";
 import { pick, rng } from "./harness";
 
 /**
@@ -48,4 +51,49 @@ test("regexDfa: with lookarounds, accepts exactly the strings JavaScript matches
     const regex = new RegExp(source, "s");
     for (const w of words) assert.equal(dfa.test([...w].map((c) => c.charCodeAt(0)) as never), regex.test(w), `seed ${seed}: /${source}/s on ${JSON.stringify(w)}`);
   }
+});
+
+/** A DFA spelled node by node, in refa's order of its nodes and of each node's edges. */
+function spelled(dfa: DFA): string {
+  const nodes = [...dfa.nodes()];
+  const id = new Map(nodes.map((n, i) => [n, i]));
+  return nodes.map((n, i) => `${i}${dfa.finals.has(n) ? "*" : ""}:${[...n.out.entries()].map(([range, to]) => `${range.min}-${range.max}>${id.get(to)}`).join(",")}`).join(" ");
+}
+
+test("regexDfa: a plain path's regular expression (both matchers, and read with DOTGLOB) gives the DFA of the long way, node for node", () => {
+  const r = rng(61_000);
+  const names = ["a", "ab", "Z9", "x y", "a-b", "a_b", ".", "..", ".env", "a.b", "b.", "...", "-", "_"];
+  const patterns = ["/", "//", "/a//b", "/a/", "/a/b/", "/workspace/notes.md", "/.env", "/a/./b", "/a/../b"];
+  for (let i = 0; i < 300; i++) {
+    const segments = Array.from({ length: 1 + Math.floor(r() * 4) }, () => (r() < 0.1 ? "" : pick(r, names)));
+    patterns.push(`/${segments.join("/")}${r() < 0.2 ? "/" : ""}`);
+  }
+  let chains = 0;
+  for (const pattern of patterns) {
+    const js = compileJsGlob(pattern).regex;
+    const py = compilePyGlob(pattern);
+    const dot = dotMatchingRegexes(pattern);
+    const sources = [...(js ? [{ source: js.source, flags: js.flags }] : []), ...py.regexes.map((x) => ({ source: x.source, flags: x.flags })), ...("sources" in dot ? dot.sources.map((source) => ({ source, flags: "su" })) : [])];
+    for (const regex of sources) {
+      if (isPlainPathRegex(regex)) chains++;
+      const budget = () => new Budget(DEFAULT_PATTERN_BUDGET);
+      const long = constructedRegexDfa(regex, budget());
+      const short = regexDfa(regex, budget());
+      assert.equal(spelled(short), spelled(long), `${pattern}: /${regex.source}/${regex.flags}`);
+      assert.equal(short.countNodes(), long.countNodes());
+    }
+  }
+  // Most of them take the chain (the rest, `.` and `..` names among them, hold the test to the long way on both sides).
+  assert.ok(chains > patterns.length, `${chains} chains of ${patterns.length} patterns`);
+});
+
+test("regexDfa: regular expressions that only look like a plain path's take the long way", () => {
+  for (const source of ["^(?:\\/a\\/b)$", "^(?:[\\u{2f}]+a[\\u{2f}]+b[\\u{2f}]*?)$"]) assert.ok(isPlainPathRegex({ source, flags: source.includes("u{") ? "su" : "" }));
+  for (const [source, flags] of [["^(?:\\/a\\/b)$", "i"], ["^(?:\\/a\\/b)$", "m"], ["^(?:\\/a\\/b)", ""], ["(?:\\/a\\/b)$", ""], ["^(?:\\/a.b)$", ""], ["^(?:\\/a\\/b*)$", ""], ["^(?:\\/é)$", ""]] as const) {
+    assert.ok(!isPlainPathRegex({ source, flags }), `/${source}/${flags}`);
+  }
+  // A literal slash right after a run of them is read the long way (the chain would not be deterministic).
+  const regex = { source: "^(?:[\\u{2f}]+\\/a)$", flags: "su" };
+  const budget = () => new Budget(DEFAULT_PATTERN_BUDGET);
+  assert.equal(spelled(regexDfa(regex, budget())), spelled(constructedRegexDfa(regex, budget())));
 });

@@ -114,9 +114,78 @@ export const MAX_REGEX_CHARACTERS = 30_000;
  * determinised, is minimal).
  */
 export function regexDfa(regex: RegexSource, budget: Budget): DFA {
+  const chain = plainPathChain(regex);
+  return chain ? toRefa(chain.dfa, chain.maxCharacter, budget) : constructedRegexDfa(regex, budget);
+}
+
+/** `regexDfa` the long way, whatever the regular expression (what a plain path's chain is held to in the tests). */
+export function constructedRegexDfa(regex: RegexSource, budget: Budget): DFA {
   const parsed = parse(regex, budget);
   const reversed = new Builder(budget, regex, parsed.maxCharacter, parsed.expression.alternatives, ZERO).determinize(false);
   return toRefa(reverseDeterminize(reversed, budget), parsed.maxCharacter, budget);
+}
+
+/**
+ * A plain path's regular expression: what both matchers write for a pattern without wildcards, braces, classes or
+ * escapes of their own. picomatch: `^(?:\/workspace\/notes\.md)$`, the word itself; the wcmatch port:
+ * `^(?:[\u{2f}]+workspace[\u{2f}]+notes\.md[\u{2f}]*?)$` (flags `su`), where a `/` is one or more slashes and
+ * a trailing run of them is allowed. Literal characters are letters, digits, space, `_` and `-`, and the escapes
+ * `\.`, `\/` and `\-`.
+ */
+const PLAIN_PATH_REGEX = /^\^\(\?:((?:[A-Za-z0-9 _-]|\\[./-]|\[\\u\{2f\}\]\+)*)(\[\\u\{2f\}\]\*\?)?\)\$$/;
+const PLAIN_PATH_TOKEN = /[A-Za-z0-9 _-]|\\[./-]|\[\\u\{2f\}\]\+/g;
+
+/** Whether `regexDfa` reads `regex` as a plain path's (`PLAIN_PATH_REGEX`, without flags that change what it matches). */
+export function isPlainPathRegex(regex: RegexSource): boolean {
+  return /^[su]*$/.test(regex.flags) && PLAIN_PATH_REGEX.test(regex.source);
+}
+
+/**
+ * Such a regular expression's minimal DFA, read off its text: a chain of states, one per character, where a run of
+ * slashes loops on `/`. (A third of a 1,000-rule config's patterns are plain paths: their regular expressions
+ * went through the whole construction below for a chain.) The states are numbered along the chain, as the
+ * construction numbers them (breadth first from the initial state; a chain has one way on from each state), so the
+ * DFA is the one `regexDfa` builds for them the long way, node for node (test/automata/regexAutomaton.test.ts). No
+ * two states of the chain accept the same suffixes: each needs a different count of non-slash characters, or of
+ * slashes, to reach the end. `undefined` for any other regular expression.
+ */
+function plainPathChain(regex: RegexSource): { dfa: ClassDfa; maxCharacter: Char } | undefined {
+  if (!isPlainPathRegex(regex)) return undefined;
+  const whole = PLAIN_PATH_REGEX.exec(regex.source)!;
+  const maxCharacter = regex.flags.includes("u") ? 0x10ffff : 0xffff;
+  const SLASH = 0x2f;
+  // Per state: the character leading on (-1 at the end), and whether the state loops on `/`.
+  const steps: { char: number; loops: boolean }[] = [];
+  let loops = false;
+  for (const [token] of whole[1]!.matchAll(PLAIN_PATH_TOKEN)) {
+    if (token.startsWith("[")) {
+      // `[/]+`: a slash, then a state that loops on slashes (a second run right after adds nothing).
+      if (loops) continue;
+      steps.push({ char: SLASH, loops: false });
+      loops = true;
+      continue;
+    }
+    const char = token.length === 2 ? token.charCodeAt(1) : token.charCodeAt(0);
+    // A literal `/` right after a run of slashes would make the chain nondeterministic: not a plain path.
+    if (loops && char === SLASH) return undefined;
+    steps.push({ char, loops });
+    loops = false;
+  }
+  // A trailing `[/]*?` lets the last state loop on slashes, unless it does already.
+  if (whole[2] !== undefined) loops = true;
+  steps.push({ char: -1, loops });
+  const size = steps.length;
+  const chars = [...new Set(steps.filter((s) => s.char >= 0 || s.loops).flatMap((s) => [...(s.char >= 0 ? [s.char] : []), ...(s.loops ? [SLASH] : [])]))].sort((a, b) => a - b);
+  const classes = chars.map((c) => CharSet.fromCharacter(maxCharacter, c));
+  const width = classes.length;
+  const next = new Int32Array(size * width).fill(-1);
+  steps.forEach((step, s) => {
+    if (step.loops) next[s * width + chars.indexOf(SLASH)] = s;
+    if (step.char >= 0) next[s * width + chars.indexOf(step.char)] = s + 1;
+  });
+  const finals = new Uint8Array(size);
+  finals[size - 1] = 1;
+  return { dfa: { classes, size, next, finals }, maxCharacter };
 }
 
 /** Subset construction of the reverse of `dfa`: state sets of `dfa` (as bit sets), starting from its final states. */
