@@ -114,8 +114,198 @@ export const MAX_REGEX_CHARACTERS = 30_000;
  * determinised, is minimal).
  */
 export function regexDfa(regex: RegexSource, budget: Budget): DFA {
+  // Past what the analysis reads, the long way says so (a budget skip of its own, whatever the expression's shape).
+  if (regex.source.length > MAX_REGEX_CHARACTERS) return constructedRegexDfa(regex, budget);
   const chain = plainPathChain(regex);
-  return chain ? toRefa(chain.dfa, chain.maxCharacter, budget) : constructedRegexDfa(regex, budget);
+  if (chain) return toRefa(chain.dfa, chain.maxCharacter, budget);
+  return splicedRegexDfa(regex, budget) ?? constructedRegexDfa(regex, budget);
+}
+
+/**
+ * A regular expression that starts with a plain path (`^(?:\/workspace\/packages\/(?:web|api)\/…)$`), as that
+ * path's chain of states followed by the automaton of the rest, built once for every expression with the same
+ * rest: a large config's patterns are a few shapes (`…/**`, `…/**\/*.{ts,tsx}`) under many folders, and the
+ * construction of each whole expression was most of the time its patterns took.
+ *
+ * Why it is exact: the plain part matches only its own text, and the rest cannot look back at it (the only
+ * lookbehind the construction reads is `^`, which is false anywhere after the first character; lookaheads look
+ * forward). So the language is the plain text followed by what the rest matches at any position after the first,
+ * which is what `^(?:aREST)$` matches after its `a`. The chain joins the rest's states where they accept the same
+ * suffixes (a folder's chain can end as the rest repeats it), so the result is the minimal DFA of the expression, the one the long construction gives
+ * (test/automata/regexAutomaton.test.ts holds the two to the same automaton on every pattern of the generated
+ * configs). `undefined` when the expression has no such start, or the rest cannot be built (then the whole
+ * expression is read the long way, with its own errors and budget).
+ */
+function splicedRegexDfa(regex: RegexSource, budget: Budget): DFA | undefined {
+  const split = plainPrefixSplit(regex);
+  if (!split) return undefined;
+  const restKey = `${regex.flags}/${split.rest}`;
+  let rest = restCache.get(restKey);
+  if (rest === undefined) {
+    try {
+      // A budget of its own: a rest that cannot be built leaves the whole expression's budget as it was.
+      rest = restCache.set(restKey, restStates(constructedRegexDfa({ source: `^(?:a${split.rest})$`, flags: regex.flags }, new Budget(budget.limits))));
+    } catch (error) {
+      if (error instanceof BudgetExceeded || error instanceof NotAnalysable) return undefined;
+      throw error;
+    }
+  }
+  const maxCharacter: Char = regex.flags.includes("u") ? 0x10ffff : 0xffff;
+  return budget.run(() => {
+    const builder = new DFA.Builder(new DFA.LimitedNodeFactory(budget.remainingStates));
+    // Nothing follows the start: no path at all, the one state of the empty language.
+    if (!rest) return DFA.fromBuilder(builder, { maxCharacter });
+    const steps = split.prefix;
+    // Where the chain joins the rest's states (a minimal DFA's: no two accept the same suffixes). The chain's own
+    // states never accept the same suffixes as each other (each needs one more step than the next to reach the
+    // end), but a last few of them can accept those of a state of the rest (the start `/a` of `/a(?:/a)*`): those
+    // are that state. Found from the chain's end backwards: state i is a state q of the rest that does not accept,
+    // leads by step i's character to what state i + 1 is, loops on `/` when step i does, and does nothing else.
+    let join = 0;
+    let kept = steps.length;
+    while (kept > 0) {
+      const step = steps[kept - 1]!;
+      let same = -1;
+      for (let q = 0; q < rest.size && same < 0; q++) if (!rest.final[q] && onlyLeads(rest, q, step.char, join, step.loops)) same = q;
+      if (same < 0) break;
+      join = same;
+      kept--;
+    }
+    // Every state of the rest is kept: each is reached from its start, and the join reaches the start.
+    const nodes: DFA.Node[] = [];
+    for (let q = 0; q < rest.size; q++) nodes.push(kept === 0 && q === join ? builder.initial : builder.createNode());
+    for (let q = 0; q < rest.size; q++) {
+      if (rest.final[q]) builder.makeFinal(nodes[q]!);
+      for (const [to, set] of rest.edges[q]!) builder.linkNodes(nodes[q]!, nodes[to]!, set);
+    }
+    // The chain's states that are not the rest's: one per step, the last leading into the rest.
+    let at = builder.initial;
+    for (let i = 0; i < kept; i++) {
+      const step = steps[i]!;
+      if (step.loops) builder.linkNodes(at, at, CharSet.fromCharacter(maxCharacter, 0x2f));
+      const next = i < kept - 1 ? builder.createNode() : nodes[join]!;
+      builder.linkNodes(at, next, CharSet.fromCharacter(maxCharacter, step.char));
+      at = next;
+    }
+    return DFA.fromBuilder(builder, { maxCharacter });
+  });
+}
+
+/**
+ * The states of a rest's automaton from its start on (the state after `^(?:a…)$` reads its `a`, numbered 0), each
+ * with its edges grouped by target: what every expression with that rest joins its chain to.
+ */
+interface RestStates {
+  readonly size: number;
+  readonly final: readonly boolean[];
+  readonly edges: readonly (readonly (readonly [number, CharSet])[])[];
+}
+
+function restStates(dfa: DFA): RestStates | null {
+  const start = dfa.initial.out.get(0x61);
+  if (!start) return null;
+  const ids = new Map<DFA.ReadonlyNode, number>([[start, 0]]);
+  const order: DFA.ReadonlyNode[] = [start];
+  const edges: [number, CharSet][][] = [];
+  for (let q = 0; q < order.length; q++) {
+    const byTarget = new Map<number, CharSet>();
+    for (const [range, target] of order[q]!.out) {
+      let id = ids.get(target);
+      if (id === undefined) {
+        ids.set(target, (id = order.length));
+        order.push(target);
+      }
+      const set = byTarget.get(id);
+      byTarget.set(id, set ? set.union([range]) : CharSet.empty(dfa.maxCharacter).union([range]));
+    }
+    edges.push([...byTarget]);
+  }
+  return { size: order.length, final: order.map((n) => dfa.finals.has(n as DFA.Node)), edges };
+}
+
+/** Whether state `q`'s only ways on are `char` to `to`, and `/` back to itself when `loops`. */
+function onlyLeads(rest: RestStates, q: number, char: number, to: number, loops: boolean): boolean {
+  let seen = 0;
+  for (const [target, set] of rest.edges[q]!) {
+    for (const range of set.ranges) {
+      for (let c = range.min; c <= range.max; c++) {
+        if (c === char && target === to) seen |= 1;
+        else if (loops && c === 0x2f && target === q) seen |= 2;
+        else return false;
+      }
+    }
+  }
+  return seen === (loops ? 3 : 1);
+}
+
+/** The automata of the rests `splicedRegexDfa` joins to a plain start (null: the rest matches nothing after `a`). */
+const restCache = sharedCache<string, RestStates | null>("automata/regexAutomaton.restCache", { entries: 4000 });
+
+/** Whether `regexDfa` builds `regex` from a plain start and a shared rest (`splicedRegexDfa`), when it can. */
+export function hasPlainStart(regex: RegexSource): boolean {
+  return !isPlainPathRegex(regex) && plainPrefixSplit(regex) !== undefined;
+}
+
+/**
+ * A regular expression `^(?:BODY)$` whose BODY starts with plain path tokens (`PLAIN_PATH_TOKEN`) ending in a
+ * character other than `/`, then more, with no alternative at its top level: the steps of that start (as
+ * `plainPathChain` reads them: each step's character, and whether its state loops on `/`) and the source of the
+ * rest. The start never ends right before a quantifier (which would repeat its last character).
+ */
+function plainPrefixSplit(regex: RegexSource): { prefix: { char: number; loops: boolean }[]; rest: string } | undefined {
+  if (!/^[su]*$/.test(regex.flags) || !regex.source.startsWith("^(?:") || !regex.source.endsWith(")$")) return undefined;
+  const body = regex.source.slice(4, -2);
+  const tokens: string[] = [];
+  const token = new RegExp(PLAIN_PATH_TOKEN.source, "y");
+  let m: RegExpExecArray | null;
+  while ((m = token.exec(body))) tokens.push(m[0]);
+  let used = tokens.join("").length;
+  // Back to the last character other than `/` that no quantifier follows.
+  while (tokens.length > 0) {
+    const lastToken = tokens[tokens.length - 1]!;
+    const isSlash = lastToken.startsWith("[") || lastToken === "\\/";
+    if (!isSlash && !/^[*+?{]/.test(body.slice(used))) break;
+    tokens.pop();
+    used -= lastToken.length;
+  }
+  if (tokens.length === 0 || used === body.length || !balancedWithoutAlternative(body)) return undefined;
+  const prefix: { char: number; loops: boolean }[] = [];
+  let loops = false;
+  for (const t of tokens) {
+    if (t.startsWith("[")) {
+      if (loops) continue;
+      prefix.push({ char: 0x2f, loops: false });
+      loops = true;
+      continue;
+    }
+    const char = t.length === 2 ? t.charCodeAt(1) : t.charCodeAt(0);
+    if (loops && char === 0x2f) return undefined;
+    prefix.push({ char, loops });
+    loops = false;
+  }
+  return { prefix, rest: body.slice(used) };
+}
+
+/** Whether a regular expression's text has balanced groups and no `|` outside them (escapes and classes skipped). */
+function balancedWithoutAlternative(body: string): boolean {
+  let depth = 0;
+  let inClass = false;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === "]") inClass = false;
+      continue;
+    }
+    if (c === "[") inClass = true;
+    else if (c === "(") depth++;
+    else if (c === ")" && --depth < 0) return false;
+    else if (c === "|" && depth === 0) return false;
+  }
+  return depth === 0 && !inClass;
 }
 
 /** `regexDfa` the long way, whatever the regular expression (what a plain path's chain is held to in the tests). */
