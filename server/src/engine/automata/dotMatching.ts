@@ -70,18 +70,19 @@ export function dotMatchingRegexes(pattern: string): { readonly sources: readonl
 /** `dotMatchingRegexes(pattern)` as a JavaScript matcher (for tests and for confirming witnesses). */
 export function dotMatches(pattern: string, path: string): boolean {
   let matcher = matchers.get(pattern);
-  if (!matcher) {
-    const read = dotMatchingRegexes(pattern);
-    // `DOTGLOB` changes only what wildcards take: the pattern's literal runs are read as without it, and a path
-    // without them in order is matched by neither reading (dotfiles-unprotected confirms each witness against every
-    // deny of a list, most of which do not name its folders).
-    matcher = matchers.set(pattern, { literals: pyGlobTextLiteralAlternatives(pattern), regexes: "sources" in read ? read.sources.map((source) => new RegExp(source, "su")) : [] });
-  }
+  // `DOTGLOB` changes only what wildcards take: the pattern's literal runs are read as without it, and a path
+  // without them in order is matched by neither reading. dotfiles-unprotected confirms each witness against every
+  // deny of a list, most of which do not name its folders: their regular expressions are not even written.
+  if (!matcher) matcher = matchers.set(pattern, { literals: pyGlobTextLiteralAlternatives(pattern), regexes: undefined });
   if (matcher.literals && !hasLiteralAlternative(matcher.literals, path)) return false;
+  if (!matcher.regexes) {
+    const read = dotMatchingRegexes(pattern);
+    matcher.regexes = "sources" in read ? read.sources.map((source) => new RegExp(source, "su")) : [];
+  }
   for (const regex of matcher.regexes) if (regex.test(path)) return true;
   return false;
 }
-const matchers = sharedCache<string, { readonly literals: readonly (readonly string[])[] | undefined; readonly regexes: readonly RegExp[] }>("automata/dotMatching.matchers", { entries: 4000 });
+const matchers = sharedCache<string, { readonly literals: readonly (readonly string[])[] | undefined; regexes: readonly RegExp[] | undefined }>("automata/dotMatching.matchers", { entries: 4000 });
 
 const languages = sharedCache<string, PatternLanguage>("automata/dotMatching.languages", { entries: 4000 });
 

@@ -150,45 +150,113 @@ function splicedRegexDfa(regex: RegexSource, budget: Budget): DFA | undefined {
       throw error;
     }
   }
+  // A start with more states than the budget allows goes the long way, which says so as it always did.
+  if (split.words.reduce((n, w) => n + w.length, 0) >= budget.remainingStates) return undefined;
+  const trie = prefixTrie(split.words);
+  if (!trie) return undefined;
   const maxCharacter: Char = regex.flags.includes("u") ? 0x10ffff : 0xffff;
   return budget.run(() => {
     const builder = new DFA.Builder(new DFA.LimitedNodeFactory(budget.remainingStates));
     // Nothing follows the start: no path at all, the one state of the empty language.
     if (!rest) return DFA.fromBuilder(builder, { maxCharacter });
-    const steps = split.prefix;
-    // Where the chain joins the rest's states (a minimal DFA's: no two accept the same suffixes). The chain's own
-    // states never accept the same suffixes as each other (each needs one more step than the next to reach the
-    // end), but a last few of them can accept those of a state of the rest (the start `/a` of `/a(?:/a)*`): those
-    // are that state. Found from the chain's end backwards: state i is a state q of the rest that does not accept,
-    // leads by step i's character to what state i + 1 is, loops on `/` when step i does, and does nothing else.
-    let join = 0;
-    let kept = steps.length;
-    while (kept > 0) {
-      const step = steps[kept - 1]!;
-      let same = -1;
-      for (let q = 0; q < rest.size && same < 0; q++) if (!rest.final[q] && onlyLeads(rest, q, step.char, join, step.loops)) same = q;
-      if (same < 0) break;
-      join = same;
-      kept--;
+    // The start's states, from its leaves up, each its class of states that accept the same suffixes: a state of
+    // the rest (which is minimal) when it does what that state does (the start `/a` of `/a(?:/a)*`), or one state
+    // for every state of the start that does the same (`web` and `api` in `(?:web|api)\/src…`). What a state does:
+    // it never accepts, leads by each character to a class, and loops on `/` or not. Classes are decided from the
+    // leaves up, so states with the same classes below and the same characters are the same, and the result is
+    // minimal: the minimal DFA of the expression, the one the long construction gives.
+    const restOf = new Int32Array(trie.size).fill(-1);
+    const classOf = new Int32Array(trie.size).fill(-1);
+    const classes: { loops: boolean; edges: [number, number][] }[] = [];
+    const classIds = new Map<string, number>();
+    // A target is a state of the rest (its number) or a class of the start (-1 - class).
+    const targetOf = (child: number): number => (child === JOIN ? 0 : restOf[child]! >= 0 ? restOf[child]! : -1 - classOf[child]!);
+    for (let node = trie.size - 1; node >= 0; node--) {
+      const loops = trie.loops[node]!;
+      const edges: [number, number][] = [...trie.children[node]!].map(([char, child]) => [char, targetOf(child)] as [number, number]).sort((x, y) => x[0] - y[0]);
+      if (edges.every(([, t]) => t >= 0)) {
+        for (let q = 0; q < rest.size && restOf[node]! < 0; q++) if (!rest.final[q] && doesOnly(rest, q, edges, loops)) restOf[node] = q;
+        if (restOf[node]! >= 0) continue;
+      }
+      const key = `${loops ? 1 : 0}:${edges.join(";")}`;
+      let id = classIds.get(key);
+      if (id === undefined) {
+        classIds.set(key, (id = classes.length));
+        classes.push({ loops, edges });
+      }
+      classOf[node] = id;
     }
-    // Every state of the rest is kept: each is reached from its start, and the join reaches the start.
-    const nodes: DFA.Node[] = [];
-    for (let q = 0; q < rest.size; q++) nodes.push(kept === 0 && q === join ? builder.initial : builder.createNode());
+    const rootTarget = targetOf(0);
+    const restNodes: DFA.Node[] = [];
+    for (let q = 0; q < rest.size; q++) restNodes.push(rootTarget === q ? builder.initial : builder.createNode());
+    const classNodes: DFA.Node[] = classes.map((_, id) => (rootTarget === -1 - id ? builder.initial : builder.createNode()));
+    const nodeOf = (target: number): DFA.Node => (target >= 0 ? restNodes[target]! : classNodes[-1 - target]!);
     for (let q = 0; q < rest.size; q++) {
-      if (rest.final[q]) builder.makeFinal(nodes[q]!);
-      for (const [to, set] of rest.edges[q]!) builder.linkNodes(nodes[q]!, nodes[to]!, set);
+      if (rest.final[q]) builder.makeFinal(restNodes[q]!);
+      for (const [to, set] of rest.edges[q]!) builder.linkNodes(restNodes[q]!, restNodes[to]!, set);
     }
-    // The chain's states that are not the rest's: one per step, the last leading into the rest.
-    let at = builder.initial;
-    for (let i = 0; i < kept; i++) {
-      const step = steps[i]!;
-      if (step.loops) builder.linkNodes(at, at, CharSet.fromCharacter(maxCharacter, 0x2f));
-      const next = i < kept - 1 ? builder.createNode() : nodes[join]!;
-      builder.linkNodes(at, next, CharSet.fromCharacter(maxCharacter, step.char));
-      at = next;
-    }
+    classes.forEach(({ loops, edges }, id) => {
+      const from = classNodes[id]!;
+      const byTarget = new Map<DFA.Node, number[]>();
+      const add = (to: DFA.Node, char: number) => {
+        const chars = byTarget.get(to);
+        if (chars) chars.push(char);
+        else byTarget.set(to, [char]);
+      };
+      if (loops) add(from, 0x2f);
+      for (const [char, target] of edges) add(nodeOf(target), char);
+      for (const [to, chars] of byTarget) builder.linkNodes(from, to, CharSet.fromCharacters(maxCharacter, chars));
+    });
     return DFA.fromBuilder(builder, { maxCharacter });
   });
+}
+
+/** A plain start's words as a trie: per node, its characters to children (`JOIN`: into the rest), and whether it loops on `/`. */
+const JOIN = -1;
+function prefixTrie(words: readonly (readonly Step[])[]): { size: number; children: Map<number, number>[]; loops: boolean[] } | undefined {
+  const children: Map<number, number>[] = [new Map()];
+  const loops: (boolean | undefined)[] = [undefined];
+  for (const word of words) {
+    let node = 0;
+    for (let k = 0; k < word.length; k++) {
+      const step = word[k]!;
+      // Two words through one node read its `/` the same way (a run of slashes, or one), or the trie is not a DFA.
+      if (loops[node] === undefined) loops[node] = step.loops;
+      else if (loops[node] !== step.loops) return undefined;
+      const known = children[node]!.get(step.char);
+      if (k === word.length - 1) {
+        // No word is a start of another (plainPrefixSplit): the last character leads into the rest.
+        if (known !== undefined && known !== JOIN) return undefined;
+        children[node]!.set(step.char, JOIN);
+        break;
+      }
+      if (known === JOIN) return undefined;
+      let child = known;
+      if (child === undefined) {
+        child = children.length;
+        children.push(new Map());
+        loops.push(undefined);
+        children[node]!.set(step.char, child);
+      }
+      node = child;
+    }
+  }
+  return { size: children.length, children, loops: loops.map((l) => l ?? false) };
+}
+
+/** Whether state `q` of the rest leads by exactly `edges` (character, state), loops on `/` when `loops`, and does nothing else. */
+function doesOnly(rest: RestStates, q: number, edges: readonly (readonly [number, number])[], loops: boolean): boolean {
+  let seen = 0;
+  for (const [target, set] of rest.edges[q]!) {
+    for (const range of set.ranges) {
+      for (let c = range.min; c <= range.max; c++) {
+        const edge = edges.find(([char]) => char === c);
+        if (edge ? edge[1] !== target : !(loops && c === 0x2f && target === q)) return false;
+        seen++;
+      }
+    }
+  }
+  return seen === edges.length + (loops ? 1 : 0);
 }
 
 /**
@@ -223,21 +291,6 @@ function restStates(dfa: DFA): RestStates | null {
   return { size: order.length, final: order.map((n) => dfa.finals.has(n as DFA.Node)), edges };
 }
 
-/** Whether state `q`'s only ways on are `char` to `to`, and `/` back to itself when `loops`. */
-function onlyLeads(rest: RestStates, q: number, char: number, to: number, loops: boolean): boolean {
-  let seen = 0;
-  for (const [target, set] of rest.edges[q]!) {
-    for (const range of set.ranges) {
-      for (let c = range.min; c <= range.max; c++) {
-        if (c === char && target === to) seen |= 1;
-        else if (loops && c === 0x2f && target === q) seen |= 2;
-        else return false;
-      }
-    }
-  }
-  return seen === (loops ? 3 : 1);
-}
-
 /** The automata of the rests `splicedRegexDfa` joins to a plain start (null: the rest matches nothing after `a`). */
 const restCache = sharedCache<string, RestStates | null>("automata/regexAutomaton.restCache", { entries: 4000 });
 
@@ -246,44 +299,122 @@ export function hasPlainStart(regex: RegexSource): boolean {
   return !isPlainPathRegex(regex) && plainPrefixSplit(regex) !== undefined;
 }
 
+/** One character of a plain start, and whether the state before it loops on `/` (after a run of slashes). */
+interface Step {
+  readonly char: number;
+  readonly loops: boolean;
+}
+
+/** How many words a plain start with groups may spell (`(?:web|api|cli)` twice is nine). */
+const MAX_START_WORDS = 64;
+
 /**
- * A regular expression `^(?:BODY)$` whose BODY starts with plain path tokens (`PLAIN_PATH_TOKEN`) ending in a
- * character other than `/`, then more, with no alternative at its top level: the steps of that start (as
- * `plainPathChain` reads them: each step's character, and whether its state loops on `/`) and the source of the
- * rest. The start never ends right before a quantifier (which would repeat its last character).
+ * A regular expression `^(?:BODY)$` whose BODY starts with plain path tokens (`PLAIN_PATH_TOKEN`) and groups of
+ * alternatives made of them (`(?:web|api|cli)`, picomatch's braces), ending in a character other than `/`, then
+ * more, with no alternative at its top level: the words of that start (as `plainPathChain` reads them: each
+ * step's character, and whether its state loops on `/`), none a start of another, and the source of the rest. The
+ * start never ends right before a quantifier (which would repeat its last character or group).
  */
-function plainPrefixSplit(regex: RegexSource): { prefix: { char: number; loops: boolean }[]; rest: string } | undefined {
+function plainPrefixSplit(regex: RegexSource): { words: Step[][]; rest: string } | undefined {
   if (!/^[su]*$/.test(regex.flags) || !regex.source.startsWith("^(?:") || !regex.source.endsWith(")$")) return undefined;
   const body = regex.source.slice(4, -2);
-  const tokens: string[] = [];
   const token = new RegExp(PLAIN_PATH_TOKEN.source, "y");
-  let m: RegExpExecArray | null;
-  while ((m = token.exec(body))) tokens.push(m[0]);
-  let used = tokens.join("").length;
-  // Back to the last character other than `/` that no quantifier follows.
-  while (tokens.length > 0) {
-    const lastToken = tokens[tokens.length - 1]!;
-    const isSlash = lastToken.startsWith("[") || lastToken === "\\/";
-    if (!isSlash && !/^[*+?{]/.test(body.slice(used))) break;
-    tokens.pop();
-    used -= lastToken.length;
+  const tokenAt = (at: number): string | undefined => {
+    token.lastIndex = at;
+    return token.exec(body)?.[0];
+  };
+  const quantified = (at: number) => /^[*+?{]/.test(body.slice(at, at + 1));
+  // Items: a token, or a group's alternatives (lists of tokens); `ends[i]`: where item i ends in the body.
+  const items: (string | string[][])[] = [];
+  const ends: number[] = [];
+  let at = 0;
+  for (;;) {
+    const t = tokenAt(at);
+    if (t !== undefined) {
+      items.push(t);
+      ends.push((at += t.length));
+      continue;
+    }
+    const group = body.startsWith("(?:", at) ? plainGroup(body, at + 3, tokenAt) : undefined;
+    if (!group || quantified(group.end)) break;
+    items.push(group.alternatives);
+    ends.push((at = group.end));
   }
-  if (tokens.length === 0 || used === body.length || !balancedWithoutAlternative(body)) return undefined;
-  const prefix: { char: number; loops: boolean }[] = [];
+  // Back to an item that ends in a character other than `/` (in every alternative) that no quantifier follows.
+  const isSlash = (t: string) => t.startsWith("[") || t === "\\/";
+  while (items.length > 0) {
+    const last = items[items.length - 1]!;
+    const endsPlain = typeof last === "string" ? !isSlash(last) : last.every((alt) => alt.length > 0 && !isSlash(alt[alt.length - 1]!));
+    if (endsPlain && !quantified(ends[ends.length - 1]!)) break;
+    items.pop();
+    ends.pop();
+  }
+  const used = ends[ends.length - 1] ?? 0;
+  if (items.length === 0 || used === body.length || !balancedWithoutAlternative(body)) return undefined;
+  let spellings: string[][] = [[]];
+  for (const item of items) {
+    // (A token is added to each spelling in place: a start of thousands of characters must not be copied at each.)
+    if (typeof item === "string") for (const w of spellings) w.push(item);
+    else spellings = spellings.flatMap((w) => item.map((alt) => [...w, ...alt]));
+    if (spellings.length > MAX_START_WORDS) return undefined;
+  }
+  const words: Step[][] = [];
+  const seen = new Map<string, string>();
+  for (const spelling of spellings) {
+    const steps = stepsOf(spelling);
+    if (!steps) return undefined;
+    const text = steps.map((x) => String.fromCharCode(x.char)).join("");
+    const loops = steps.map((x) => (x.loops ? 1 : 0)).join("");
+    // The same word twice (`(?:a|a)`) is one word, when it reads its slashes the same way.
+    const known = seen.get(text);
+    if (known !== undefined && known !== loops) return undefined;
+    if (known === undefined) {
+      seen.set(text, loops);
+      words.push(steps);
+    }
+  }
+  // No word may be a start of another (the trie would have to be both in the start and in the rest there):
+  // sorted, a word that starts another starts the one right after it.
+  const texts = [...seen.keys()].sort();
+  for (let i = 1; i < texts.length; i++) if (texts[i]!.startsWith(texts[i - 1]!)) return undefined;
+  return { words, rest: body.slice(used) };
+}
+
+/** A group `(?:…|…)` of plain tokens starting at `at` (just after `(?:`): its alternatives and where it ends. */
+function plainGroup(body: string, at: number, tokenAt: (at: number) => string | undefined): { alternatives: string[][]; end: number } | undefined {
+  const alternatives: string[][] = [[]];
+  while (at < body.length) {
+    if (body[at] === ")") return { alternatives, end: at + 1 };
+    if (body[at] === "|") {
+      alternatives.push([]);
+      at++;
+      continue;
+    }
+    const t = tokenAt(at);
+    if (t === undefined) return undefined;
+    alternatives[alternatives.length - 1]!.push(t);
+    at += t.length;
+  }
+  return undefined;
+}
+
+/** A plain start's tokens as steps (`plainPathChain`'s reading); undefined where a `/` follows a run of them. */
+function stepsOf(tokens: readonly string[]): Step[] | undefined {
+  const steps: Step[] = [];
   let loops = false;
   for (const t of tokens) {
     if (t.startsWith("[")) {
       if (loops) continue;
-      prefix.push({ char: 0x2f, loops: false });
+      steps.push({ char: 0x2f, loops: false });
       loops = true;
       continue;
     }
     const char = t.length === 2 ? t.charCodeAt(1) : t.charCodeAt(0);
     if (loops && char === 0x2f) return undefined;
-    prefix.push({ char, loops });
+    steps.push({ char, loops });
     loops = false;
   }
-  return { prefix, rest: body.slice(used) };
+  return steps;
 }
 
 /** Whether a regular expression's text has balanced groups and no `|` outside them (escapes and classes skipped). */
