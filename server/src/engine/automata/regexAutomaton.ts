@@ -310,8 +310,8 @@ const MAX_START_WORDS = 64;
 
 /**
  * A regular expression `^(?:BODY)$` whose BODY starts with plain path tokens (`PLAIN_PATH_TOKEN`) and groups of
- * alternatives made of them (`(?:web|api|cli)`, picomatch's braces), ending in a character other than `/`, then
- * more, with no alternative at its top level: the words of that start (as `plainPathChain` reads them: each
+ * alternatives made of them (`(web|api|cli)`, picomatch's braces), ending in a character other than `/`, then
+ * more, with no alternative at its top level and no backreference: the words of that start (as `plainPathChain` reads them: each
  * step's character, and whether its state loops on `/`), none a start of another, and the source of the rest. The
  * start never ends right before a quantifier (which would repeat its last character or group).
  */
@@ -335,7 +335,9 @@ function plainPrefixSplit(regex: RegexSource): { words: Step[][]; rest: string }
       ends.push((at += t.length));
       continue;
     }
-    const group = body.startsWith("(?:", at) ? plainGroup(body, at + 3, tokenAt) : undefined;
+    // A group, capturing (picomatch writes braces so) or not: the same strings either way, with no backreference.
+    const opens = body.startsWith("(?:", at) ? 3 : body[at] === "(" && body[at + 1] !== "?" ? 1 : 0;
+    const group = opens > 0 ? plainGroup(body, at + opens, tokenAt) : undefined;
     if (!group || quantified(group.end)) break;
     items.push(group.alternatives);
     ends.push((at = group.end));
@@ -350,7 +352,7 @@ function plainPrefixSplit(regex: RegexSource): { words: Step[][]; rest: string }
     ends.pop();
   }
   const used = ends[ends.length - 1] ?? 0;
-  if (items.length === 0 || used === body.length || !balancedWithoutAlternative(body)) return undefined;
+  if (items.length === 0 || used === body.length || !balancedWithoutAlternative(body) || hasBackreference(body)) return undefined;
   let spellings: string[][] = [[]];
   for (const item of items) {
     // (A token is added to each spelling in place: a start of thousands of characters must not be copied at each.)
@@ -415,6 +417,21 @@ function stepsOf(tokens: readonly string[]): Step[] | undefined {
     loops = false;
   }
   return steps;
+}
+
+/**
+ * Whether a regular expression's text holds an escape that may name a group (a backslash before a digit from 1 or
+ * before `k`): the rest, built without the start's groups, would read it otherwise (without the `u` flag, a
+ * backreference past the last group is an octal escape, the character U+0001 for the first).
+ */
+function hasBackreference(body: string): boolean {
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] !== "\\") continue;
+    const next = body[i + 1] ?? "";
+    if (/[1-9k]/.test(next)) return true;
+    i++;
+  }
+  return false;
 }
 
 /** Whether a regular expression's text has balanced groups and no `|` outside them (escapes and classes skipped). */
