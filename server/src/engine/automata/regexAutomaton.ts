@@ -363,7 +363,7 @@ function plainPrefixSplit(regex: RegexSource): { words: Step[][]; rest: string }
   const words: Step[][] = [];
   const seen = new Map<string, string>();
   for (const spelling of spellings) {
-    const steps = stepsOf(spelling);
+    const steps = stepsOf(spelling)?.steps;
     if (!steps) return undefined;
     const text = steps.map((x) => String.fromCharCode(x.char)).join("");
     const loops = steps.map((x) => (x.loops ? 1 : 0)).join("");
@@ -400,12 +400,16 @@ function plainGroup(body: string, at: number, tokenAt: (at: number) => string | 
   return undefined;
 }
 
-/** A plain start's tokens as steps (`plainPathChain`'s reading); undefined where a `/` follows a run of them. */
-function stepsOf(tokens: readonly string[]): Step[] | undefined {
+/**
+ * Plain path tokens as steps, and whether the state after the last loops on `/`; undefined where a literal `/`
+ * follows a run of slashes (the chain would not be deterministic: not a plain path's).
+ */
+function stepsOf(tokens: readonly string[]): { steps: Step[]; loops: boolean } | undefined {
   const steps: Step[] = [];
   let loops = false;
   for (const t of tokens) {
     if (t.startsWith("[")) {
+      // `[/]+`: a slash, then a state that loops on slashes (a second run right after adds nothing).
       if (loops) continue;
       steps.push({ char: 0x2f, loops: false });
       loops = true;
@@ -416,7 +420,7 @@ function stepsOf(tokens: readonly string[]): Step[] | undefined {
     steps.push({ char, loops });
     loops = false;
   }
-  return steps;
+  return { steps, loops };
 }
 
 /**
@@ -493,25 +497,10 @@ function plainPathChain(regex: RegexSource): { dfa: ClassDfa; maxCharacter: Char
   const maxCharacter = regex.flags.includes("u") ? 0x10ffff : 0xffff;
   const SLASH = 0x2f;
   // Per state: the character leading on (-1 at the end), and whether the state loops on `/`.
-  const steps: { char: number; loops: boolean }[] = [];
-  let loops = false;
-  for (const [token] of whole[1]!.matchAll(PLAIN_PATH_TOKEN)) {
-    if (token.startsWith("[")) {
-      // `[/]+`: a slash, then a state that loops on slashes (a second run right after adds nothing).
-      if (loops) continue;
-      steps.push({ char: SLASH, loops: false });
-      loops = true;
-      continue;
-    }
-    const char = token.length === 2 ? token.charCodeAt(1) : token.charCodeAt(0);
-    // A literal `/` right after a run of slashes would make the chain nondeterministic: not a plain path.
-    if (loops && char === SLASH) return undefined;
-    steps.push({ char, loops });
-    loops = false;
-  }
+  const read = stepsOf([...whole[1]!.matchAll(PLAIN_PATH_TOKEN)].map(([token]) => token));
+  if (!read) return undefined;
   // A trailing `[/]*?` lets the last state loop on slashes, unless it does already.
-  if (whole[2] !== undefined) loops = true;
-  steps.push({ char: -1, loops });
+  const steps: Step[] = [...read.steps, { char: -1, loops: read.loops || whole[2] !== undefined }];
   const size = steps.length;
   const chars = [...new Set(steps.filter((s) => s.char >= 0 || s.loops).flatMap((s) => [...(s.char >= 0 ? [s.char] : []), ...(s.loops ? [SLASH] : [])]))].sort((a, b) => a - b);
   const classes = chars.map((c) => CharSet.fromCharacter(maxCharacter, c));
