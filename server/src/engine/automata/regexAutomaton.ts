@@ -4,6 +4,7 @@ import type { Assertion, Concatenation, Element, Expression, NoParent, Quantifie
 import { Budget, BudgetExceeded, NotAnalysable } from "./budget";
 import { sharedCache } from "../caches";
 import { wordsKey } from "./walk/hashing";
+import { groupStructure } from "../runtime/literalPrefix";
 
 /**
  * A JavaScript regular expression, matched against a whole string, as an exact minimal DFA.
@@ -139,6 +140,9 @@ export function regexDfa(regex: RegexSource, budget: Budget): DFA {
 function splicedRegexDfa(regex: RegexSource, budget: Budget): DFA | undefined {
   const split = plainPrefixSplit(regex);
   if (!split) return undefined;
+  const { trie } = split;
+  // A start with more states than the budget allows goes the long way, which says so as it always did.
+  if (trie.size >= budget.remainingStates) return undefined;
   const restKey = `${regex.flags}/${split.rest}`;
   let rest = restCache.get(restKey);
   if (rest === undefined) {
@@ -150,10 +154,6 @@ function splicedRegexDfa(regex: RegexSource, budget: Budget): DFA | undefined {
       throw error;
     }
   }
-  // A start with more states than the budget allows goes the long way, which says so as it always did.
-  if (split.words.reduce((n, w) => n + w.length, 0) >= budget.remainingStates) return undefined;
-  const trie = prefixTrie(split.words);
-  if (!trie) return undefined;
   const maxCharacter: Char = regex.flags.includes("u") ? 0x10ffff : 0xffff;
   return budget.run(() => {
     const builder = new DFA.Builder(new DFA.LimitedNodeFactory(budget.remainingStates));
@@ -212,8 +212,17 @@ function splicedRegexDfa(regex: RegexSource, budget: Budget): DFA | undefined {
 }
 
 /** A plain start's words as a trie: per node, its characters to children (`JOIN`: into the rest), and whether it loops on `/`. */
+interface PrefixTrie {
+  readonly size: number;
+  readonly children: readonly ReadonlyMap<number, number>[];
+  readonly loops: readonly boolean[];
+}
 const JOIN = -1;
-function prefixTrie(words: readonly (readonly Step[])[]): { size: number; children: Map<number, number>[]; loops: boolean[] } | undefined {
+/**
+ * The words as a trie; undefined when one word is a start of another (its end would be both in the trie and in the
+ * rest) or two words through one node read its `/` differently. The same word twice (`(?:a|a)`) is one path.
+ */
+function prefixTrie(words: readonly (readonly Step[])[]): PrefixTrie | undefined {
   const children: Map<number, number>[] = [new Map()];
   const loops: (boolean | undefined)[] = [undefined];
   for (const word of words) {
@@ -312,10 +321,11 @@ const MAX_START_WORDS = 64;
  * A regular expression `^(?:BODY)$` whose BODY starts with plain path tokens (`PLAIN_PATH_TOKEN`) and groups of
  * alternatives made of them (`(web|api|cli)`, picomatch's braces), ending in a character other than `/`, then
  * more, with no alternative at its top level and no backreference: the words of that start (as `plainPathChain` reads them: each
- * step's character, and whether its state loops on `/`), none a start of another, and the source of the rest. The
+ * step's character, and whether its state loops on `/`) as a trie (`prefixTrie`: none a start of another), and the
+ * source of the rest. The
  * start never ends right before a quantifier (which would repeat its last character or group).
  */
-function plainPrefixSplit(regex: RegexSource): { words: Step[][]; rest: string } | undefined {
+function plainPrefixSplit(regex: RegexSource): { trie: PrefixTrie; rest: string } | undefined {
   if (!/^[su]*$/.test(regex.flags) || !regex.source.startsWith("^(?:") || !regex.source.endsWith(")$")) return undefined;
   const body = regex.source.slice(4, -2);
   const token = new RegExp(PLAIN_PATH_TOKEN.source, "y");
@@ -352,7 +362,9 @@ function plainPrefixSplit(regex: RegexSource): { words: Step[][]; rest: string }
     ends.pop();
   }
   const used = ends[ends.length - 1] ?? 0;
-  if (items.length === 0 || used === body.length || !balancedWithoutAlternative(body) || hasBackreference(body)) return undefined;
+  // Balanced groups and no alternative outside them: a start of the text is a start of every match.
+  const groups = groupStructure(body);
+  if (items.length === 0 || used === body.length || !groups.balanced || groups.topLevelAlternation || hasBackreference(body)) return undefined;
   let spellings: string[][] = [[]];
   for (const item of items) {
     // (A token is added to each spelling in place: a start of thousands of characters must not be copied at each.)
@@ -361,25 +373,13 @@ function plainPrefixSplit(regex: RegexSource): { words: Step[][]; rest: string }
     if (spellings.length > MAX_START_WORDS) return undefined;
   }
   const words: Step[][] = [];
-  const seen = new Map<string, string>();
   for (const spelling of spellings) {
     const steps = stepsOf(spelling)?.steps;
     if (!steps) return undefined;
-    const text = steps.map((x) => String.fromCharCode(x.char)).join("");
-    const loops = steps.map((x) => (x.loops ? 1 : 0)).join("");
-    // The same word twice (`(?:a|a)`) is one word, when it reads its slashes the same way.
-    const known = seen.get(text);
-    if (known !== undefined && known !== loops) return undefined;
-    if (known === undefined) {
-      seen.set(text, loops);
-      words.push(steps);
-    }
+    words.push(steps);
   }
-  // No word may be a start of another (the trie would have to be both in the start and in the rest there):
-  // sorted, a word that starts another starts the one right after it.
-  const texts = [...seen.keys()].sort();
-  for (let i = 1; i < texts.length; i++) if (texts[i]!.startsWith(texts[i - 1]!)) return undefined;
-  return { words, rest: body.slice(used) };
+  const trie = prefixTrie(words);
+  return trie && { trie, rest: body.slice(used) };
 }
 
 /** A group `(?:…|…)` of plain tokens starting at `at` (just after `(?:`): its alternatives and where it ends. */
@@ -438,27 +438,6 @@ function hasBackreference(body: string): boolean {
   return false;
 }
 
-/** Whether a regular expression's text has balanced groups and no `|` outside them (escapes and classes skipped). */
-function balancedWithoutAlternative(body: string): boolean {
-  let depth = 0;
-  let inClass = false;
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i];
-    if (c === "\\") {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === "]") inClass = false;
-      continue;
-    }
-    if (c === "[") inClass = true;
-    else if (c === "(") depth++;
-    else if (c === ")" && --depth < 0) return false;
-    else if (c === "|" && depth === 0) return false;
-  }
-  return depth === 0 && !inClass;
-}
 
 /** `regexDfa` the long way, whatever the regular expression (what a plain path's chain is held to in the tests). */
 export function constructedRegexDfa(regex: RegexSource, budget: Budget): DFA {

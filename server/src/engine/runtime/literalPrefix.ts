@@ -31,18 +31,28 @@ export function literalPrefixOfRegex(source: string): string {
 }
 
 function hasTopLevelAlternation(body: string): boolean {
+  return groupStructure(body).topLevelAlternation;
+}
+
+/**
+ * How a regular expression's text nests (escapes and classes skipped): whether a `|` stands outside every group,
+ * and whether its groups are balanced (no `)` before its `(`, none left open, no class left open).
+ */
+export function groupStructure(body: string): { topLevelAlternation: boolean; balanced: boolean } {
   let depth = 0;
   let inClass = false;
+  let topLevelAlternation = false;
+  let balanced = true;
   for (let i = 0; i < body.length; i++) {
     const c = body[i];
     if (c === "\\") { i++; continue; }
     if (inClass) { if (c === "]") inClass = false; continue; }
     if (c === "[") inClass = true;
     else if (c === "(") depth++;
-    else if (c === ")") depth--;
-    else if (c === "|" && depth === 0) return true;
+    else if (c === ")" && --depth < 0) balanced = false;
+    else if (c === "|" && depth === 0) topLevelAlternation = true;
   }
-  return false;
+  return { topLevelAlternation, balanced: balanced && depth === 0 && !inClass };
 }
 
 export function commonPrefix(a: string, b: string): string {
