@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DFA, JS, NFA } from "refa";
 import { Budget, DEFAULT_PATTERN_BUDGET } from "../../server/src/engine/automata/budget";
-import { constructedRegexDfa, hasPlainStart, isPlainPathRegex, regexDfa } from "../../server/src/engine/automata/regexAutomaton";
+import { constructedRegexDfa, hasPlainStart, isPlainPathRegex, regexDfa, sortedWordGroups } from "../../server/src/engine/automata/regexAutomaton";
 import { generateRules } from "../../bench/generate";
 import { dotMatchingRegexes } from "../../server/src/engine/automata/dotMatching";
 import { compileJsGlob } from "../../server/src/engine/runtime/jsGlob";
@@ -168,4 +168,29 @@ test("regexDfa: an expression that starts with a plain path gives, spliced to th
     }
   }
   assert.ok(spliced > checked / 2, `${spliced} of ${checked} expressions spliced`);
+});
+
+test("sortedWordGroups: a rest's groups of plain words in sorted order, nothing else touched", () => {
+  assert.equal(sortedWordGroups("\\/[^/]*?\\.(py|json)"), "\\/[^/]*?\\.(json|py)");
+  assert.equal(sortedWordGroups("(?:tsx|ts|js)(?:\\/|$)"), "(?:js|ts|tsx)(?:\\/|$)");
+  assert.equal(sortedWordGroups("(b|a)*(d|c)"), "(a|b)*(c|d)");
+  // Escaped parentheses, character classes, lookarounds and groups with anything but words stay as written.
+  for (const kept of ["(?:x\\(b|a))", "[(b|a)]", "(?!b|a)", "(?=b|a)", "(b|a\\/)", "(b|.)", "(b)", "\\\\(b|a)", "[\\](b|a)]"]) {
+    const expected = kept === "\\\\(b|a)" ? "\\\\(a|b)" : kept;
+    assert.equal(sortedWordGroups(kept), expected, kept);
+  }
+});
+
+test("regexDfa: expressions whose rests differ only in the order of a group's words share the rest, each still its own minimal DFA", () => {
+  const starts = ["\\/w", "\\/w\\/src", "\\/a"];
+  const rests = ["\\/[^/]*?\\.(py|json)", "\\/[^/]*?\\.(json|py)", "\\/[^/]*(?:b|ab|a)\\/x*", "\\/[^/]*(?:a|ab|b)\\/x*", "(?:\\/(?!\\.)(?=.)[^/]*?\\.(tsx|ts)|$)", "(?:\\/(?!\\.)(?=.)[^/]*?\\.(ts|tsx)|$)"];
+  for (const start of starts) {
+    for (const rest of rests) {
+      const regex = { source: `^(?:${start}${rest})$`, flags: "" };
+      assert.ok(hasPlainStart(regex), regex.source);
+      const long = constructedRegexDfa(regex, new Budget(DEFAULT_PATTERN_BUDGET));
+      const short = regexDfa(regex, new Budget(DEFAULT_PATTERN_BUDGET));
+      assert.equal(canonical(short), canonical(long), regex.source);
+    }
+  }
 });

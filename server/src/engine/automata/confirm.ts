@@ -60,22 +60,53 @@ export class Confirm {
 
   /** First match wins over the rules `leftOut` keeps (it says which to leave out); a refused pattern decides "error". */
   private firstMatch(leftOut: (ruleIndex: number) => boolean, op: Operation, path: string): { decision: Decision | "error"; ruleIndex: number } {
-    for (const rule of this.list.rules) {
-      if (leftOut(rule.index) || !this.runtime.operationsCover(rule.input.operations, op) || !Array.isArray(rule.input.paths)) continue;
-      for (const p of rule.input.paths) {
-        if (typeof p !== "string" || p.length === 0) continue;
-        const compiled = this.pattern(p);
-        if (compiled.unusable) return { decision: "error", ruleIndex: rule.index };
-        if (matchesPath(compiled, path)) return { decision: decisionOf(this.runtime, rule.input.mode), ruleIndex: rule.index };
-      }
+    const { rules, patterns, decisions } = this.patternsFor(op);
+    for (let e = 0; e < rules.length; e++) {
+      const rule = rules[e]!;
+      if (leftOut(rule)) continue;
+      const compiled = patterns[e]!;
+      if (compiled.unusable) return { decision: "error", ruleIndex: rule };
+      if (matchesPath(compiled, path)) return { decision: decisions[e]!, ruleIndex: rule };
     }
     return { decision: "allow", ruleIndex: -1 };
+  }
+
+  private readonly byOperation = new Map<Operation, ListedPatterns>();
+
+  /**
+   * The patterns `firstMatch` tries for `op`, in order, each with its rule's index: the rules covering `op` with a
+   * `paths` array, their non-empty strings. Listed once per list: a group of removals confirms a few hundred paths
+   * against a thousand rules, and looking each pattern up again for each was most of that.
+   */
+  private patternsFor(op: Operation): ListedPatterns {
+    let listed = this.byOperation.get(op);
+    if (!listed) {
+      listed = { rules: [], patterns: [], decisions: [] };
+      for (const rule of this.list.rules) {
+        if (!this.runtime.operationsCover(rule.input.operations, op) || !Array.isArray(rule.input.paths)) continue;
+        for (const p of rule.input.paths) {
+          if (typeof p !== "string" || p.length === 0) continue;
+          listed.rules.push(rule.index);
+          listed.patterns.push(this.pattern(p));
+          listed.decisions.push(decisionOf(this.runtime, rule.input.mode));
+        }
+      }
+      this.byOperation.set(op, listed);
+    }
+    return listed;
   }
 
   /** The runtime's compiled pattern (cached across checks). */
   pattern(p: string): CompiledPattern {
     return cachedPattern(this.runtime, p);
   }
+}
+
+/** `Confirm.patternsFor`: per pattern tried, its rule's index, the runtime's compiled pattern and the rule's decision. */
+interface ListedPatterns {
+  readonly rules: number[];
+  readonly patterns: CompiledPattern[];
+  readonly decisions: Decision[];
 }
 
 /** The runtime's compiled pattern, shared by every confirmation (and kept across checks: most patterns survive an edit). */

@@ -204,17 +204,36 @@ interface FlatMatching {
  * runs and keeps that code for the next call; code after the loop that had not run yet when it was made was code
  * it knew nothing about, so every later call threw the optimised code away there, a few times per analysis.)
  */
-function countMatching(outcomes: readonly RealisedOutcome[], ruleOfTrack: Int32Array, covers: Uint8Array): number {
+function countMatching(outcomes: readonly RealisedOutcome[], ruleOfTrack: Int32Array, covers: Uint8Array, firstTrack: number): number {
   let total = 0;
+  const lastTrack = ruleOfTrack.length - 1;
   for (let k = 0; k < outcomes.length; k++) {
     const matched = outcomes[k]!.matched;
-    for (let m = 0; m < matched.length; m++) {
+    for (let m = firstAtLeast(matched, firstTrack); m < matched.length; m++) {
       const id = matched[m]!;
-      const index = id < ruleOfTrack.length ? ruleOfTrack[id]! : -1;
+      if (id > lastTrack) break;
+      const index = ruleOfTrack[id]!;
       if (index >= 0 && covers[index]) total++;
     }
   }
   return total;
+}
+
+/**
+ * The position of the first number of `ascending` that is at least `track`. An outcome's tracks are ascending and a
+ * list's are numbered together (realiseOutcomes): a subagent's list, numbered after the main agent's thousand rules,
+ * reads its own stretch of each outcome, not all of it.
+ */
+function firstAtLeast(ascending: readonly number[], track: number): number {
+  if (ascending.length === 0 || ascending[0]! >= track) return 0;
+  let low = 1;
+  let high = ascending.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (ascending[mid]! < track) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 /**
@@ -234,14 +253,16 @@ function sortRange(a: Int32Array, from: number, to: number): void {
 }
 
 /** `ListReading.flatMatching`'s arrays filled in: outcome k's rules covering the operation, ascending. */
-function fillMatching(outcomes: readonly RealisedOutcome[], ruleOfTrack: Int32Array, covers: Uint8Array, start: Int32Array, rules: Int32Array): void {
+function fillMatching(outcomes: readonly RealisedOutcome[], ruleOfTrack: Int32Array, covers: Uint8Array, firstTrack: number, start: Int32Array, rules: Int32Array): void {
   let n = 0;
+  const lastTrack = ruleOfTrack.length - 1;
   for (let k = 0; k < outcomes.length; k++) {
     const matched = outcomes[k]!.matched;
     let ascending = true;
-    for (let m = 0; m < matched.length; m++) {
+    for (let m = firstAtLeast(matched, firstTrack); m < matched.length; m++) {
       const id = matched[m]!;
-      const index = id < ruleOfTrack.length ? ruleOfTrack[id]! : -1;
+      if (id > lastTrack) break;
+      const index = ruleOfTrack[id]!;
       if (index < 0 || !covers[index]) continue;
       // A list's tracks are numbered in rule order (realiseOutcomes), so the rules come out ascending: sort only if not.
       if (n > start[k]! && index < rules[n - 1]!) ascending = false;
@@ -257,6 +278,8 @@ export class ListReading {
   private readonly unknownFrom = new Map<Operation, number>();
   /** Rule index of each track id (-1: another list's track). */
   private readonly ruleOfTrack: Int32Array;
+  /** The list's lowest track id: an outcome's tracks below it, or past `ruleOfTrack`'s end, are other lists'. */
+  private readonly firstTrack: number;
   /** Per operation, per rule index: 1 when the rule's `operations` cover it. */
   private readonly covers = new Map<Operation, Uint8Array>();
   /** Per operation: the outcomes where each rule matches (see `outcomesMatching`). */
@@ -266,7 +289,12 @@ export class ListReading {
 
   constructor(readonly tracks: ListTracks) {
     let maxTrack = -1;
-    for (const id of tracks.track) maxTrack = Math.max(maxTrack, id);
+    let minTrack = Infinity;
+    for (const id of tracks.track) {
+      maxTrack = Math.max(maxTrack, id);
+      if (id >= 0) minTrack = Math.min(minTrack, id);
+    }
+    this.firstTrack = minTrack === Infinity ? 0 : minTrack;
     this.ruleOfTrack = new Int32Array(maxTrack + 1).fill(-1);
     tracks.track.forEach((id, index) => {
       if (id >= 0) this.ruleOfTrack[id] = index;
@@ -300,8 +328,8 @@ export class ListReading {
     const covers = this.covers.get(op)!;
     const ruleOfTrack = this.ruleOfTrack;
     const start = new Int32Array(outcomes.length + 1);
-    const rules = new Int32Array(countMatching(outcomes, ruleOfTrack, covers));
-    fillMatching(outcomes, ruleOfTrack, covers, start, rules);
+    const rules = new Int32Array(countMatching(outcomes, ruleOfTrack, covers, this.firstTrack));
+    fillMatching(outcomes, ruleOfTrack, covers, this.firstTrack, start, rules);
     flat = { start, rules };
     this.flat.set(op, flat);
     return flat;
@@ -328,10 +356,19 @@ export class ListReading {
 
   /**
    * The outcomes (of `outcomes`, the list this reading's questions are about) in which rule `index` matches for
-   * `op`: built once for every rule (`flatMatching` turned around: rule r's outcomes are `rules[start[r]…start[r +
-   * 1])`, ascending), so that a question about one rule looks only at the paths that rule matches.
+   * `op`, ascending (see `matchingByRule`), so that a question about one rule looks only at the paths that rule
+   * matches.
    */
   outcomesMatching(outcomes: readonly RealisedOutcome[], op: Operation, index: number): Int32Array {
+    const byRule = this.matchingByRule(outcomes, op);
+    return index >= 0 && index < byRule.start.length - 1 ? byRule.rules.subarray(byRule.start[index], byRule.start[index + 1]) : new Int32Array(0);
+  }
+
+  /**
+   * `flatMatching` turned around, built once per operation: rule r matches for `op` in the outcomes `rules[start[r]]`
+   * up to `rules[start[r + 1]]`, ascending.
+   */
+  matchingByRule(outcomes: readonly RealisedOutcome[], op: Operation): FlatMatching {
     let byRule = this.byRule.get(op);
     if (!byRule) {
       const { start, rules } = this.flatMatching(outcomes, op);
@@ -345,7 +382,7 @@ export class ListReading {
       byRule = { start: from, rules: ids };
       this.byRule.set(op, byRule);
     }
-    return index >= 0 && index < byRule.start.length - 1 ? byRule.rules.subarray(byRule.start[index], byRule.start[index + 1]) : new Int32Array(0);
+    return byRule;
   }
 
   /** The first not-analysed rule covering `op` (Infinity when none): nothing from there on is known. */
@@ -404,6 +441,107 @@ class BestById {
 
 const RULE_CHECKS = ["rule-shadowed", "rule-redundant", "rule-partially-shadowed"];
 
+/**
+ * What `ruleAnalyses` learns from the outcomes, per key (operation, rule). Read by `readOperation`, a function of its
+ * own over this object rather than closures of `ruleAnalyses`: V8 optimises the long loop while it runs, and code
+ * that had called one call's closures was thrown away on the next call (one call per agent's list, per walk).
+ */
+class RuleFacts {
+  /** 1 when the rule matches some path. */
+  readonly matches: Uint8Array;
+  /** The best outcome the rule decides. */
+  readonly decides: BestById;
+  /**
+   * The earlier rules seen deciding its paths, and for each the best outcome where it does (its witness): a few per
+   * rule, where a table of every (rule, earlier rule) pair was a million entries at 1,000 rules, and the verdicts
+   * asked about each.
+   */
+  readonly takers: (number[] | undefined)[];
+  readonly takerBest: (number[] | undefined)[];
+  /** The best outcome whose decision changes without the rule, and what decides it then. */
+  readonly change: BestById;
+  readonly changeTo = new Map<number, { after: Decision; byRule: number }>();
+  /** Keys for which some outcome would fall to a not-analysed rule without the rule. */
+  readonly changeUnknown = new Set<number>();
+
+  constructor(size: number, ruleCount: number, private readonly outcomes: readonly RealisedOutcome[]) {
+    this.takerKey = new Int32Array(ruleCount);
+    this.takerSlot = new Int32Array(ruleCount);
+    this.matches = new Uint8Array(size);
+    this.decides = new BestById(size, outcomes);
+    this.change = new BestById(size, outcomes);
+    this.takers = new Array<number[] | undefined>(size);
+    this.takerBest = new Array<number[] | undefined>(size);
+  }
+
+  /**
+   * Per earlier rule: the key it was last offered for (plus one), and its place in that key's `takers` then. The
+   * outcomes are read rule by rule (`readOperation`), so a key's offers come together and finding a taker is one
+   * look, where searching the key's list of takers (27 long on average at 1,000 rules) was most of the reading.
+   */
+  private readonly takerKey: Int32Array;
+  private readonly takerSlot: Int32Array;
+
+  offerTaken(key: number, decider: number, outcome: RealisedOutcome): void {
+    let rules = this.takers[key];
+    let best = this.takerBest[key];
+    if (!rules || !best) {
+      this.takers[key] = rules = [];
+      this.takerBest[key] = best = [];
+    }
+    if (this.takerKey[decider] !== key + 1) {
+      this.takerKey[decider] = key + 1;
+      this.takerSlot[decider] = rules.length;
+      rules.push(decider);
+      best.push(outcome.id);
+      return;
+    }
+    const at = this.takerSlot[decider]!;
+    if (this.outcomes[best[at]!]!.rank > outcome.rank) best[at] = outcome.id;
+  }
+}
+
+/**
+ * `ruleAnalyses`' reading of every outcome for one operation (`base`: the operation's first key), rule by rule: each
+ * rule's outcomes in the walk's order, so each key is offered its outcomes in the order an outcome-by-outcome reading
+ * would offer them (ties go to the first, either way).
+ */
+function readOperation(reading: ListReading, outcomes: readonly RealisedOutcome[], op: Operation, base: number, facts: RuleFacts): void {
+  const flat = reading.flatMatching(outcomes, op);
+  const byRule = reading.matchingByRule(outcomes, op);
+  // Who decides each outcome (read once here, not once per rule matching it).
+  const deciders = new Int32Array(outcomes.length);
+  for (let k = 0; k < outcomes.length; k++) deciders[k] = reading.deciderAt(op, flat, k);
+  for (let i = 0; i < byRule.start.length - 1; i++) {
+    const from = byRule.start[i]!;
+    const to = byRule.start[i + 1]!;
+    if (from === to) continue;
+    const key = base + i;
+    facts.matches[key] = 1;
+    for (let x = from; x < to; x++) {
+      const k = byRule.rules[x]!;
+      const decider = deciders[k]!;
+      if (decider === UNDECIDED) continue;
+      const outcome = outcomes[k]!;
+      if (decider !== i) {
+        facts.offerTaken(key, decider, outcome);
+        continue;
+      }
+      facts.decides.offer(key, outcome);
+      // Without rule i: the next matching rule, or the default.
+      const fallback = reading.deciderAt(op, flat, k, i);
+      if (fallback === UNDECIDED) {
+        facts.changeUnknown.add(key);
+        continue;
+      }
+      const after = reading.decisionOf(op, fallback);
+      if (after !== reading.decisionOf(op, i) && facts.change.offer(key, outcome)) {
+        facts.changeTo.set(key, { after, byRule: fallback });
+      }
+    }
+  }
+}
+
 /** Every rule's verdict (automata/ruleListAnalysis.ts has the same answers, one rule at a time). */
 export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOutcome[]): { rules: RuleAnalysis[]; skipped: SkipNote[] } {
   const tables = reading.tracks.tables;
@@ -411,63 +549,10 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
   const skipped: SkipNote[] = [];
   // Keys are numbers: (operation, rule).
   const n = tables.inputs.length + 1;
-  // `operationList`, not the imported binding, in what runs per outcome (see realiseOutcomes).
-  const operationList = OPERATIONS;
-  const opKey = (op: Operation, i: number) => operationList.indexOf(op) * n + i;
-  const matches = new Uint8Array(OPERATIONS.length * n);
-  const decides = new BestById(OPERATIONS.length * n, outcomes);
-  // Per (operation, rule): the earlier rules seen deciding its paths, and for each the best outcome where it does
-  // (its witness): a few per rule, where a table of every (rule, earlier rule) pair was a million entries at 1,000
-  // rules, and the verdicts asked about each.
-  const takers: (number[] | undefined)[] = new Array<number[] | undefined>(OPERATIONS.length * n);
-  const takerBest: (number[] | undefined)[] = new Array<number[] | undefined>(OPERATIONS.length * n);
-  const offerTaken = (key: number, decider: number, outcome: RealisedOutcome): void => {
-    const rules = takers[key];
-    if (!rules) {
-      takers[key] = [decider];
-      takerBest[key] = [outcome.id];
-      return;
-    }
-    const best = takerBest[key]!;
-    const at = rules.indexOf(decider);
-    if (at < 0) {
-      rules.push(decider);
-      best.push(outcome.id);
-    } else if (outcomes[best[at]!]!.rank > outcome.rank) best[at] = outcome.id;
-  };
-  const change = new BestById(OPERATIONS.length * n, outcomes);
-  const changeTo = new Map<number, { after: Decision; byRule: number }>();
-  const changeUnknown = new Set<number>();
-  for (const op of OPERATIONS) {
-    const flat = reading.flatMatching(outcomes, op);
-    const { start, rules } = flat;
-    for (let k = 0; k < outcomes.length; k++) {
-      const outcome = outcomes[k]!;
-      if (start[k] === start[k + 1]) continue;
-      const decider = reading.deciderAt(op, flat, k);
-      for (let m = start[k]!, end = start[k + 1]!; m < end; m++) {
-        const i = rules[m]!;
-        const key = opKey(op, i);
-        matches[key] = 1;
-        if (decider === UNDECIDED) continue;
-        if (decider !== i) {
-          offerTaken(key, decider, outcome);
-          continue;
-        }
-        decides.offer(key, outcome);
-        // Without rule i: the next matching rule, or the default.
-        const fallback = reading.deciderAt(op, flat, k, i);
-        if (fallback === UNDECIDED) {
-          changeUnknown.add(key);
-          continue;
-        }
-        const after = reading.decisionOf(op, fallback);
-        if (after !== reading.decisionOf(op, i) && change.offer(key, outcome)) {
-          changeTo.set(key, { after, byRule: fallback });
-        }
-      }
-    }
-  }
+  const opKey = (op: Operation, i: number) => OPERATIONS.indexOf(op) * n + i;
+  const facts = new RuleFacts(OPERATIONS.length * n, tables.inputs.length, outcomes);
+  OPERATIONS.forEach((op, o) => readOperation(reading, outcomes, op, o * n, facts));
+  const { matches, decides, takers, takerBest, change, changeTo, changeUnknown } = facts;
   const rules = tables.inputs.map((input, index): RuleAnalysis => {
     const decision = tables.rule(OPERATIONS.find((op) => runtime.operationsCover(input.operations, op)) ?? "read", index)?.decision ?? "allow";
     const ops = OPERATIONS.filter((op) => runtime.operationsCover(input.operations, op));
@@ -520,7 +605,11 @@ export function ruleAnalyses(reading: ListReading, outcomes: readonly RealisedOu
         verdict = other ? { kind: "partially-shadowed", witness: other } : { kind: "decides" };
       } else if (!removalChange) {
         const o = operations.find((x) => x.decides !== undefined)!;
-        verdict = { kind: "redundant", witness: { operation: o.operation, path: o.decides!, decidedBy: tables.firstMatch(o.operation, o.decides!, index) } };
+        // Who decides that path without it: the next rule of its outcome (which lists every rule matching the path),
+        // known (its outcomes' fallbacks were all decided, or `unknown` would hold).
+        const deciding = decides.get(opKey(o.operation, index))!;
+        const decidedBy = reading.deciderAt(o.operation, reading.flatMatching(outcomes, o.operation), deciding.id, index);
+        verdict = { kind: "redundant", witness: { operation: o.operation, path: deciding.path, decidedBy } };
       } else {
         verdict = other ? { kind: "partially-shadowed", witness: other } : { kind: "decides" };
       }
@@ -574,29 +663,59 @@ export function moveIsSafe(reading: ListReading, outcomes: readonly RealisedOutc
 export function removableTogether(reading: ListReading, outcomes: readonly RealisedOutcome[], candidates: readonly number[], shadowed: readonly number[] = []): number[] {
   if (candidates.length + shadowed.length <= 1) return [...candidates];
   if (OPERATIONS.some((op) => reading.unknownAfter(op) !== Infinity)) return candidates.slice(0, 1);
-  const removed = new Uint8Array(reading.tracks.tables.inputs.length);
+  const ruleCount = reading.tracks.tables.inputs.length;
+  const removed = new Uint8Array(ruleCount);
   const kept: number[] = [];
   const flats = OPERATIONS.map((op) => reading.flatMatching(outcomes, op));
+  // Both questions are about the first rule still there in each combination (its head): per operation, where each
+  // combination's head sits in its rules (`at`), and per rule the combinations it heads (`headed`). A removal
+  // hands its combinations on to their next rule still there, so a question reads only the combinations its rule
+  // heads, not every one it matches (at 1,000 rules, 38,000 heads against 712,000 matches).
+  const heads = flats.map(({ start, rules }) => {
+    const at = start.slice(0, outcomes.length);
+    const headed: number[][] = Array.from({ length: ruleCount }, () => []);
+    for (let k = 0; k < outcomes.length; k++) if (start[k]! < start[k + 1]!) headed[rules[start[k]!]!]!.push(k);
+    return { at, headed };
+  });
+  // The first rule still there after position `m` of combination k, -1 (the permissive default) when none.
+  const nextAfter = (rules: Int32Array, m: number, end: number): number => {
+    m++;
+    while (m < end && removed[rules[m]!]) m++;
+    return m < end ? rules[m]! : -1;
+  };
   const removable = (candidate: number): boolean => {
     for (let o = 0; o < OPERATIONS.length; o++) {
       const op = OPERATIONS[o]!;
       const { start, rules } = flats[o]!;
-      const ids = reading.outcomesMatching(outcomes, op, candidate);
-      if (ids.length === 0) continue;
+      const { at, headed } = heads[o]!;
+      // Only where this candidate decides does its removal matter.
+      const mine = headed[candidate]!;
+      if (mine.length === 0) continue;
       const decision = reading.decisionOf(op, candidate);
-      for (let n = 0; n < ids.length; n++) {
-        const k = ids[n]!;
-        // The first rule still there decides; only where that is this candidate does its removal matter.
-        let m = start[k]!;
-        const end = start[k + 1]!;
-        while (m < end && removed[rules[m]!]) m++;
-        if (rules[m] !== candidate) continue;
-        m++;
-        while (m < end && removed[rules[m]!]) m++;
-        if (reading.decisionOf(op, m < end ? rules[m]! : -1) !== decision) return false;
+      for (let n = 0; n < mine.length; n++) {
+        const k = mine[n]!;
+        if (reading.decisionOf(op, nextAfter(rules, at[k]!, start[k + 1]!)) !== decision) return false;
       }
     }
     return true;
+  };
+  const remove = (rule: number): void => {
+    removed[rule] = 1;
+    kept.push(rule);
+    for (let o = 0; o < OPERATIONS.length; o++) {
+      const { start, rules } = flats[o]!;
+      const { at, headed } = heads[o]!;
+      const mine = headed[rule]!;
+      headed[rule] = [];
+      for (let n = 0; n < mine.length; n++) {
+        const k = mine[n]!;
+        let m = at[k]! + 1;
+        const end = start[k + 1]!;
+        while (m < end && removed[rules[m]!]) m++;
+        at[k] = m;
+        if (m < end) headed[rules[m]!]!.push(k);
+      }
+    }
   };
   // Shadowed with the removed rules gone: it decides nothing, and some of its paths are decided the other way.
   const stillShadowed = (rule: number): boolean => {
@@ -604,66 +723,33 @@ export function removableTogether(reading: ListReading, outcomes: readonly Reali
     let matches = false;
     for (let o = 0; o < OPERATIONS.length; o++) {
       const op = OPERATIONS[o]!;
-      const { start, rules } = flats[o]!;
       const ids = reading.outcomesMatching(outcomes, op, rule);
       if (ids.length === 0) continue;
       matches = true;
+      const { rules } = flats[o]!;
+      const { at, headed } = heads[o]!;
+      if (headed[rule]!.length > 0) return false;
+      if (otherWay) continue;
       const decision = reading.decisionOf(op, rule);
-      for (let n = 0; n < ids.length; n++) {
-        let m = start[ids[n]!]!;
-        while (removed[rules[m]!]) m++;
-        if (rules[m] === rule) return false;
-        if (reading.decisionOf(op, rules[m]!) !== decision) otherWay = true;
+      for (let n = 0; n < ids.length && !otherWay; n++) {
+        // (Not removed, the rule itself is still there after the head.)
+        if (reading.decisionOf(op, rules[at[ids[n]!]!]!) !== decision) otherWay = true;
       }
     }
     return !matches || otherWay;
-  };
-  // Both questions read, of the combinations a rule matches, only which of their rules are removed: a rule's answer
-  // can change only once a rule is removed from one of its combinations. Each removal stamps its rule's combinations
-  // (`changedAt`, a count of removals); a rule is asked again only when one of its own is stamped after it was last
-  // asked (`askedAt`), so the rules give the answers they would give if asked every pass, and the passes keep the
-  // same rules, in order.
-  let removals = 0;
-  const changedAt = new Int32Array(outcomes.length);
-  const askedAt = new Int32Array(removed.length).fill(-1);
-  const remove = (rule: number): void => {
-    removed[rule] = 1;
-    kept.push(rule);
-    removals++;
-    for (const op of OPERATIONS) {
-      const ids = reading.outcomesMatching(outcomes, op, rule);
-      for (let n = 0; n < ids.length; n++) changedAt[ids[n]!] = removals;
-    }
-  };
-  const unchanged = (rule: number): boolean => {
-    const since = askedAt[rule]!;
-    if (since < 0) return false;
-    for (const op of OPERATIONS) {
-      const ids = reading.outcomesMatching(outcomes, op, rule);
-      for (let n = 0; n < ids.length; n++) if (changedAt[ids[n]!]! > since) return false;
-    }
-    return true;
-  };
-  const asked = (rule: number, question: (rule: number) => boolean, before: boolean): boolean => {
-    if (unchanged(rule)) return before;
-    askedAt[rule] = removals;
-    return question(rule);
   };
   let waiting = [...candidates];
   let asleep = [...shadowed];
   for (;;) {
     const turnedDown: number[] = [];
     for (const candidate of waiting) {
-      if (asked(candidate, removable, false)) remove(candidate);
+      if (removable(candidate)) remove(candidate);
       else turnedDown.push(candidate);
     }
     // Shadowed rules whose shadow the removals took away are candidates from now on (rule-redundant would report them).
-    // (A shadowed rule asked and still shadowed stays so until a rule it shares a combination with is removed.)
-    const woken = asleep.filter((rule) => !asked(rule, stillShadowed, true));
+    const woken = asleep.filter((rule) => !stillShadowed(rule));
     if (turnedDown.length === waiting.length && woken.length === 0) break;
     asleep = asleep.filter((rule) => !woken.includes(rule));
-    // A woken rule is asked as a candidate next (its answer to `stillShadowed` says nothing about `removable`).
-    for (const rule of woken) askedAt[rule] = -1;
     waiting = [...turnedDown, ...woken];
   }
   return kept;

@@ -143,12 +143,13 @@ function splicedRegexDfa(regex: RegexSource, budget: Budget): DFA | undefined {
   const { trie } = split;
   // A start with more states than the budget allows goes the long way, which says so as it always did.
   if (trie.size >= budget.remainingStates) return undefined;
-  const restKey = `${regex.flags}/${split.rest}`;
+  const restText = sortedWordGroups(split.rest);
+  const restKey = `${regex.flags}/${restText}`;
   let rest = restCache.get(restKey);
   if (rest === undefined) {
     try {
       // A budget of its own: a rest that cannot be built leaves the whole expression's budget as it was.
-      rest = restCache.set(restKey, restStates(constructedRegexDfa({ source: `^(?:a${split.rest})$`, flags: regex.flags }, new Budget(budget.limits))));
+      rest = restCache.set(restKey, restStates(constructedRegexDfa({ source: `^(?:a${restText})$`, flags: regex.flags }, new Budget(budget.limits))));
     } catch (error) {
       if (error instanceof BudgetExceeded || error instanceof NotAnalysable) return undefined;
       throw error;
@@ -266,6 +267,42 @@ function doesOnly(rest: RestStates, q: number, edges: readonly (readonly [number
     }
   }
   return seen === edges.length + (loops ? 1 : 0);
+}
+
+/**
+ * `rest` with the words of each group of plain words in sorted order (`\.(py|json)` reads as `\.(json|py)`): the
+ * same language, as an expression without backreferences (the splice takes no other) matches whichever
+ * alternative comes first, so rests that differ only so share one automaton (brace patterns list their words in
+ * any order: the 1,000-rule config's 91 rests are 58). Character classes and escapes are copied as they are.
+ */
+export function sortedWordGroups(rest: string): string {
+  const words = /(?:\?:)?([A-Za-z0-9_-]+(?:\|[A-Za-z0-9_-]+)+)\)/y;
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < rest.length; i++) {
+    const c = rest[i]!;
+    if (c === "\\") {
+      out += rest.slice(i, i + 2);
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === "]") inClass = false;
+    } else if (c === "[") {
+      inClass = true;
+    } else if (c === "(") {
+      words.lastIndex = i + 1;
+      const group = words.exec(rest);
+      if (group) {
+        const opens = group[0].startsWith("?:") ? "(?:" : "(";
+        out += `${opens}${group[1]!.split("|").sort().join("|")})`;
+        i = words.lastIndex - 1;
+        continue;
+      }
+    }
+    out += c;
+  }
+  return out;
 }
 
 /**
