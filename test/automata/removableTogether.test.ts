@@ -11,9 +11,10 @@ import { OPERATIONS, type Runtime } from "../../server/src/engine/runtime/runtim
 import { modelOf, randomRules, rng } from "./harness";
 
 /**
- * `removableTogether` (the group of removals `check --fix` applies at once) asks a turned-down rule again only once
- * a rule it shares a combination with has been removed. That must keep exactly the rules, in exactly the order, that
- * asking every rule again on every pass keeps: the reference below is that, written out plainly.
+ * `removableTogether` (the group of removals `check --fix` applies at once) reads, for each rule, only the
+ * combinations it heads (the first rule still there), handed on to the next rule as rules are removed. That must keep
+ * exactly the rules, in exactly the order, that asking every rule on every pass, about every combination it matches,
+ * keeps: the reference below is that, written out plainly.
  */
 function everyPass(reading: ListReading, outcomes: readonly RealisedOutcome[], candidates: readonly number[], shadowed: readonly number[]): number[] {
   if (candidates.length + shadowed.length <= 1) return [...candidates];

@@ -131,6 +131,9 @@ function checkList(runtime: Runtime, seed: number, stats: Stats, productBudget?:
         const d = decide(op, t.witness);
         assert.ok(ruleMatches(runtime, inputs[i]!, op, t.witness) && d.ruleIndex === t.ruleIndex, `${context()}: takenBy witness ${t.witness} for rule ${t.ruleIndex}`);
       }
+      // Each earlier rule once, in list order (the messages name them from this list).
+      const takers = facts.takenBy.map((t) => t.ruleIndex);
+      assert.deepEqual(takers, [...new Set(takers)].sort((a, b) => a - b), `${context()}: takenBy lists each earlier rule once, in order`);
     }
   }
 }
