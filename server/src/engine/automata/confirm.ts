@@ -12,6 +12,8 @@ import { cachesPerOwner, registeredMap, weakCache } from "../caches";
 /** Decisions of a list as the runtime computes them (permissions/ruleList.ts), for confirming witnesses. */
 export class Confirm {
   private decisions: CompiledRuleList | undefined;
+  /** Per operation, the patterns `firstMatch` tries (`patternsFor`). */
+  private readonly byOperation = new Map<Operation, ListedPatterns>();
   constructor(readonly runtime: Runtime, readonly list: RuleListSpec) {}
 
   // Compiled on the first witness: a list with nothing to confirm (one too large for the analysis to read) never
@@ -70,8 +72,6 @@ export class Confirm {
     }
     return { decision: "allow", ruleIndex: -1 };
   }
-
-  private readonly byOperation = new Map<Operation, ListedPatterns>();
 
   /**
    * The patterns `firstMatch` tries for `op`, in order, each with its rule's index: the rules covering `op` with a
