@@ -273,7 +273,7 @@ function doesOnly(rest: RestStates, q: number, edges: readonly (readonly [number
  * `rest` with the words of each group of plain words in sorted order (`\.(py|json)` reads as `\.(json|py)`): the
  * same language, as an expression without backreferences (the splice takes no other) matches whichever
  * alternative comes first, so rests that differ only so share one automaton (brace patterns list their words in
- * any order: the 1,000-rule config's 91 rests are 58). Character classes and escapes are copied as they are.
+ * any order). Character classes and escapes are copied as they are.
  */
 export function sortedWordGroups(rest: string): string {
   const words = /(?:\?:)?([A-Za-z0-9_-]+(?:\|[A-Za-z0-9_-]+)+)\)/y;
@@ -399,9 +399,11 @@ function plainPrefixSplit(regex: RegexSource): { trie: PrefixTrie; rest: string 
     ends.pop();
   }
   const used = ends[ends.length - 1] ?? 0;
-  // Balanced groups and no alternative outside them: a start of the text is a start of every match.
+  // Balanced groups and no alternative outside them: a start of the text is a start of every match. No escape that
+  // may name a group: the rest, built without the start's groups, would read it otherwise (without the `u` flag, a
+  // backreference past the last group is an octal escape, the character U+0001 for the first).
   const groups = groupStructure(body);
-  if (items.length === 0 || used === body.length || !groups.balanced || groups.topLevelAlternation || hasBackreference(body)) return undefined;
+  if (items.length === 0 || used === body.length || !groups.balanced || groups.topLevelAlternation || groups.backreference) return undefined;
   let spellings: string[][] = [[]];
   for (const item of items) {
     // (A token is added to each spelling in place: a start of thousands of characters must not be copied at each.)
@@ -458,21 +460,6 @@ function stepsOf(tokens: readonly string[]): { steps: Step[]; loops: boolean } |
     loops = false;
   }
   return { steps, loops };
-}
-
-/**
- * Whether a regular expression's text holds an escape that may name a group (a backslash before a digit from 1 or
- * before `k`): the rest, built without the start's groups, would read it otherwise (without the `u` flag, a
- * backreference past the last group is an octal escape, the character U+0001 for the first).
- */
-function hasBackreference(body: string): boolean {
-  for (let i = 0; i < body.length; i++) {
-    if (body[i] !== "\\") continue;
-    const next = body[i + 1] ?? "";
-    if (/[1-9k]/.test(next)) return true;
-    i++;
-  }
-  return false;
 }
 
 

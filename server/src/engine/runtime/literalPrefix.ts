@@ -36,23 +36,30 @@ function hasTopLevelAlternation(body: string): boolean {
 
 /**
  * How a regular expression's text nests (escapes and classes skipped): whether a `|` stands outside every group,
- * and whether its groups are balanced (no `)` before its `(`, none left open, no class left open).
+ * whether its groups are balanced (no `)` before its `(`, none left open, no class left open), and whether it holds
+ * an escape that may name a group (a backslash before a digit from 1 or before `k`, in a class or not).
  */
-export function groupStructure(body: string): { topLevelAlternation: boolean; balanced: boolean } {
+export function groupStructure(body: string): { topLevelAlternation: boolean; balanced: boolean; backreference: boolean } {
   let depth = 0;
   let inClass = false;
   let topLevelAlternation = false;
   let balanced = true;
+  let backreference = false;
   for (let i = 0; i < body.length; i++) {
     const c = body[i];
-    if (c === "\\") { i++; continue; }
+    if (c === "\\") {
+      const next = body.charCodeAt(i + 1);
+      if ((next >= 0x31 && next <= 0x39) || next === 0x6b) backreference = true;
+      i++;
+      continue;
+    }
     if (inClass) { if (c === "]") inClass = false; continue; }
     if (c === "[") inClass = true;
     else if (c === "(") depth++;
     else if (c === ")" && --depth < 0) balanced = false;
     else if (c === "|" && depth === 0) topLevelAlternation = true;
   }
-  return { topLevelAlternation, balanced: balanced && depth === 0 && !inClass };
+  return { topLevelAlternation, balanced: balanced && depth === 0 && !inClass, backreference };
 }
 
 export function commonPrefix(a: string, b: string): string {
